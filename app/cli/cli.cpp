@@ -1,0 +1,52 @@
+#include "cli.h"
+
+#include "app/app_info.h"
+
+#include <cstdio>
+
+namespace diamond::cli {
+
+Io::Io() : out(stdout), err(stderr) {}
+
+namespace {
+
+QString usage() {
+    return QStringLiteral(
+        "Usage: diamondctl [--version] [--help] <command> [<args>]\n"
+        "\n"
+        "Diamond's command-line interface: everything the desktop app does, for scripts.\n"
+        "\n"
+        "Commands:\n"
+        "  spec check FILE                 validate a network spec; exit 1 with diagnostics if invalid\n"
+        "  spec info FILE [--batch N] [--optimizer NAME] [--json]\n"
+        "                                  layer table with shapes, parameters, FLOPs and memory\n"
+        "  spec schema                     print the JSON Schema of diamond.spec/1\n"
+        "\n"
+        "Run 'diamondctl <command> --help' for a command's options.\n");
+}
+
+} // namespace
+
+int run(const QStringList &arguments) {
+    app::setApplicationIdentity();
+    Io io;
+    const QStringList args = arguments.mid(1);
+    if (args.isEmpty()) {
+        io.err << usage();
+        return kUsage;
+    }
+    const QString &command = args.first();
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+        io.out << usage();
+        return kOk;
+    }
+    if (command == QLatin1String("--version")) {
+        io.out << app::versionReport(QStringLiteral("diamondctl"));
+        return kOk;
+    }
+    if (command == QLatin1String("spec")) return runSpec(args.mid(1), io);
+    io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
+    return kUsage;
+}
+
+} // namespace diamond::cli

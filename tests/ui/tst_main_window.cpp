@@ -1,0 +1,61 @@
+// The main window opens with its menus, toolbar and docks, and remembers its layout.
+#include "common/test_paths.h"
+#include "ui/main_window.h"
+
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QProcess>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QtTest>
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("DiamondTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+        QSettings().clear();
+    }
+
+    void hasMenusAndDocks() {
+        diamond::ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList menus;
+        for (QAction *a : window.menuBar()->actions()) menus << a->text().remove(QLatin1Char('&'));
+        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"),
+                                     QStringLiteral("Help")}));
+        for (const char *name : {"workspaceDock", "paletteDock", "inspectorDock", "runsDock"})
+            QVERIFY2(window.findChild<QDockWidget *>(QLatin1String(name)), name);
+    }
+
+    void restoresGeometryFromSettings() {
+        {
+            diamond::ui::MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.resize(900, 640);
+            window.close();
+        }
+        QVERIFY(QSettings().contains(QStringLiteral("ui/geometry")));
+        diamond::ui::MainWindow again;
+        QCOMPARE(again.size(), QSize(900, 640));
+    }
+
+    void executableAnswersVersionWithoutDisplay() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        p.setProcessEnvironment(env);
+        p.start(diamond::test::binary(QStringLiteral("diamond")), {QStringLiteral("--version")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).startsWith(QStringLiteral("diamond 0.")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,71 @@
+#include "ui/application.h"
+
+#include "app/app_info.h"
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QSettings>
+#include <QTranslator>
+
+#include <cstdio>
+#include <cstring>
+
+namespace diamond::ui {
+
+namespace {
+
+const char *kHelp = "Usage: diamond [options]\n"
+                    "\n"
+                    "Diamond: draw a neural network, press Train, watch the loss fall.\n"
+                    "\n"
+                    "Options:\n"
+                    "  --help         print this help\n"
+                    "  --version      print the versions of Diamond and its libraries\n"
+                    "  --lang CODE    user-interface language for this start (en, zh_CN)\n"
+                    "\n"
+                    "Standard Qt options such as -platform offscreen are accepted too.\n";
+
+/// Installs Diamond's and Qt's translations for `language` ("" = saved preference or system).
+void installTranslations(QApplication &app, QString language) {
+    if (language.isEmpty()) language = QSettings().value(QStringLiteral("ui/language")).toString();
+    const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
+    auto *own = new QTranslator(&app);
+    if (own->load(locale, QStringLiteral("diamond"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(own);
+    auto *qt = new QTranslator(&app);
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+}
+
+} // namespace
+
+int runApplication(int argc, char **argv) {
+    QString language;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+            std::fputs(kHelp, stdout);
+            return 0;
+        }
+        if (std::strcmp(argv[i], "--version") == 0) {
+            std::fputs(app::versionReport(QStringLiteral("diamond")).toLocal8Bit().constData(), stdout);
+            return 0;
+        }
+        if (std::strcmp(argv[i], "--lang") == 0 && i + 1 < argc) language = QString::fromLocal8Bit(argv[i + 1]);
+    }
+    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication application(argc, argv);
+    app::setApplicationIdentity();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/diamond.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("org.diamond.Diamond"));
+    installTranslations(application, language);
+    MainWindow window;
+    window.show();
+    return QApplication::exec();
+}
+
+} // namespace diamond::ui
