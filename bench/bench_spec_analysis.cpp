@@ -20,11 +20,15 @@ Spec residualStack(int nodes) {
     int i = 0;
     while (static_cast<int>(s.nodes.size()) + 4 <= nodes) {
         const std::string b = "b" + std::to_string(i++);
-        s.nodes.push_back({b + ".conv", "Conv2d", {{"out_channels", 16}, {"kernel_size", 3}, {"padding", 1}},
-                           {PortRef::parse(prev)}, {}});
+        s.nodes.push_back({b + ".conv",
+                           "Conv2d",
+                           {{"out_channels", 16}, {"kernel_size", 3}, {"padding", 1}},
+                           {PortRef::parse(prev)},
+                           {}});
         s.nodes.push_back({b + ".bn", "BatchNorm2d", nlohmann::json::object(), {PortRef::parse(b + ".conv")}, {}});
         s.nodes.push_back({b + ".relu", "ReLU", nlohmann::json::object(), {PortRef::parse(b + ".bn")}, {}});
-        s.nodes.push_back({b + ".add", "Add", nlohmann::json::object(), {PortRef::parse(b + ".relu"), PortRef::parse(prev)}, {}});
+        s.nodes.push_back(
+            {b + ".add", "Add", nlohmann::json::object(), {PortRef::parse(b + ".relu"), PortRef::parse(prev)}, {}});
         prev = b + ".add";
     }
     s.outputs.push_back({"y", PortRef::parse(prev), {}});
@@ -37,8 +41,10 @@ Spec mlpChain(int nodes) {
     std::string prev = "x";
     for (int i = 0; i < nodes; ++i) {
         const std::string id = "n" + std::to_string(i);
-        if (i % 2 == 0) s.nodes.push_back({id, "Linear", {{"out_features", 64}}, {PortRef::parse(prev)}, {}});
-        else s.nodes.push_back({id, "GELU", nlohmann::json::object(), {PortRef::parse(prev)}, {}});
+        if (i % 2 == 0)
+            s.nodes.push_back({id, "Linear", {{"out_features", 64}}, {PortRef::parse(prev)}, {}});
+        else
+            s.nodes.push_back({id, "GELU", nlohmann::json::object(), {PortRef::parse(prev)}, {}});
         prev = id;
     }
     s.outputs.push_back({"y", PortRef::parse(prev), {}});

@@ -4,7 +4,6 @@
 #include "diamond/spec/registry.h"
 #include "diamond/spec/spec.h"
 
-
 #include <nlohmann/json.hpp>
 
 namespace diamond::cli {
@@ -17,10 +16,11 @@ namespace {
 QString q(const std::string &s) { return QString::fromStdString(s); }
 
 QString specUsage() {
-    return QStringLiteral("Usage:\n"
-                          "  diamondctl spec check FILE\n"
-                          "  diamondctl spec info FILE [--batch N] [--optimizer sgd|sgd_momentum|adam|adamw|rmsprop] [--json]\n"
-                          "  diamondctl spec schema\n");
+    return QStringLiteral(
+        "Usage:\n"
+        "  diamondctl spec check FILE\n"
+        "  diamondctl spec info FILE [--batch N] [--optimizer sgd|sgd_momentum|adam|adamw|rmsprop] [--json]\n"
+        "  diamondctl spec schema\n");
 }
 
 /// "FILE:LINE:COL: error: ..." (compiler style, so editors can jump to it).
@@ -35,7 +35,8 @@ void printDiagnostics(QTextStream &err, const QString &file, const std::vector<s
 /// 11689512 -> "11,689,512", independent of the user's locale (scripts parse this output).
 QString grouped(std::int64_t v) {
     QString digits = QString::number(v < 0 ? -static_cast<qulonglong>(v) : static_cast<qulonglong>(v));
-    for (int i = digits.size() - 3; i > 0; i -= 3) digits.insert(i, QLatin1Char(','));
+    for (int i = digits.size() - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
     return v < 0 ? QLatin1Char('-') + digits : digits;
 }
 
@@ -52,7 +53,8 @@ QString humanBytes(std::int64_t bytes) {
 
 QString shapesText(const spec::NodeInfo &n) {
     QStringList parts;
-    for (const auto &t : n.outputs) parts << q(spec::formatShape(t.shape));
+    for (const auto &t : n.outputs)
+        parts << q(spec::formatShape(t.shape));
     return parts.join(QLatin1Char(' '));
 }
 
@@ -100,12 +102,14 @@ int info(const QStringList &args, Io &io) {
             bool ok = false;
             memory.batch = args[++i].toLongLong(&ok);
             if (!ok || memory.batch < 1) {
-                io.err << QStringLiteral("diamondctl: --batch needs a whole number of at least 1, got '%1'\n").arg(args[i]);
+                io.err << QStringLiteral("diamondctl: --batch needs a whole number of at least 1, got '%1'\n")
+                              .arg(args[i]);
                 return kUsage;
             }
         } else if (a == QLatin1String("--optimizer") && i + 1 < args.size()) {
             if (!spec::parseOptimizer(args[++i].toStdString(), memory.optimizer)) {
-                io.err << QStringLiteral("diamondctl: unknown optimizer '%1' (sgd, sgd_momentum, adam, adamw, rmsprop)\n")
+                io.err << QStringLiteral(
+                              "diamondctl: unknown optimizer '%1' (sgd, sgd_momentum, adam, adamw, rmsprop)\n")
                               .arg(args[i]);
                 return kUsage;
             }
@@ -133,7 +137,8 @@ int info(const QStringList &args, Io &io) {
             json shapes = json::array();
             for (const auto &t : n.outputs) {
                 json s = json::array();
-                for (auto d : t.shape) s.push_back(d == spec::kBatch ? json("N") : json(d));
+                for (auto d : t.shape)
+                    s.push_back(d == spec::kBatch ? json("N") : json(d));
                 shapes.push_back(s);
             }
             layers.push_back({{"id", n.id},
@@ -169,23 +174,25 @@ int info(const QStringList &args, Io &io) {
     auto row = [&](const QString &id, const QString &type, const QString &shape, const QString &params,
                    const QString &flops, const QString &memoryText) {
         io.out << id.leftJustified(idWidth) << "  " << type.leftJustified(typeWidth) << "  "
-               << shape.leftJustified(shapeWidth) << "  " << params.rightJustified(12) << "  " << flops.rightJustified(15)
-               << "  " << memoryText.rightJustified(10) << '\n';
+               << shape.leftJustified(shapeWidth) << "  " << params.rightJustified(12) << "  "
+               << flops.rightJustified(15) << "  " << memoryText.rightJustified(10) << '\n';
     };
     row(QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("output shape"), QStringLiteral("params"),
         QStringLiteral("FLOPs/sample"), QStringLiteral("memory"));
     for (std::size_t i = 0; i < l.analysis.nodes.size(); ++i) {
         const auto &n = l.analysis.nodes[i];
-        row(q(n.id), q(n.type), shapesText(n), grouped(n.paramCount), grouped(n.flops), humanBytes(mem.nodes[i].total()));
+        row(q(n.id), q(n.type), shapesText(n), grouped(n.paramCount), grouped(n.flops),
+            humanBytes(mem.nodes[i].total()));
     }
-    io.out << '\n'
-           << QStringLiteral("Parameters:   %1\n").arg(grouped(l.analysis.totalParams))
-           << QStringLiteral("FLOPs/sample: %1 (forward; a multiply-add counts 2)\n").arg(grouped(l.analysis.totalFlops))
-           << QStringLiteral("Memory:       %1 at batch %2 (weights %3, gradients %4, optimizer %5, activations %6)\n")
-                  .arg(humanBytes(mem.total()))
-                  .arg(memory.batch)
-                  .arg(humanBytes(mem.weights), humanBytes(mem.gradients), humanBytes(mem.optimizerState),
-                       humanBytes(mem.activations));
+    io.out
+        << '\n'
+        << QStringLiteral("Parameters:   %1\n").arg(grouped(l.analysis.totalParams))
+        << QStringLiteral("FLOPs/sample: %1 (forward; a multiply-add counts 2)\n").arg(grouped(l.analysis.totalFlops))
+        << QStringLiteral("Memory:       %1 at batch %2 (weights %3, gradients %4, optimizer %5, activations %6)\n")
+               .arg(humanBytes(mem.total()))
+               .arg(memory.batch)
+               .arg(humanBytes(mem.weights), humanBytes(mem.gradients), humanBytes(mem.optimizerState),
+                    humanBytes(mem.activations));
     return kOk;
 }
 

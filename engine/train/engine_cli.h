@@ -6,10 +6,10 @@ namespace diamond::engine {
 
 /// Exit codes of diamond-train.
 enum ExitCode : int {
-    kExitFinished = 0,    ///< training finished
-    kExitError = 1,       ///< error; an `error` event was written
-    kExitUsage = 2,       ///< bad command line
-    kExitRequeue = 85,    ///< checkpointed on request (signal); requeue and resume
+    kExitFinished = 0, ///< training finished
+    kExitError = 1,    ///< error; an `error` event was written
+    kExitUsage = 2,    ///< bad command line
+    kExitRequeue = 85, ///< checkpointed on request (signal); requeue and resume
 };
 
 int runCli(int argc, char **argv);

@@ -60,7 +60,9 @@ private Q_SLOTS:
     }
 
     void checkReportsSyntaxErrorWithLineAndColumn() {
-        const QString path = write(QStringLiteral("broken.json"), "{\n  \"format\": \"diamond.spec/1\",\n  \"nodes\": [\n    {\"id\": \"a\",}\n  ]\n}\n");
+        const QString path =
+            write(QStringLiteral("broken.json"),
+                  "{\n  \"format\": \"diamond.spec/1\",\n  \"nodes\": [\n    {\"id\": \"a\",}\n  ]\n}\n");
         const Result r = ctl({QStringLiteral("spec"), QStringLiteral("check"), path});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(path + QStringLiteral(":4:")), qPrintable(r.err));
@@ -80,9 +82,9 @@ private Q_SLOTS:
     }
 
     void infoJsonHasTotalsAndLayers() {
-        const Result r = ctl({QStringLiteral("spec"), QStringLiteral("info"), tmpl("cnn28.json"), QStringLiteral("--batch"),
-                              QStringLiteral("64"), QStringLiteral("--optimizer"), QStringLiteral("sgd_momentum"),
-                              QStringLiteral("--json")});
+        const Result r = ctl({QStringLiteral("spec"), QStringLiteral("info"), tmpl("cnn28.json"),
+                              QStringLiteral("--batch"), QStringLiteral("64"), QStringLiteral("--optimizer"),
+                              QStringLiteral("sgd_momentum"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(doc.value(QStringLiteral("params")).toInteger(), 225034);
@@ -91,8 +93,7 @@ private Q_SLOTS:
         const QJsonArray layers = doc.value(QStringLiteral("layers")).toArray();
         QVERIFY(!layers.isEmpty());
         const QJsonObject last = layers.last().toObject();
-        QCOMPARE(last.value(QStringLiteral("output_shape")).toArray(),
-                 (QJsonArray{QStringLiteral("N"), 10}));
+        QCOMPARE(last.value(QStringLiteral("output_shape")).toArray(), (QJsonArray{QStringLiteral("N"), 10}));
         for (const auto &l : layers) {
             const QJsonObject o = l.toObject();
             for (const char *key : {"id", "type", "output_shape", "params", "flops"})
@@ -108,7 +109,8 @@ private Q_SLOTS:
     }
 
     void missingFileIsAClearError() {
-        const Result r = ctl({QStringLiteral("spec"), QStringLiteral("check"), dir_.filePath(QStringLiteral("nope.json"))});
+        const Result r =
+            ctl({QStringLiteral("spec"), QStringLiteral("check"), dir_.filePath(QStringLiteral("nope.json"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains(QStringLiteral("Cannot open")));
     }

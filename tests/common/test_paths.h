@@ -15,6 +15,8 @@ inline QString binDir() {
 
 inline QString binary(const QString &name) { return QDir(binDir()).filePath(name); }
 
-inline QString sourcePath(const QString &relative) { return QDir(QStringLiteral(DIAMOND_SOURCE_DIR)).filePath(relative); }
+inline QString sourcePath(const QString &relative) {
+    return QDir(QStringLiteral(DIAMOND_SOURCE_DIR)).filePath(relative);
+}
 
 } // namespace diamond::test

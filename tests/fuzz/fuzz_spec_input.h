@@ -12,10 +12,12 @@ namespace diamond::spec::fuzz {
 
 inline void runOne(std::string_view text) {
     const ParseResult parsed = parseSpec(text);
-    for (const auto &d : parsed.diagnostics) (void)formatDiagnostic(d);
+    for (const auto &d : parsed.diagnostics)
+        (void)formatDiagnostic(d);
     if (!parsed.ok()) return;
     const Analysis analysis = analyze(parsed.spec);
-    for (const auto &d : analysis.diagnostics) (void)formatDiagnostic(d);
+    for (const auto &d : analysis.diagnostics)
+        (void)formatDiagnostic(d);
     for (std::int64_t batch : {1LL, 1LL << 40}) {
         MemoryOptions options;
         options.batch = batch;

@@ -23,7 +23,9 @@ const Diagnostic *findCode(const Analysis &a, const std::string &code) {
     return nullptr;
 }
 
-bool contains(const std::string &haystack, const std::string &needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string &haystack, const std::string &needle) {
+    return haystack.find(needle) != std::string::npos;
+}
 
 } // namespace
 
@@ -66,7 +68,8 @@ private Q_SLOTS:
     }
 
     void unknownTypeSuggestsTheClosest() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 3, 8, 8]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 3, 8, 8]}],
             "nodes": [{"id": "c", "type": "Conv2D", "params": {"out_channels": 4, "kernel_size": 3}, "inputs": ["x"]}],
             "outputs": [{"name": "y", "from": "c"}]})"));
         const Diagnostic *d = findCode(a, "type.unknown");
@@ -76,7 +79,8 @@ private Q_SLOTS:
     }
 
     void badAndOutOfRangeParameters() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 3, 8, 8]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 3, 8, 8]}],
             "nodes": [{"id": "c", "type": "Conv2d", "params": {"out_channels": 0, "kernel_size": 3, "strid": 2}, "inputs": ["x"]},
                       {"id": "d", "type": "Dropout", "params": {"p": "half"}, "inputs": ["x"]},
                       {"id": "g", "type": "GELU", "params": {"approximate": "tanhh"}, "inputs": ["x"]},
@@ -98,7 +102,8 @@ private Q_SLOTS:
     }
 
     void danglingInputSuggestsAnId() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
             "nodes": [{"id": "fc1", "type": "Linear", "params": {"out_features": 2}, "inputs": ["x"]},
                       {"id": "act", "type": "ReLU", "inputs": ["fc_1"]}],
             "outputs": [{"name": "y", "from": "act"}]})"));
@@ -110,7 +115,8 @@ private Q_SLOTS:
     }
 
     void unknownPort() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 5, 4]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 5, 4]}],
             "nodes": [{"id": "rnn", "type": "LSTM", "params": {"hidden_size": 8}, "inputs": ["x"]},
                       {"id": "f", "type": "Flatten", "inputs": ["rnn:hidden"]}],
             "outputs": [{"name": "y", "from": "f"}]})"));
@@ -120,7 +126,8 @@ private Q_SLOTS:
     }
 
     void wrongNumberOfInputs() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
             "nodes": [{"id": "sum", "type": "Add", "inputs": ["x"]}], "outputs": [{"name": "y", "from": "sum"}]})"));
         const Diagnostic *d = findCode(a, "node.inputs");
         QVERIFY(d);
@@ -128,7 +135,8 @@ private Q_SLOTS:
     }
 
     void cycleIsReportedWithItsPath() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
             "nodes": [{"id": "a", "type": "Add", "inputs": ["x", "c"]},
                       {"id": "b", "type": "ReLU", "inputs": ["a"]},
                       {"id": "c", "type": "Tanh", "inputs": ["b"]},
@@ -143,10 +151,12 @@ private Q_SLOTS:
     }
 
     void missingAndDanglingOutputs() {
-        const Analysis none = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
+        const Analysis none =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
             "nodes": [{"id": "a", "type": "ReLU", "inputs": ["x"]}], "outputs": []})"));
         QVERIFY(findCode(none, "output.missing"));
-        const Analysis dangling = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
+        const Analysis dangling =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
             "nodes": [{"id": "a", "type": "ReLU", "inputs": ["x"]}], "outputs": [{"name": "y", "from": "b"}]})"));
         const Diagnostic *d = findCode(dangling, "output.dangling");
         QVERIFY(d);
@@ -154,7 +164,8 @@ private Q_SLOTS:
     }
 
     void addShapeMismatchNamesBothProducers() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 3, 8, 8]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 3, 8, 8]}],
             "nodes": [{"id": "conv2", "type": "Conv2d", "params": {"out_channels": 64, "kernel_size": 3, "padding": 1}, "inputs": ["x"]},
                       {"id": "conv5", "type": "Conv2d", "params": {"out_channels": 32, "kernel_size": 3, "padding": 1}, "inputs": ["x"]},
                       {"id": "add3", "type": "Add", "inputs": ["conv2", "conv5"]}],
@@ -176,7 +187,8 @@ private Q_SLOTS:
     }
 
     void wrongRankMentionsTheProducer() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 8, 16, 16]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 8, 16, 16]}],
             "nodes": [{"id": "flatten1", "type": "Flatten", "inputs": ["x"]},
                       {"id": "conv3", "type": "Conv2d", "params": {"out_channels": 8, "kernel_size": 3}, "inputs": ["flatten1"]}],
             "outputs": [{"name": "y", "from": "conv3"}]})"));
@@ -188,7 +200,8 @@ private Q_SLOTS:
     }
 
     void emptyOutputShapeIsAnError() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 1, 4, 4]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 1, 4, 4]}],
             "nodes": [{"id": "big", "type": "Conv2d", "params": {"out_channels": 2, "kernel_size": 7}, "inputs": ["x"]}],
             "outputs": [{"name": "y", "from": "big"}]})"));
         QVERIFY(!a.ok());
@@ -196,7 +209,8 @@ private Q_SLOTS:
     }
 
     void overflowIsAnError() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 4611686018427387904]}],
+        const Analysis a = analyze(
+            specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 4611686018427387904]}],
             "nodes": [{"id": "fc", "type": "Linear", "params": {"out_features": 4611686018427387904}, "inputs": ["x"]}],
             "outputs": [{"name": "y", "from": "fc"}]})"));
         QVERIFY(!a.ok());
@@ -204,7 +218,8 @@ private Q_SLOTS:
     }
 
     void unusedNodesAreWarnings() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 2]}],
             "nodes": [{"id": "a", "type": "ReLU", "inputs": ["x"]}, {"id": "stray", "type": "Tanh", "inputs": ["x"]}],
             "outputs": [{"name": "y", "from": "a"}]})"));
         QVERIFY(a.ok());
@@ -215,7 +230,8 @@ private Q_SLOTS:
     }
 
     void memoryEstimateFollowsItsFormula() {
-        const Analysis a = analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 10]}],
+        const Analysis a =
+            analyze(specFrom(R"({"format": "diamond.spec/1", "inputs": [{"name": "x", "shape": ["N", 10]}],
             "nodes": [{"id": "fc", "type": "Linear", "params": {"out_features": 5}, "inputs": ["x"]}],
             "outputs": [{"name": "y", "from": "fc"}]})"));
         QVERIFY(a.ok());
@@ -262,14 +278,46 @@ private Q_SLOTS:
             QVERIFY2(!t.doc.empty(), t.name.c_str());
             QVERIFY2(!t.family.empty(), t.name.c_str());
             QVERIFY2(static_cast<bool>(t.rule), t.name.c_str());
-            for (const ParamSpec &p : t.params) QVERIFY2(!p.doc.empty(), (t.name + "." + p.name).c_str());
+            for (const ParamSpec &p : t.params)
+                QVERIFY2(!p.doc.empty(), (t.name + "." + p.name).c_str());
         }
-        for (const char *name :
-             {"Input", "Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d", "MaxPool1d", "MaxPool2d", "AvgPool2d",
-              "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "Dropout", "ReLU", "ReLU6",
-              "LeakyReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Reshape", "Permute",
-              "Embedding", "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "Upsample", "Add", "Multiply",
-              "Concat", "Identity"})
+        for (const char *name : {"Input",
+                                 "Linear",
+                                 "Conv1d",
+                                 "Conv2d",
+                                 "Conv3d",
+                                 "ConvTranspose2d",
+                                 "MaxPool1d",
+                                 "MaxPool2d",
+                                 "AvgPool2d",
+                                 "AdaptiveAvgPool2d",
+                                 "BatchNorm1d",
+                                 "BatchNorm2d",
+                                 "LayerNorm",
+                                 "GroupNorm",
+                                 "Dropout",
+                                 "ReLU",
+                                 "ReLU6",
+                                 "LeakyReLU",
+                                 "GELU",
+                                 "SiLU",
+                                 "Tanh",
+                                 "Sigmoid",
+                                 "Softmax",
+                                 "LogSoftmax",
+                                 "Flatten",
+                                 "Reshape",
+                                 "Permute",
+                                 "Embedding",
+                                 "LSTM",
+                                 "GRU",
+                                 "MultiheadAttention",
+                                 "TransformerEncoderLayer",
+                                 "Upsample",
+                                 "Add",
+                                 "Multiply",
+                                 "Concat",
+                                 "Identity"})
             QVERIFY2(r.find(name), name);
     }
 };

@@ -141,7 +141,8 @@ private Q_SLOTS:
         QCOMPARE(d->line, 1);
         QCOMPARE(d->column, 65);
         // Brackets inside strings do not count.
-        std::string text = "{\"format\": \"diamond.spec/1\", \"name\": \"" + std::string(1000, '[') + "\", \"inputs\": [], \"nodes\": [], \"outputs\": []}";
+        std::string text = "{\"format\": \"diamond.spec/1\", \"name\": \"" + std::string(1000, '[') +
+                           "\", \"inputs\": [], \"nodes\": [], \"outputs\": []}";
         QVERIFY(!findCode(parseSpec(text).diagnostics, "json.too_deep"));
     }
 

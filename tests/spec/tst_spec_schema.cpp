@@ -15,9 +15,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const json onDisk = json::parse(f.readAll().toStdString());
         const json generated = specJsonSchema();
-        QVERIFY2(onDisk == generated,
-                 "docs/diamond.spec-1.schema.json is stale: regenerate it with "
-                 "`build/bin/diamondctl spec schema > docs/diamond.spec-1.schema.json`");
+        QVERIFY2(onDisk == generated, "docs/diamond.spec-1.schema.json is stale: regenerate it with "
+                                      "`build/bin/diamondctl spec schema > docs/diamond.spec-1.schema.json`");
     }
 
     void schemaCoversEveryLayerAndParameter() {

@@ -28,10 +28,12 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(qint64, params);
         QFETCH(QString, outputShape);
-        const ParseResult r = loadSpecFile(diamond::test::sourcePath(QStringLiteral("resources/templates/") + file).toStdString());
+        const ParseResult r =
+            loadSpecFile(diamond::test::sourcePath(QStringLiteral("resources/templates/") + file).toStdString());
         QVERIFY2(r.ok(), r.diagnostics.empty() ? "" : formatDiagnostic(r.diagnostics.front()).c_str());
         const Analysis a = analyze(r.spec);
-        for (const auto &d : a.diagnostics) qWarning("%s", formatDiagnostic(d).c_str());
+        for (const auto &d : a.diagnostics)
+            qWarning("%s", formatDiagnostic(d).c_str());
         QVERIFY(a.diagnostics.empty());
         QCOMPARE(a.totalParams, params);
         QVERIFY(a.totalFlops > 0);
@@ -40,7 +42,8 @@ private Q_SLOTS:
         QVERIFY(out);
         QCOMPARE(QString::fromStdString(formatShape(out->shape)), outputShape);
         // Every node has a designer position.
-        for (const auto &n : r.spec.nodes) QVERIFY2(r.spec.layout.contains(n.id), n.id.c_str());
+        for (const auto &n : r.spec.nodes)
+            QVERIFY2(r.spec.layout.contains(n.id), n.id.c_str());
     }
 
     void resnet18FlopsAreTorchvisionScale() {

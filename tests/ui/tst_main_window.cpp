@@ -24,7 +24,8 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QStringList menus;
-        for (QAction *a : window.menuBar()->actions()) menus << a->text().remove(QLatin1Char('&'));
+        for (QAction *a : window.menuBar()->actions())
+            menus << a->text().remove(QLatin1Char('&'));
         QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"),
                                      QStringLiteral("Help")}));
         for (const char *name : {"workspaceDock", "paletteDock", "inspectorDock", "runsDock"})

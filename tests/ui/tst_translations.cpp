@@ -30,14 +30,16 @@ private Q_SLOTS:
                 source = xml.readElementText();
             } else if (xml.name() == QLatin1String("translation")) {
                 ++messages;
-                const bool markedUnfinished = xml.attributes().value(QLatin1String("type")) == QLatin1String("unfinished");
+                const bool markedUnfinished =
+                    xml.attributes().value(QLatin1String("type")) == QLatin1String("unfinished");
                 const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
                 if (markedUnfinished || text.trimmed().isEmpty()) unfinished << source;
             }
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(messages > 10);
-        QVERIFY2(unfinished.isEmpty(), qPrintable(QStringLiteral("untranslated: ") + unfinished.join(QStringLiteral(" | "))));
+        QVERIFY2(unfinished.isEmpty(),
+                 qPrintable(QStringLiteral("untranslated: ") + unfinished.join(QStringLiteral(" | "))));
     }
 
     void embeddedChineseCatalogueTranslatesMenus() {

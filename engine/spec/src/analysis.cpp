@@ -39,7 +39,8 @@ public:
         const std::vector<int> order = topologicalOrder();
         checkOutputs();
         inferInputs();
-        for (int n : order) inferNode(n);
+        for (int n : order)
+            inferNode(n);
         warnUnused();
     }
 
@@ -88,7 +89,8 @@ private:
             }
             const Node &node = spec_.nodes[k - inputCount()];
             if (node.type == "Input") {
-                error("type.input_node", id, "type", "Input '" + id + "' must be declared in \"inputs\", not among the nodes.",
+                error("type.input_node", id, "type",
+                      "Input '" + id + "' must be declared in \"inputs\", not among the nodes.",
                       "Move it to the spec's \"inputs\" list with its shape.");
                 broken_[k] = true;
                 continue;
@@ -97,11 +99,13 @@ private:
             if (!types_[k]) {
                 std::string hint = detail::didYouMean(node.type, registry_.names());
                 if (hint.empty()) hint = "See the layer palette or docs/spec-format.md for the available layer types.";
-                error("type.unknown", id, "type", "Node '" + id + "' has the unknown layer type '" + node.type + "'.", hint);
+                error("type.unknown", id, "type", "Node '" + id + "' has the unknown layer type '" + node.type + "'.",
+                      hint);
                 broken_[k] = true;
             }
         }
-        for (auto &[id, k] : ids_) allIds_.push_back(id);
+        for (auto &[id, k] : ids_)
+            allIds_.push_back(id);
         std::sort(allIds_.begin(), allIds_.end());
     }
 
@@ -121,10 +125,13 @@ private:
                 const int n = static_cast<int>(node.inputs.size());
                 if (n < type->minInputs || (type->maxInputs >= 0 && n > type->maxInputs)) {
                     std::string expected;
-                    if (type->maxInputs < 0) expected = "at least " + std::to_string(type->minInputs) + " inputs";
+                    if (type->maxInputs < 0)
+                        expected = "at least " + std::to_string(type->minInputs) + " inputs";
                     else if (type->minInputs == type->maxInputs)
                         expected = std::to_string(type->minInputs) + (type->minInputs == 1 ? " input" : " inputs");
-                    else expected = std::to_string(type->minInputs) + " to " + std::to_string(type->maxInputs) + " inputs";
+                    else
+                        expected =
+                            std::to_string(type->minInputs) + " to " + std::to_string(type->maxInputs) + " inputs";
                     error("node.inputs", node.id, "inputs",
                           type->name + " '" + node.id + "' takes " + expected + " but has " + std::to_string(n) + ".",
                           n < type->minInputs ? "Connect another layer to it." : "Remove the extra connections.");
@@ -139,7 +146,8 @@ private:
                     std::string hint = detail::didYouMean(ref.node, allIds_);
                     if (hint.empty()) hint = "Connect it to an existing layer or input.";
                     error("input.dangling", node.id, "input " + std::to_string(j + 1),
-                          "Node '" + node.id + "' takes input from '" + ref.toString() + "', which does not exist.", hint);
+                          "Node '" + node.id + "' takes input from '" + ref.toString() + "', which does not exist.",
+                          hint);
                     broken_[k] = true;
                 } else {
                     e.producer = it->second;
@@ -148,8 +156,9 @@ private:
                         e.port = pt->outputPortIndex(ref.port);
                         if (e.port < 0) {
                             error("input.port", node.id, "input " + std::to_string(j + 1),
-                                  "Node '" + node.id + "' reads port '" + ref.port + "' of '" + ref.node +
-                                      "', but a " + pt->name + " has the outputs " + detail::joinQuoted(pt->outputPorts, " and ") + ".");
+                                  "Node '" + node.id + "' reads port '" + ref.port + "' of '" + ref.node + "', but a " +
+                                      pt->name + " has the outputs " + detail::joinQuoted(pt->outputPorts, " and ") +
+                                      ".");
                             broken_[k] = true;
                             e.port = 0;
                         }
@@ -188,7 +197,8 @@ private:
             }
             std::sort(next.begin(), next.end(), std::greater<int>());
             next.erase(std::unique(next.begin(), next.end()), next.end());
-            for (int c : next) ready.push_back(c);
+            for (int c : next)
+                ready.push_back(c);
         }
         if (static_cast<int>(order.size()) < n) reportCycle(done);
         return order;
@@ -221,12 +231,15 @@ private:
         if (k >= 0) {
             std::vector<int> cycle(path.begin() + seenAt[k], path.end());
             std::reverse(cycle.begin(), cycle.end());
-            for (int c : cycle) loop += idOf(c) + " -> ";
+            for (int c : cycle)
+                loop += idOf(c) + " -> ";
             loop += idOf(cycle.front());
-            for (int c : cycle) broken_[c] = true;
+            for (int c : cycle)
+                broken_[c] = true;
         }
         int stuck = 0;
-        for (int j = inputCount(); j < total(); ++j) stuck += done[j] ? 0 : 1;
+        for (int j = inputCount(); j < total(); ++j)
+            stuck += done[j] ? 0 : 1;
         error("graph.cycle", start >= 0 ? idOf(start) : std::string(), {},
               "The network contains a cycle (" + loop + "); data must flow one way from inputs to outputs.",
               "Remove one of the connections in the loop. " + std::to_string(stuck) +
@@ -271,7 +284,8 @@ private:
         info.type = type.name;
         const std::size_t before = out_.diagnostics.size();
         info.params = resolveParams(type, info.id, rawParams, out_.diagnostics);
-        if (out_.diagnostics.size() != before && hasErrors({out_.diagnostics.begin() + before, out_.diagnostics.end()})) {
+        if (out_.diagnostics.size() != before &&
+            hasErrors({out_.diagnostics.begin() + before, out_.diagnostics.end()})) {
             broken_[k] = true;
             return;
         }
@@ -282,7 +296,8 @@ private:
         } catch (const std::exception &e) {
             result.fail(ctx, "internal", type.name + " '" + info.id + "' could not be analysed: " + e.what());
         }
-        for (auto &d : result.diagnostics) out_.diagnostics.push_back(std::move(d));
+        for (auto &d : result.diagnostics)
+            out_.diagnostics.push_back(std::move(d));
         if (hasErrors(result.diagnostics) || result.outputs.size() != type.outputPorts.size()) {
             if (!hasErrors(result.diagnostics))
                 error("internal", info.id, {}, type.name + " '" + info.id + "' produced no output shape.");
@@ -326,8 +341,10 @@ private:
             json params = json::object();
             json shape = json::array();
             for (auto d : in.shape) {
-                if (d == kBatch) shape.push_back("N");
-                else shape.push_back(d);
+                if (d == kBatch)
+                    shape.push_back("N");
+                else
+                    shape.push_back(d);
             }
             params["shape"] = std::move(shape);
             params["dtype"] = dtypeName(in.dtype);
@@ -349,8 +366,7 @@ private:
         inputs.reserve(edges.size());
         for (std::size_t j = 0; j < edges.size(); ++j) {
             const Edge &e = edges[j];
-            if (e.producer < 0 || broken_[e.producer] || slot_[e.producer] < 0 ||
-                !out_.nodes[slot_[e.producer]].ok) {
+            if (e.producer < 0 || broken_[e.producer] || slot_[e.producer] < 0 || !out_.nodes[slot_[e.producer]].ok) {
                 broken_[k] = true; // upstream problem already reported
                 return;
             }
@@ -423,12 +439,18 @@ Analysis analyze(const Spec &spec) {
 }
 
 bool parseOptimizer(const std::string &name, Optimizer &out) {
-    if (name == "sgd") out = Optimizer::SGD;
-    else if (name == "sgd_momentum" || name == "momentum") out = Optimizer::SGDMomentum;
-    else if (name == "adam") out = Optimizer::Adam;
-    else if (name == "adamw") out = Optimizer::AdamW;
-    else if (name == "rmsprop") out = Optimizer::RMSprop;
-    else return false;
+    if (name == "sgd")
+        out = Optimizer::SGD;
+    else if (name == "sgd_momentum" || name == "momentum")
+        out = Optimizer::SGDMomentum;
+    else if (name == "adam")
+        out = Optimizer::Adam;
+    else if (name == "adamw")
+        out = Optimizer::AdamW;
+    else if (name == "rmsprop")
+        out = Optimizer::RMSprop;
+    else
+        return false;
     return true;
 }
 
@@ -445,7 +467,8 @@ std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
 
 std::int64_t saturatingSum(std::initializer_list<std::int64_t> terms) {
     std::int64_t sum = 0;
-    for (auto t : terms) sum = saturatingAdd(sum, t);
+    for (auto t : terms)
+        sum = saturatingAdd(sum, t);
     return sum;
 }
 

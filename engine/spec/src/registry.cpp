@@ -77,7 +77,8 @@ const LayerType *Registry::find(const std::string &name) const {
 std::vector<std::string> Registry::names() const {
     std::vector<std::string> out;
     out.reserve(types_.size());
-    for (const auto &t : types_) out.push_back(t.name);
+    for (const auto &t : types_)
+        out.push_back(t.name);
     return out;
 }
 
@@ -85,7 +86,8 @@ std::vector<std::string> Registry::families() const {
     std::vector<std::string> out;
     for (const auto &t : types_) {
         bool seen = false;
-        for (const auto &f : out) seen = seen || f == t.family;
+        for (const auto &f : out)
+            seen = seen || f == t.family;
         if (!seen) out.push_back(t.family);
     }
     return out;
@@ -112,7 +114,8 @@ struct ParamChecker {
     static std::string numberText(double v) {
         if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
         std::string s = std::to_string(v);
-        while (!s.empty() && s.back() == '0') s.pop_back();
+        while (!s.empty() && s.back() == '0')
+            s.pop_back();
         if (!s.empty() && s.back() == '.') s.pop_back();
         return s;
     }
@@ -165,7 +168,8 @@ struct ParamChecker {
         std::int64_t i;
         if (!toInt(p, v, i)) return false;
         out = json::array();
-        for (int k = 0; k < std::max(1, p.listLength); ++k) out.push_back(i);
+        for (int k = 0; k < std::max(1, p.listLength); ++k)
+            out.push_back(i);
         return true;
     }
 
@@ -205,10 +209,8 @@ struct ParamChecker {
             }
             return error(p, "must be one of " + detail::joinQuoted(p.choices) + ", got " + v.dump() + ".", hint);
         }
-        case ParamKind::IntList:
-            return toIntList(p, v, out);
-        case ParamKind::IntOrList:
-            return toIntOrList(p, v, out);
+        case ParamKind::IntList: return toIntList(p, v, out);
+        case ParamKind::IntOrList: return toIntOrList(p, v, out);
         case ParamKind::Padding:
             if (v.is_string()) {
                 const auto s = v.get<std::string>();
@@ -220,7 +222,8 @@ struct ParamChecker {
             }
             return toIntOrList(p, v, out);
         case ParamKind::Shape: {
-            if (!v.is_array() || v.empty()) return error(p, "must be a non-empty list of dimensions such as [\"N\", 3].");
+            if (!v.is_array() || v.empty())
+                return error(p, "must be a non-empty list of dimensions such as [\"N\", 3].");
             if (v.size() > 8) return error(p, "has rank " + std::to_string(v.size()) + "; at most 8 is supported.");
             out = json::array();
             for (const auto &e : v) {
@@ -270,7 +273,8 @@ json resolveParams(const LayerType &type, const std::string &nodeId, const json 
         for (auto it = params.begin(); it != params.end(); ++it) {
             if (type.param(it.key())) continue;
             std::vector<std::string> known;
-            for (const auto &p : type.params) known.push_back(p.name);
+            for (const auto &p : type.params)
+                known.push_back(p.name);
             Diagnostic d;
             d.code = "param.unknown";
             d.node = nodeId;
@@ -291,8 +295,10 @@ json resolveParams(const LayerType &type, const std::string &nodeId, const json 
         }
         json out;
         if (given) {
-            if (checker.normalize(p, *given, out)) resolved[p.name] = std::move(out);
-            else resolved[p.name] = nullptr;
+            if (checker.normalize(p, *given, out))
+                resolved[p.name] = std::move(out);
+            else
+                resolved[p.name] = nullptr;
         } else if (p.required()) {
             Diagnostic d;
             d.code = "param.missing";

@@ -85,12 +85,14 @@ json specJsonSchema() {
                  {"required", {"id", "type", "inputs"}},
                  {"properties",
                   {{"id", {{"$ref", "#/$defs/id"}}},
-                   {"type", {{"enum", [&] {
-                                  json names = json::array();
-                                  for (const auto &t : registry.types())
-                                      if (t.name != "Input") names.push_back(t.name);
-                                  return names;
-                              }()}}},
+                   {"type",
+                    {{"enum",
+                      [&] {
+                          json names = json::array();
+                          for (const auto &t : registry.types())
+                              if (t.name != "Input") names.push_back(t.name);
+                          return names;
+                      }()}}},
                    {"params", {{"type", "object"}}},
                    {"inputs", {{"type", "array"}, {"items", {{"$ref", "#/$defs/portRef"}}}}}}},
                  {"allOf", nodeVariants}};

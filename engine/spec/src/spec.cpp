@@ -53,14 +53,13 @@ public:
         add(Severity::Error, std::move(code), std::move(node), std::move(field), std::move(message), std::move(hint));
     }
     void warning(std::string code, std::string node, std::string field, std::string message, std::string hint = {}) {
-        add(Severity::Warning, std::move(code), std::move(node), std::move(field), std::move(message),
-            std::move(hint));
+        add(Severity::Warning, std::move(code), std::move(node), std::move(field), std::move(message), std::move(hint));
     }
 
     void parse(const json &doc, Spec &spec) {
         if (!doc.is_object()) {
-            error("spec.invalid", {}, {}, "A network spec must be a JSON object, but this document is " +
-                                              std::string(doc.type_name()) + ".");
+            error("spec.invalid", {}, {},
+                  "A network spec must be a JSON object, but this document is " + std::string(doc.type_name()) + ".");
             return;
         }
         auto format = doc.find("format");
@@ -74,8 +73,9 @@ public:
             error("format.version", {}, "format",
                   "This file uses the format '" + given + "', but this version of Diamond reads only '" + kFormatV1 +
                       "'.",
-                  given.rfind("diamond.spec/", 0) == 0 ? "The file was written by a newer Diamond; update Diamond to open it."
-                                                       : "Is this a Diamond network spec?");
+                  given.rfind("diamond.spec/", 0) == 0
+                      ? "The file was written by a newer Diamond; update Diamond to open it."
+                      : "Is this a Diamond network spec?");
             return;
         }
         spec.format = kFormatV1;
@@ -97,8 +97,10 @@ public:
             } else if (key == "outputs") {
                 parseOutputs(v, spec);
             } else if (key == "layout") {
-                if (!v.is_object() && !v.is_null()) error("spec.invalid", {}, "layout", "\"layout\" must be an object.");
-                else spec.layout = v;
+                if (!v.is_object() && !v.is_null())
+                    error("spec.invalid", {}, "layout", "\"layout\" must be an object.");
+                else
+                    spec.layout = v;
             } else if (key == "metadata") {
                 spec.metadata = v;
             } else {
@@ -117,8 +119,7 @@ public:
     }
 
 private:
-    void add(Severity s, std::string code, std::string node, std::string field, std::string message,
-             std::string hint) {
+    void add(Severity s, std::string code, std::string node, std::string field, std::string message, std::string hint) {
         if (diags_.size() >= 1000) return; // one broken file must not flood the UI
         Diagnostic d;
         d.severity = s;
@@ -168,20 +169,25 @@ private:
                     parseShape(in, v);
                 } else if (key == "dtype") {
                     if (!v.is_string() || !parseDType(v.get<std::string>(), in.dtype))
-                        error("input.invalid", in.name, "dtype", "Input '" + in.name + "' has an unknown dtype " + v.dump() + ".",
+                        error("input.invalid", in.name, "dtype",
+                              "Input '" + in.name + "' has an unknown dtype " + v.dump() + ".",
                               "Use float32, float64, float16, bfloat16, int64, int32 or bool.");
                 } else if (key == "axes") {
                     bool ok = v.is_array();
                     if (ok) {
-                        for (const auto &a : v) ok = ok && a.is_string();
+                        for (const auto &a : v)
+                            ok = ok && a.is_string();
                     }
                     if (!ok) {
-                        error("input.invalid", in.name, "axes", "Input '" + in.name + "': \"axes\" must be a list of names.");
+                        error("input.invalid", in.name, "axes",
+                              "Input '" + in.name + "': \"axes\" must be a list of names.");
                         continue;
                     }
-                    for (const auto &a : v) in.axes.push_back(a.get<std::string>());
+                    for (const auto &a : v)
+                        in.axes.push_back(a.get<std::string>());
                 } else {
-                    warning("spec.unknown_field", in.name, key, "Unknown field \"" + key + "\" in input '" + in.name + "'.");
+                    warning("spec.unknown_field", in.name, key,
+                            "Unknown field \"" + key + "\" in input '" + in.name + "'.");
                     if (in.extensions.is_null()) in.extensions = json::object();
                     in.extensions[key] = v;
                 }
@@ -219,13 +225,15 @@ private:
                 in.shape.push_back(d.get<std::int64_t>());
             } else {
                 error("input.invalid", in.name, "shape",
-                      "Input '" + in.name + "' has the dimension " + d.dump() + "; dimensions are whole numbers of at least 1, or \"N\".");
+                      "Input '" + in.name + "' has the dimension " + d.dump() +
+                          "; dimensions are whole numbers of at least 1, or \"N\".");
                 in.shape.clear();
                 return;
             }
         }
         if (batchDimCount(in.shape) > 1)
-            error("input.invalid", in.name, "shape", "Input '" + in.name + "' has more than one batch dimension \"N\".");
+            error("input.invalid", in.name, "shape",
+                  "Input '" + in.name + "' has more than one batch dimension \"N\".");
     }
 
     void parseNodes(const json &list, Spec &spec) {
@@ -251,15 +259,22 @@ private:
                 const json &v = it.value();
                 if (key == "id") continue;
                 if (key == "type") {
-                    if (v.is_string()) node.type = v.get<std::string>();
-                    else error("node.invalid", node.id, "type", "Node '" + node.id + "': \"type\" must be a layer name.");
+                    if (v.is_string())
+                        node.type = v.get<std::string>();
+                    else
+                        error("node.invalid", node.id, "type",
+                              "Node '" + node.id + "': \"type\" must be a layer name.");
                 } else if (key == "params") {
-                    if (v.is_object()) node.params = v;
-                    else error("param.invalid", node.id, "params", "Node '" + node.id + "': \"params\" must be an object.");
+                    if (v.is_object())
+                        node.params = v;
+                    else
+                        error("param.invalid", node.id, "params",
+                              "Node '" + node.id + "': \"params\" must be an object.");
                 } else if (key == "inputs") {
                     parseNodeInputs(node, v);
                 } else {
-                    warning("spec.unknown_field", node.id, key, "Unknown field \"" + key + "\" in node '" + node.id + "'.");
+                    warning("spec.unknown_field", node.id, key,
+                            "Unknown field \"" + key + "\" in node '" + node.id + "'.");
                     if (node.extensions.is_null()) node.extensions = json::object();
                     node.extensions[key] = v;
                 }
@@ -287,7 +302,8 @@ private:
         }
         for (const auto &r : v) {
             if (!r.is_string()) {
-                error("node.invalid", node.id, "inputs", "Node '" + node.id + "': input " + r.dump() + " is not a node id.");
+                error("node.invalid", node.id, "inputs",
+                      "Node '" + node.id + "': input " + r.dump() + " is not a node id.");
                 continue;
             }
             node.inputs.push_back(PortRef::parse(r.get<std::string>()));
@@ -307,14 +323,16 @@ private:
             auto name = e.find("name");
             auto from = e.find("from");
             if (name == e.end() || !name->is_string() || from == e.end() || !from->is_string()) {
-                error("output.invalid", {}, where, "Output " + std::to_string(i + 1) + " needs a \"name\" and a \"from\" node id.");
+                error("output.invalid", {}, where,
+                      "Output " + std::to_string(i + 1) + " needs a \"name\" and a \"from\" node id.");
                 continue;
             }
             out.name = name->get<std::string>();
             out.from = PortRef::parse(from->get<std::string>());
             for (auto it = e.begin(); it != e.end(); ++it) {
                 if (it.key() == "name" || it.key() == "from") continue;
-                warning("spec.unknown_field", {}, it.key(), "Unknown field \"" + it.key() + "\" in output '" + out.name + "'.");
+                warning("spec.unknown_field", {}, it.key(),
+                        "Unknown field \"" + it.key() + "\" in output '" + out.name + "'.");
                 if (out.extensions.is_null()) out.extensions = json::object();
                 out.extensions[it.key()] = it.value();
             }
@@ -349,12 +367,16 @@ std::size_t findTooDeep(std::string_view text, int maxDepth) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (inString) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') inString = false;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
             continue;
         }
-        if (c == '"') inString = true;
+        if (c == '"')
+            inString = true;
         else if (c == '[' || c == '{') {
             if (++depth > maxDepth) return i;
         } else if (c == ']' || c == '}') {
@@ -423,14 +445,17 @@ namespace {
 json shapeJson(const Shape &shape) {
     json a = json::array();
     for (auto d : shape) {
-        if (d == kBatch) a.push_back("N");
-        else a.push_back(d);
+        if (d == kBatch)
+            a.push_back("N");
+        else
+            a.push_back(d);
     }
     return a;
 }
 void mergeExtensions(json &o, const json &ext) {
     if (!ext.is_object()) return;
-    for (auto it = ext.begin(); it != ext.end(); ++it) o[it.key()] = it.value();
+    for (auto it = ext.begin(); it != ext.end(); ++it)
+        o[it.key()] = it.value();
 }
 } // namespace
 
@@ -452,7 +477,8 @@ json toJson(const Spec &spec) {
         json j = {{"id", n.id}, {"type", n.type}};
         if (n.params.is_object() && !n.params.empty()) j["params"] = n.params;
         json ins = json::array();
-        for (const auto &r : n.inputs) ins.push_back(r.toString());
+        for (const auto &r : n.inputs)
+            ins.push_back(r.toString());
         j["inputs"] = std::move(ins);
         mergeExtensions(j, n.extensions);
         nodes.push_back(std::move(j));

@@ -9,7 +9,8 @@ int editDistance(const std::string &a, const std::string &b, int cap) {
     const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
     if (std::abs(n - m) > cap) return cap + 1;
     std::vector<int> prev(m + 1), cur(m + 1);
-    for (int j = 0; j <= m; ++j) prev[j] = j;
+    for (int j = 0; j <= m; ++j)
+        prev[j] = j;
     for (int i = 1; i <= n; ++i) {
         cur[0] = i;
         int rowMin = cur[0];

@@ -11,8 +11,8 @@ struct DTypeName {
     int bytes;
 };
 constexpr DTypeName kDTypes[] = {
-    {DType::Float32, "float32", 4}, {DType::Float64, "float64", 8}, {DType::Float16, "float16", 2},
-    {DType::BFloat16, "bfloat16", 2}, {DType::Int64, "int64", 8},   {DType::Int32, "int32", 4},
+    {DType::Float32, "float32", 4},   {DType::Float64, "float64", 8}, {DType::Float16, "float16", 2},
+    {DType::BFloat16, "bfloat16", 2}, {DType::Int64, "int64", 8},     {DType::Int32, "int32", 4},
     {DType::Bool, "bool", 1},
 };
 } // namespace
@@ -66,7 +66,8 @@ std::int64_t elementsPerSample(const Shape &shape) {
 
 int batchDimCount(const Shape &shape) {
     int n = 0;
-    for (std::int64_t d : shape) n += d == kBatch ? 1 : 0;
+    for (std::int64_t d : shape)
+        n += d == kBatch ? 1 : 0;
     return n;
 }
 

@@ -18,8 +18,7 @@ Count attentionFlops(std::int64_t embed, std::int64_t heads, std::int64_t lq, st
     return projections + Count(4) * scores * embed + Count(5) * heads * scores;
 }
 
-bool checkHeads(const LayerContext &ctx, LayerResult &res, std::int64_t embed, std::int64_t heads,
-                const char *field) {
+bool checkHeads(const LayerContext &ctx, LayerResult &res, std::int64_t embed, std::int64_t heads, const char *field) {
     if (embed % heads == 0) return true;
     return res.fail(ctx, "param.invalid",
                     who(ctx) + ": the embedding size " + std::to_string(embed) + " (last dimension of " +
@@ -62,8 +61,8 @@ void mhaRule(const LayerContext &ctx, LayerResult &res) {
             const std::size_t other = seqDiffers && !what ? 1 : 0;
             res.fail(ctx, "shape.mismatch",
                      who(ctx) + ": the " + roles[i] + " " + formatShape(s) + " from " + from(ctx, i) +
-                         " does not match the " + roles[other] + " " + formatShape(ctx.inputs[other].shape) +
-                         " from " + from(ctx, other) + " (" + (what ? what : "sequence length") + " differs).",
+                         " does not match the " + roles[other] + " " + formatShape(ctx.inputs[other].shape) + " from " +
+                         from(ctx, other) + " (" + (what ? what : "sequence length") + " differs).",
                      "Query, key and value need the same batch and embedding size; key and value the same length.",
                      "input " + std::to_string(i + 1));
             return;
@@ -100,27 +99,27 @@ void encoderLayerRule(const LayerContext &ctx, LayerResult &res) {
 } // namespace
 
 void registerAttention(Registry &r) {
-    r.add(makeType("MultiheadAttention", "Attention",
-                   "Multi-head attention; 1 input (self-attention) or query, key, value [N,L,E].",
-                   {
-                       P("num_heads", ParamKind::Int, nullptr, "Number of heads; must divide the embedding size")
-                           .min(1),
-                       P("dropout", ParamKind::Float, 0.0, "Dropout on the attention weights").min(0).max(1),
-                       P("bias", ParamKind::Bool, true, "Learn biases in the input and output projections"),
-                   },
-                   mhaRule, 1, 3, {"out", "weights"}));
-    r.add(makeType("TransformerEncoderLayer", "Attention",
-                   "Self-attention plus feed-forward block with residuals and LayerNorm over [N,L,d_model].",
-                   {
-                       P("nhead", ParamKind::Int, nullptr, "Number of attention heads; must divide d_model").min(1),
-                       P("dim_feedforward", ParamKind::Int, 2048, "Hidden size of the feed-forward block").min(1),
-                       P("dropout", ParamKind::Float, 0.1, "Dropout probability").min(0).max(1),
-                       P("activation", ParamKind::Enum, "relu", "Activation of the feed-forward block")
-                           .choices({"relu", "gelu"}),
-                       P("layer_norm_eps", ParamKind::Float, 1e-5, "Added to the variance in LayerNorm").min(0),
-                       P("norm_first", ParamKind::Bool, false, "Apply LayerNorm before each block (pre-LN)"),
-                   },
-                   encoderLayerRule));
+    r.add(
+        makeType("MultiheadAttention", "Attention",
+                 "Multi-head attention; 1 input (self-attention) or query, key, value [N,L,E].",
+                 {
+                     P("num_heads", ParamKind::Int, nullptr, "Number of heads; must divide the embedding size").min(1),
+                     P("dropout", ParamKind::Float, 0.0, "Dropout on the attention weights").min(0).max(1),
+                     P("bias", ParamKind::Bool, true, "Learn biases in the input and output projections"),
+                 },
+                 mhaRule, 1, 3, {"out", "weights"}));
+    r.add(makeType(
+        "TransformerEncoderLayer", "Attention",
+        "Self-attention plus feed-forward block with residuals and LayerNorm over [N,L,d_model].",
+        {
+            P("nhead", ParamKind::Int, nullptr, "Number of attention heads; must divide d_model").min(1),
+            P("dim_feedforward", ParamKind::Int, 2048, "Hidden size of the feed-forward block").min(1),
+            P("dropout", ParamKind::Float, 0.1, "Dropout probability").min(0).max(1),
+            P("activation", ParamKind::Enum, "relu", "Activation of the feed-forward block").choices({"relu", "gelu"}),
+            P("layer_norm_eps", ParamKind::Float, 1e-5, "Added to the variance in LayerNorm").min(0),
+            P("norm_first", ParamKind::Bool, false, "Apply LayerNorm before each block (pre-LN)"),
+        },
+        encoderLayerRule));
 }
 
 } // namespace diamond::spec::layers

@@ -31,10 +31,9 @@ bool checkGroups(const LayerContext &ctx, LayerResult &res, std::int64_t inChann
     if (!bad) return true;
     const std::int64_t channels = inChannels % groups != 0 ? inChannels : outChannels;
     return res.fail(ctx, "param.invalid",
-                    who(ctx) + " has groups=" + std::to_string(groups) + ", but its " + std::to_string(channels) +
-                        " " + bad + " channels" +
-                        (inChannels % groups != 0 ? " (from " + from(ctx) + " " + formatShape(ctx.inputs[0].shape) +
-                                                        ")"
+                    who(ctx) + " has groups=" + std::to_string(groups) + ", but its " + std::to_string(channels) + " " +
+                        bad + " channels" +
+                        (inChannels % groups != 0 ? " (from " + from(ctx) + " " + formatShape(ctx.inputs[0].shape) + ")"
                                                   : std::string()) +
                         " are not divisible by " + std::to_string(groups) + ".",
                     "Choose groups that divides both the input channels (" + std::to_string(inChannels) +
@@ -47,14 +46,13 @@ bool kernelTooLarge(const LayerContext &ctx, LayerResult &res, std::size_t axis,
                     std::int64_t kernel, std::int64_t dilation, std::int64_t padding) {
     const std::string name = spatialName(axis, spatial);
     const Shape &in = ctx.inputs[0].shape;
-    return res.fail(ctx, "shape.invalid",
-                    who(ctx) + ": the kernel " + name + " " + std::to_string(kernel) + " (dilation " +
-                        std::to_string(dilation) + ") does not fit the input " + name + " " +
-                        std::to_string(in[axis + 2]) + " plus padding " + std::to_string(padding) + " of " +
-                        from(ctx) + " " + formatShape(in) + ".",
-                    "Use a smaller kernel_size or dilation, add padding, or downsample less before " +
-                        quoted(ctx.nodeId) + ".",
-                    "kernel_size");
+    return res.fail(
+        ctx, "shape.invalid",
+        who(ctx) + ": the kernel " + name + " " + std::to_string(kernel) + " (dilation " + std::to_string(dilation) +
+            ") does not fit the input " + name + " " + std::to_string(in[axis + 2]) + " plus padding " +
+            std::to_string(padding) + " of " + from(ctx) + " " + formatShape(in) + ".",
+        "Use a smaller kernel_size or dilation, add padding, or downsample less before " + quoted(ctx.nodeId) + ".",
+        "kernel_size");
 }
 
 void convRule(const LayerContext &ctx, LayerResult &res, std::size_t spatial) {
@@ -209,22 +207,19 @@ void registerConvolution(Registry &r) {
                    [](const LayerContext &ctx, LayerResult &res) { convRule(ctx, res, 2); }));
     r.add(makeType("Conv3d", "Convolution", "3-D convolution over [N,C,D,H,W].", convParams(3),
                    [](const LayerContext &ctx, LayerResult &res) { convRule(ctx, res, 3); }));
-    r.add(makeType("ConvTranspose2d", "Convolution", "2-D transposed convolution (learned upsampling) over [N,C,H,W].",
-                   {
-                       P("out_channels", ParamKind::Int, nullptr, "Number of output channels").min(1),
-                       P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the convolution window").min(1).len(2),
-                       P("stride", ParamKind::IntOrList, 1, "Upsampling step").min(1).len(2),
-                       P("padding", ParamKind::IntOrList, 0, "Implicit zero padding removed from each side")
-                           .min(0)
-                           .len(2),
-                       P("output_padding", ParamKind::IntOrList, 0, "Extra size added to one side of the output")
-                           .min(0)
-                           .len(2),
-                       P("groups", ParamKind::Int, 1, "Blocked connections; must divide in and out channels").min(1),
-                       P("bias", ParamKind::Bool, true, "Learn an additive bias per output channel"),
-                       P("dilation", ParamKind::IntOrList, 1, "Spacing between kernel elements").min(1).len(2),
-                   },
-                   convTransposeRule));
+    r.add(makeType(
+        "ConvTranspose2d", "Convolution", "2-D transposed convolution (learned upsampling) over [N,C,H,W].",
+        {
+            P("out_channels", ParamKind::Int, nullptr, "Number of output channels").min(1),
+            P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the convolution window").min(1).len(2),
+            P("stride", ParamKind::IntOrList, 1, "Upsampling step").min(1).len(2),
+            P("padding", ParamKind::IntOrList, 0, "Implicit zero padding removed from each side").min(0).len(2),
+            P("output_padding", ParamKind::IntOrList, 0, "Extra size added to one side of the output").min(0).len(2),
+            P("groups", ParamKind::Int, 1, "Blocked connections; must divide in and out channels").min(1),
+            P("bias", ParamKind::Bool, true, "Learn an additive bias per output channel"),
+            P("dilation", ParamKind::IntOrList, 1, "Spacing between kernel elements").min(1).len(2),
+        },
+        convTransposeRule));
 }
 
 } // namespace diamond::spec::layers

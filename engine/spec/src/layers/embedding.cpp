@@ -22,8 +22,7 @@ void embeddingRule(const LayerContext &ctx, LayerResult &res) {
             res.fail(ctx, "param.invalid",
                      who(ctx) + ": padding_idx " + std::to_string(pad) + " is outside the table of " +
                          std::to_string(num) + " embeddings.",
-                     "Use an id from 0 to " + std::to_string(num - 1) + " (or negative from the end).",
-                     "padding_idx");
+                     "Use an id from 0 to " + std::to_string(num - 1) + " (or negative from the end).", "padding_idx");
             return;
         }
     }
@@ -38,14 +37,14 @@ void embeddingRule(const LayerContext &ctx, LayerResult &res) {
 } // namespace
 
 void registerEmbedding(Registry &r) {
-    r.add(makeType("Embedding", "Embedding", "Maps integer ids [N,*] to learned vectors [N,*,embedding_dim].",
-                   {
-                       P("num_embeddings", ParamKind::Int, nullptr, "Size of the vocabulary (number of ids)").min(1),
-                       P("embedding_dim", ParamKind::Int, nullptr, "Length of each embedding vector").min(1),
-                       P("padding_idx", ParamKind::Int, nullptr, "Id whose vector stays zero and gets no gradient")
-                           .optional(),
-                   },
-                   embeddingRule));
+    r.add(makeType(
+        "Embedding", "Embedding", "Maps integer ids [N,*] to learned vectors [N,*,embedding_dim].",
+        {
+            P("num_embeddings", ParamKind::Int, nullptr, "Size of the vocabulary (number of ids)").min(1),
+            P("embedding_dim", ParamKind::Int, nullptr, "Length of each embedding vector").min(1),
+            P("padding_idx", ParamKind::Int, nullptr, "Id whose vector stays zero and gets no gradient").optional(),
+        },
+        embeddingRule));
 }
 
 } // namespace diamond::spec::layers

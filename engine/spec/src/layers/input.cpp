@@ -47,9 +47,8 @@ void inputRule(const LayerContext &ctx, LayerResult &res) {
         }
         if (t.axes.size() != t.shape.size()) {
             res.fail(ctx, "param.invalid",
-                     "Input " + quoted(ctx.nodeId) + " names " + std::to_string(t.axes.size()) +
-                         " axes for the " + std::to_string(t.shape.size()) + "-D shape " + formatShape(t.shape) +
-                         ".",
+                     "Input " + quoted(ctx.nodeId) + " names " + std::to_string(t.axes.size()) + " axes for the " +
+                         std::to_string(t.shape.size()) + "-D shape " + formatShape(t.shape) + ".",
                      "Give one axis name per dimension, or leave \"axes\" out.", "axes");
             return;
         }
@@ -60,15 +59,15 @@ void inputRule(const LayerContext &ctx, LayerResult &res) {
 } // namespace
 
 void registerInput(Registry &r) {
-    r.add(makeType("Input", "Input", "A graph input: a tensor of the declared shape and dtype.",
-                   {
-                       P("shape", ParamKind::Shape, nullptr,
-                         "Dimensions with \"N\" for the batch, e.g. [\"N\", 3, 32, 32]"),
-                       P("dtype", ParamKind::Enum, "float32", "Element type of the input")
-                           .choices({"float32", "float64", "float16", "bfloat16", "int64", "int32", "bool"}),
-                       P("axes", ParamKind::Strings, nullptr, "Optional axis names, one per dimension").optional(),
-                   },
-                   inputRule, 0, 0));
+    r.add(makeType(
+        "Input", "Input", "A graph input: a tensor of the declared shape and dtype.",
+        {
+            P("shape", ParamKind::Shape, nullptr, "Dimensions with \"N\" for the batch, e.g. [\"N\", 3, 32, 32]"),
+            P("dtype", ParamKind::Enum, "float32", "Element type of the input")
+                .choices({"float32", "float64", "float16", "bfloat16", "int64", "int32", "bool"}),
+            P("axes", ParamKind::Strings, nullptr, "Optional axis names, one per dimension").optional(),
+        },
+        inputRule, 0, 0));
 }
 
 } // namespace diamond::spec::layers

@@ -44,8 +44,8 @@ P &P::optional() {
     return *this;
 }
 
-LayerType makeType(std::string name, std::string family, std::string doc, std::vector<ParamSpec> params,
-                   ShapeRule rule, int minInputs, int maxInputs, std::vector<std::string> outputPorts) {
+LayerType makeType(std::string name, std::string family, std::string doc, std::vector<ParamSpec> params, ShapeRule rule,
+                   int minInputs, int maxInputs, std::vector<std::string> outputPorts) {
     LayerType t;
     t.name = std::move(name);
     t.family = std::move(family);
@@ -152,8 +152,10 @@ Count product(const Shape &dims, std::size_t from, std::size_t to) {
 }
 
 bool setCounts(const LayerContext &ctx, LayerResult &res, Count params, Count buffers, Count flops) {
-    const char *what = !params.ok() ? "parameter count" : !buffers.ok() ? "buffer count" : !flops.ok() ? "FLOP count"
-                                                                                                       : nullptr;
+    const char *what = !params.ok()    ? "parameter count"
+                       : !buffers.ok() ? "buffer count"
+                       : !flops.ok()   ? "FLOP count"
+                                       : nullptr;
     if (what) {
         std::string shapes;
         for (std::size_t i = 0; i < ctx.inputs.size(); ++i)
@@ -191,7 +193,8 @@ std::string from(const LayerContext &ctx, std::size_t input) {
 
 std::string listText(const std::vector<std::int64_t> &values) {
     std::string s = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) s += (i ? "," : "") + std::to_string(values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        s += (i ? "," : "") + std::to_string(values[i]);
     return s + "]";
 }
 
@@ -205,7 +208,8 @@ std::string num(double v) {
 
 namespace {
 std::string lower(std::string s) {
-    for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char &c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -227,8 +231,8 @@ bool rankFail(const LayerContext &ctx, LayerResult &res, const std::string &expe
     const std::string producer = input < ctx.inputNames.size() ? ctx.inputNames[input] : std::string();
     std::string hint;
     if (lower(producer).find("flatten") != std::string::npos) {
-        hint = "Move " + quoted(producer) + " after " + quoted(ctx.nodeId) + "? " + ctx.type + " needs " +
-               layoutText + ".";
+        hint = "Move " + quoted(producer) + " after " + quoted(ctx.nodeId) + "? " + ctx.type + " needs " + layoutText +
+               ".";
     } else if (rank < minRank) {
         hint = ctx.type + " needs " + layoutText + "; remove or move the layer that flattened it, or add a Reshape.";
     } else {
@@ -241,8 +245,7 @@ bool rankFail(const LayerContext &ctx, LayerResult &res, const std::string &expe
 }
 } // namespace
 
-bool requireRank(const LayerContext &ctx, LayerResult &res, std::initializer_list<RankForm> forms,
-                 std::size_t input) {
+bool requireRank(const LayerContext &ctx, LayerResult &res, std::initializer_list<RankForm> forms, std::size_t input) {
     if (input >= ctx.inputs.size()) return res.fail(ctx, "shape.rank", who(ctx) + " is missing an input.");
     const int rank = static_cast<int>(ctx.inputs[input].shape.size());
     int minRank = std::numeric_limits<int>::max();
@@ -292,8 +295,7 @@ bool requireFloating(const LayerContext &ctx, LayerResult &res, std::size_t inpu
     const DType dt = ctx.inputs[input].dtype;
     if (isFloating(dt)) return true;
     return res.fail(ctx, "dtype.invalid",
-                    who(ctx) + " needs floating-point input, but " + from(ctx, input) + " gives " + dtypeName(dt) +
-                        ".",
+                    who(ctx) + " needs floating-point input, but " + from(ctx, input) + " gives " + dtypeName(dt) + ".",
                     dt == DType::Int64 || dt == DType::Int32
                         ? "Integer token ids usually go through an Embedding first; otherwise declare the input as "
                           "float32."
@@ -336,8 +338,8 @@ Count convOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, 
     return Count::floorDiv(Count(in) + Count(2) * pad - span, stride) + 1;
 }
 
-Count poolOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                     std::int64_t dilation, bool ceilMode) {
+Count poolOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad, std::int64_t dilation,
+                     bool ceilMode) {
     const Count span = Count(dilation) * (Count(kernel) - 1) + 1;
     Count out = Count::floorDiv(Count(in) + Count(2) * pad - span + (ceilMode ? stride - 1 : 0), stride) + 1;
     if (ceilMode && out.ok()) {

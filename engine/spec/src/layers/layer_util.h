@@ -29,9 +29,8 @@ private:
     ParamSpec spec_;
 };
 
-LayerType makeType(std::string name, std::string family, std::string doc, std::vector<ParamSpec> params,
-                   ShapeRule rule, int minInputs = 1, int maxInputs = 1,
-                   std::vector<std::string> outputPorts = {"out"});
+LayerType makeType(std::string name, std::string family, std::string doc, std::vector<ParamSpec> params, ShapeRule rule,
+                   int minInputs = 1, int maxInputs = 1, std::vector<std::string> outputPorts = {"out"});
 
 // ---- reading resolved parameters ----------------------------------------------------------
 // Resolved parameters are normalised by resolveParams; these readers never throw and fall back
@@ -101,8 +100,7 @@ struct RankForm {
 bool requireRank(const LayerContext &ctx, LayerResult &res, std::initializer_list<RankForm> forms,
                  std::size_t input = 0);
 /// Input has at least `minRank` dimensions.
-bool requireMinRank(const LayerContext &ctx, LayerResult &res, int minRank, const char *layout,
-                    std::size_t input = 0);
+bool requireMinRank(const LayerContext &ctx, LayerResult &res, int minRank, const char *layout, std::size_t input = 0);
 /// The batch marker appears at most at position 0 (layers are batch-first).
 bool requireBatchFirst(const LayerContext &ctx, LayerResult &res, std::size_t input = 0);
 /// Dimension `axis` of input `input` is concrete (not the batch marker); `what` names it.
@@ -127,8 +125,8 @@ Count convOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, 
                      std::int64_t dilation);
 /// PyTorch's pooling_output_shape: with ceil_mode, rounds up but drops a last window that
 /// would start in the right padding.
-Count poolOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                     std::int64_t dilation, bool ceilMode);
+Count poolOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad, std::int64_t dilation,
+                     bool ceilMode);
 /// (in-1)*stride - 2*pad + dilation*(kernel-1) + outputPadding + 1.
 Count convTransposeOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
                               std::int64_t dilation, std::int64_t outputPadding);

@@ -10,8 +10,8 @@ namespace {
 constexpr std::int64_t kNormFlopsPerElement = 5;
 
 void batchNormRule(const LayerContext &ctx, LayerResult &res, bool twoD) {
-    const bool rankOk = twoD ? requireRank(ctx, res, {{4, "[N,C,H,W]"}})
-                             : requireRank(ctx, res, {{2, "[N,C]"}, {3, "[N,C,L]"}});
+    const bool rankOk =
+        twoD ? requireRank(ctx, res, {{4, "[N,C,H,W]"}}) : requireRank(ctx, res, {{2, "[N,C]"}, {3, "[N,C,L]"}});
     if (!rankOk || !requireBatchFirst(ctx, res) || !requireConcrete(ctx, res, 1, "num_features") ||
         !requireFloating(ctx, res))
         return;
@@ -75,9 +75,7 @@ void dropoutRule(const LayerContext &ctx, LayerResult &res) {
 std::vector<ParamSpec> batchNormParams() {
     return {
         P("eps", ParamKind::Float, 1e-5, "Added to the variance for numerical stability").min(0),
-        P("momentum", ParamKind::Float, 0.1, "Weight of the current batch in the running statistics")
-            .min(0)
-            .max(1),
+        P("momentum", ParamKind::Float, 0.1, "Weight of the current batch in the running statistics").min(0).max(1),
         P("affine", ParamKind::Bool, true, "Learn a per-channel scale and shift"),
         P("track_running_stats", ParamKind::Bool, true, "Keep running mean/variance for evaluation"),
     };
@@ -100,14 +98,14 @@ void registerNormalization(Registry &r) {
                        P("elementwise_affine", ParamKind::Bool, true, "Learn an elementwise scale and shift"),
                    },
                    layerNormRule));
-    r.add(makeType("GroupNorm", "Normalization", "Group normalisation over [N,C,*]; channels split into groups.",
-                   {
-                       P("num_groups", ParamKind::Int, nullptr, "Number of channel groups; must divide the channels")
-                           .min(1),
-                       P("eps", ParamKind::Float, 1e-5, "Added to the variance for numerical stability").min(0),
-                       P("affine", ParamKind::Bool, true, "Learn a per-channel scale and shift"),
-                   },
-                   groupNormRule));
+    r.add(makeType(
+        "GroupNorm", "Normalization", "Group normalisation over [N,C,*]; channels split into groups.",
+        {
+            P("num_groups", ParamKind::Int, nullptr, "Number of channel groups; must divide the channels").min(1),
+            P("eps", ParamKind::Float, 1e-5, "Added to the variance for numerical stability").min(0),
+            P("affine", ParamKind::Bool, true, "Learn a per-channel scale and shift"),
+        },
+        groupNormRule));
     r.add(makeType("Dropout", "Regularization", "Zeroes elements with probability p during training.",
                    {
                        P("p", ParamKind::Float, 0.5, "Probability of zeroing an element").min(0).max(1),

@@ -49,8 +49,7 @@ void poolRule(const LayerContext &ctx, LayerResult &res, PoolKind kind) {
                          (dilation[i] > 1 ? " (dilation " + std::to_string(dilation[i]) + ")" : std::string()) +
                          " does not fit the input " + spatialName(i, n) + " " + std::to_string(in[i + 2]) + " of " +
                          from(ctx) + " " + formatShape(in) + ".",
-                     "Use a smaller kernel_size, or downsample less before " + quoted(ctx.nodeId) + ".",
-                     "kernel_size");
+                     "Use a smaller kernel_size, or downsample less before " + quoted(ctx.nodeId) + ".", "kernel_size");
             return;
         }
         outShape.push_back(d);
@@ -95,39 +94,47 @@ std::vector<ParamSpec> maxPoolParams(int n) {
 
 void registerPooling(Registry &r) {
     r.add(makeType("MaxPool1d", "Pooling", "1-D max pooling over [N,C,L].", maxPoolParams(1),
-                   [](const LayerContext &ctx, LayerResult &res) { poolRule(ctx, res, {1, true, true}); }));
+                   [](const LayerContext &ctx, LayerResult &res) {
+                       poolRule(ctx, res, {1, true, true});
+                   }));
     r.add(makeType("MaxPool2d", "Pooling", "2-D max pooling over [N,C,H,W].", maxPoolParams(2),
-                   [](const LayerContext &ctx, LayerResult &res) { poolRule(ctx, res, {2, true, true}); }));
-    r.add(makeType(
-        "AvgPool1d", "Pooling", "1-D average pooling over [N,C,L].",
-        {
-            P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(1),
-            P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
-                .min(1)
-                .len(1)
-                .optional(),
-            P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
-                .min(0)
-                .len(1),
-            P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
-            P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
-        },
-        [](const LayerContext &ctx, LayerResult &res) { poolRule(ctx, res, {1, false, false}); }));
-    r.add(makeType(
-        "AvgPool2d", "Pooling", "2-D average pooling over [N,C,H,W].",
-        {
-            P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(2),
-            P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
-                .min(1)
-                .len(2)
-                .optional(),
-            P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
-                .min(0)
-                .len(2),
-            P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
-            P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
-        },
-        [](const LayerContext &ctx, LayerResult &res) { poolRule(ctx, res, {2, false, false}); }));
+                   [](const LayerContext &ctx, LayerResult &res) {
+                       poolRule(ctx, res, {2, true, true});
+                   }));
+    r.add(
+        makeType("AvgPool1d", "Pooling", "1-D average pooling over [N,C,L].",
+                 {
+                     P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(1),
+                     P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
+                         .min(1)
+                         .len(1)
+                         .optional(),
+                     P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
+                         .min(0)
+                         .len(1),
+                     P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
+                     P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
+                 },
+                 [](const LayerContext &ctx, LayerResult &res) {
+                     poolRule(ctx, res, {1, false, false});
+                 }));
+    r.add(
+        makeType("AvgPool2d", "Pooling", "2-D average pooling over [N,C,H,W].",
+                 {
+                     P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(2),
+                     P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
+                         .min(1)
+                         .len(2)
+                         .optional(),
+                     P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
+                         .min(0)
+                         .len(2),
+                     P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
+                     P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
+                 },
+                 [](const LayerContext &ctx, LayerResult &res) {
+                     poolRule(ctx, res, {2, false, false});
+                 }));
     r.add(makeType("AdaptiveAvgPool2d", "Pooling", "Average pooling to a fixed output size over [N,C,H,W].",
                    {
                        P("output_size", ParamKind::IntOrList, nullptr, "Target [height, width]").min(1).len(2),

@@ -38,8 +38,9 @@ void recurrentRule(const LayerContext &ctx, LayerResult &res, std::int64_t gates
         d.code = "param.unused";
         d.node = ctx.nodeId;
         d.field = "dropout";
-        d.message = who(ctx) + ": dropout " + num(dropout) + " has no effect with num_layers=1; it only acts "
-                                                                 "between stacked layers.";
+        d.message = who(ctx) + ": dropout " + num(dropout) +
+                    " has no effect with num_layers=1; it only acts "
+                    "between stacked layers.";
         d.hint = "Add a Dropout layer after it, or set num_layers > 1.";
         res.diagnostics.push_back(std::move(d));
     }

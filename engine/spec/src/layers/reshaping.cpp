@@ -58,8 +58,8 @@ void reshapeRule(const LayerContext &ctx, LayerResult &res) {
                  "Check the shapes for a typo (a dimension far too large).", "shape");
         return;
     }
-    const bool fits = inferred >= 0 ? known.value() != 0 && total.value() % known.value() == 0
-                                    : known.value() == total.value();
+    const bool fits =
+        inferred >= 0 ? known.value() != 0 && total.value() % known.value() == 0 : known.value() == total.value();
     if (!fits) {
         res.fail(ctx, "shape.mismatch",
                  who(ctx) + " cannot reshape " + formatShape(in) + " from " + from(ctx) + " (" +
@@ -122,15 +122,18 @@ void upsampleRule(const LayerContext &ctx, LayerResult &res) {
     const Shape &in = ctx.inputs[0].shape;
     const std::size_t spatial = in.size() - 2;
     const std::string mode = stringParam(ctx, "mode", "nearest");
-    const std::size_t modeRank = mode == "linear" ? 3 : mode == "bilinear" || mode == "bicubic" ? 4
-                                                    : mode == "trilinear"                         ? 5
-                                                                                                  : in.size();
+    const std::size_t modeRank = mode == "linear"                          ? 3
+                                 : mode == "bilinear" || mode == "bicubic" ? 4
+                                 : mode == "trilinear"                     ? 5
+                                                                           : in.size();
     if (modeRank != in.size()) {
         res.fail(ctx, "param.invalid",
                  who(ctx) + ": mode \"" + mode + "\" needs a " + std::to_string(modeRank) + "-D input, but " +
                      from(ctx) + " gives " + formatShape(in) + ".",
-                 std::string("Use ") + (spatial == 1 ? "\"linear\"" : spatial == 2 ? "\"bilinear\" or \"bicubic\""
-                                                                                    : "\"trilinear\"") +
+                 std::string("Use ") +
+                     (spatial == 1   ? "\"linear\""
+                      : spatial == 2 ? "\"bilinear\" or \"bicubic\""
+                                     : "\"trilinear\"") +
                      " or \"nearest\" for this input.",
                  "mode");
         return;
@@ -194,8 +197,9 @@ void registerReshaping(Registry &r) {
                    flattenRule));
     r.add(makeType("Reshape", fam, "Reshapes each sample; the batch dimension stays first.",
                    {
-                       P("shape", ParamKind::IntList, nullptr, "Per-sample target shape without the batch; one -1 "
-                                                               "is inferred")
+                       P("shape", ParamKind::IntList, nullptr,
+                         "Per-sample target shape without the batch; one -1 "
+                         "is inferred")
                            .min(-1),
                    },
                    reshapeRule));
@@ -204,20 +208,18 @@ void registerReshaping(Registry &r) {
                        P("dims", ParamKind::IntList, nullptr, "New order of all dimensions, including batch 0 first"),
                    },
                    permuteRule));
-    r.add(makeType("Upsample", fam, "Resizes the spatial dimensions by a size or a scale factor.",
-                   {
-                       P("size", ParamKind::IntOrList, nullptr, "Output spatial size (one value or one per dimension)")
-                           .min(1)
-                           .optional(),
-                       P("scale_factor", ParamKind::Float, nullptr, "Multiplier for the spatial size")
-                           .min(0)
-                           .optional(),
-                       P("mode", ParamKind::Enum, "nearest", "Interpolation; linear 1-D, bi* 2-D, trilinear 3-D")
-                           .choices({"nearest", "linear", "bilinear", "bicubic", "trilinear"}),
-                       P("align_corners", ParamKind::Bool, nullptr, "Align corner pixels (interpolating modes only)")
-                           .optional(),
-                   },
-                   upsampleRule));
+    r.add(makeType(
+        "Upsample", fam, "Resizes the spatial dimensions by a size or a scale factor.",
+        {
+            P("size", ParamKind::IntOrList, nullptr, "Output spatial size (one value or one per dimension)")
+                .min(1)
+                .optional(),
+            P("scale_factor", ParamKind::Float, nullptr, "Multiplier for the spatial size").min(0).optional(),
+            P("mode", ParamKind::Enum, "nearest", "Interpolation; linear 1-D, bi* 2-D, trilinear 3-D")
+                .choices({"nearest", "linear", "bilinear", "bicubic", "trilinear"}),
+            P("align_corners", ParamKind::Bool, nullptr, "Align corner pixels (interpolating modes only)").optional(),
+        },
+        upsampleRule));
 }
 
 } // namespace diamond::spec::layers

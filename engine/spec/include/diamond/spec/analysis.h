@@ -14,10 +14,10 @@ namespace diamond::spec {
 
 struct NodeInfo {
     std::string id;
-    std::string type;       ///< "Input" for graph inputs
-    bool ok = false;        ///< shape inference succeeded for this node
+    std::string type; ///< "Input" for graph inputs
+    bool ok = false;  ///< shape inference succeeded for this node
     std::vector<TensorType> outputs;
-    nlohmann::json params;  ///< resolved parameters (defaults filled in)
+    nlohmann::json params; ///< resolved parameters (defaults filled in)
     std::int64_t paramCount = 0;
     std::int64_t bufferCount = 0;
     std::int64_t flops = 0; ///< forward FLOPs per sample
@@ -25,11 +25,11 @@ struct NodeInfo {
 
 struct Analysis {
     std::vector<Diagnostic> diagnostics;
-    std::vector<NodeInfo> nodes;            ///< graph inputs first, then nodes in topological order
+    std::vector<NodeInfo> nodes;                ///< graph inputs first, then nodes in topological order
     std::unordered_map<std::string, int> index; ///< id -> position in `nodes`
     std::int64_t totalParams = 0;
     std::int64_t totalBuffers = 0;
-    std::int64_t totalFlops = 0;            ///< forward FLOPs per sample
+    std::int64_t totalFlops = 0; ///< forward FLOPs per sample
     bool ok() const { return !hasErrors(diagnostics); }
     const NodeInfo *node(const std::string &id) const;
     /// Type of a node output port, or nullptr when unknown.
@@ -45,8 +45,8 @@ enum class Optimizer { SGD, SGDMomentum, Adam, AdamW, RMSprop };
 bool parseOptimizer(const std::string &name, Optimizer &out);
 
 struct MemoryOptions {
-    std::int64_t batch = 32;         ///< samples per step
-    DType dtype = DType::Float32;    ///< parameter and activation dtype
+    std::int64_t batch = 32;      ///< samples per step
+    DType dtype = DType::Float32; ///< parameter and activation dtype
     Optimizer optimizer = Optimizer::Adam;
 };
 

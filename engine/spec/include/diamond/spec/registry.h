@@ -31,13 +31,13 @@ enum class ParamKind {
 struct ParamSpec {
     std::string name;
     ParamKind kind = ParamKind::Int;
-    nlohmann::json defaultValue;       ///< null = required unless `optional`
-    bool optional = false;             ///< may be absent; the resolved value is then null
-    std::optional<double> minimum;     ///< inclusive, for numbers and list elements
-    std::optional<double> maximum;     ///< inclusive
-    std::vector<std::string> choices;  ///< for Enum
-    int listLength = 0;                ///< for IntList/IntOrList/Padding, 0 = any
-    std::string doc;                   ///< one line, shown as tooltip in the inspector
+    nlohmann::json defaultValue;      ///< null = required unless `optional`
+    bool optional = false;            ///< may be absent; the resolved value is then null
+    std::optional<double> minimum;    ///< inclusive, for numbers and list elements
+    std::optional<double> maximum;    ///< inclusive
+    std::vector<std::string> choices; ///< for Enum
+    int listLength = 0;               ///< for IntList/IntOrList/Padding, 0 = any
+    std::string doc;                  ///< one line, shown as tooltip in the inspector
     bool required() const { return defaultValue.is_null() && !optional; }
 };
 
@@ -54,10 +54,10 @@ struct LayerContext {
 /// What a layer's rule produces. On a problem the rule adds an error diagnostic and returns;
 /// outputs left empty mark the node as failed.
 struct LayerResult {
-    std::vector<TensorType> outputs;    ///< one per output port, in `outputPorts` order
-    std::int64_t params = 0;            ///< trainable parameters (PyTorch's conventions)
-    std::int64_t buffers = 0;           ///< non-trainable state (BatchNorm running stats)
-    std::int64_t flops = 0;             ///< forward FLOPs per sample; a multiply-add counts 2
+    std::vector<TensorType> outputs; ///< one per output port, in `outputPorts` order
+    std::int64_t params = 0;         ///< trainable parameters (PyTorch's conventions)
+    std::int64_t buffers = 0;        ///< non-trainable state (BatchNorm running stats)
+    std::int64_t flops = 0;          ///< forward FLOPs per sample; a multiply-add counts 2
     std::vector<Diagnostic> diagnostics;
 
     /// Adds an error about this node. Returns false so rules can `return ctx.fail(...)`.

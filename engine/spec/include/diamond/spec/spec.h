@@ -20,7 +20,7 @@ struct SpecLimits {
     int maxNestingDepth = 64;             ///< JSON arrays/objects nested deeper are refused
     std::size_t maxNodes = 100000;        ///< nodes + inputs
     std::size_t maxInputsPerNode = 1024;
-    std::size_t maxRank = 8;              ///< tensor rank of declared inputs and Reshape targets
+    std::size_t maxRank = 8; ///< tensor rank of declared inputs and Reshape targets
 };
 
 /// Reference to one output port of a node or graph input: "id" (port 0) or "id:port".
