@@ -25,3 +25,30 @@ function(diamond_add_qtest name)
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
                        ENVIRONMENT "${env}")
 endfunction()
+
+# diamond_add_engine_test(<name> LABELS <labels...> [TIMEOUT <seconds>])
+#
+# A QtTest executable that links diamond_engine (libtorch). It lives in engine/train/tests,
+# the only place besides engine/train where torch headers may be included, and reuses the
+# engine's precompiled torch header: it is compiled with -fPIC like the library (a PCH is only
+# valid for the same code model) and linked as a normal PIE executable.
+function(diamond_add_engine_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
+  add_executable(${name} ${name}.cpp)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE OFF AUTOMOC ON
+                        RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  target_compile_options(${name} PRIVATE -fPIC)
+  target_precompile_headers(${name} REUSE_FROM diamond_engine)
+  target_link_libraries(${name} PRIVATE diamond_engine Qt6::Test)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  diamond_qt_strict(${name})
+  target_compile_definitions(${name} PRIVATE
+    DIAMOND_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+    DIAMOND_BINARY_DIR="${CMAKE_BINARY_DIR}")
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+                       ENVIRONMENT "DIAMOND_BIN_DIR=${CMAKE_BINARY_DIR}/bin;OMP_NUM_THREADS=1;${ARG_ENVIRONMENT}")
+endfunction()

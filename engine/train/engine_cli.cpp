@@ -1,65 +1,149 @@
 #include "engine_cli.h"
 
+#include "engine_error.h"
+#include "events.h"
+#include "export/export.h"
+#include "run_config.h"
+#include "trainer.h"
+
+#include "diamond/spec/spec.h"
 #include "diamond/version.h"
 
-#include <nlohmann/json.hpp>
-
-#include <cstring>
-#include <exception>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace diamond::engine {
 namespace {
 
 void printHelp() {
     std::cout << "Usage: diamond-train --spec SPEC.json --config RUN.json --run-dir DIR [options]\n"
+                 "       diamond-train export --spec SPEC.json --run-dir DIR [--checkpoint FILE] [--out DIR]\n"
                  "\n"
                  "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
-                 "writes JSON-lines events to stdout and DIR/events.jsonl.\n"
+                 "writes JSON-lines events (protocol " << kEventsProtocol << ") to stdout and DIR/events.jsonl.\n"
                  "\n"
                  "Options:\n"
                  "  --spec FILE        network spec (diamond.spec/1)\n"
-                 "  --config FILE      run configuration\n"
-                 "  --run-dir DIR      directory for events, checkpoints and exports\n"
+                 "  --config FILE      run configuration (diamond.run/1)\n"
+                 "  --run-dir DIR      directory for events, checkpoints and exports (created if missing)\n"
                  "  --resume           continue from the newest valid checkpoint in DIR\n"
-                 "  --dry-run          validate and print the plan without training\n"
-                 "  --threads N        intra-op threads (default: all cores)\n"
-                 "  --device cpu|cuda  compute device (default: cpu)\n"
+                 "  --dry-run          validate spec, config and data, time a few steps, print the plan\n"
+                 "  --threads N        intra-op threads (default: all physical cores)\n"
+                 "  --device cpu|cuda  compute device (default: from the config, else cpu)\n"
                  "  --version          print the engine and libtorch versions\n"
                  "  --help             print this help\n"
                  "\n"
+                 "Signals: SIGTERM, SIGINT and SIGUSR1 finish the current step, write a checkpoint and exit 85.\n"
                  "Exit codes: 0 finished, 1 error, 2 bad command line, 85 checkpointed on request (requeue).\n";
 }
 
-void emitError(const std::string &message) {
-    nlohmann::json event = {{"event", "error"}, {"message", message}};
-    std::cout << event.dump() << std::endl;
+struct Arguments {
+    std::string spec, config, runDir, device;
+    bool resume = false, dryRun = false;
+    int threads = -1;
+};
+
+Arguments parseArguments(int argc, char **argv) {
+    Arguments a;
+    auto value = [&](int &i, const std::string &flag) -> std::string {
+        if (i + 1 >= argc) throw UsageError("Option " + flag + " needs a value.", flag);
+        return argv[++i];
+    };
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--spec") a.spec = value(i, arg);
+        else if (arg == "--config") a.config = value(i, arg);
+        else if (arg == "--run-dir") a.runDir = value(i, arg);
+        else if (arg == "--resume") a.resume = true;
+        else if (arg == "--dry-run") a.dryRun = true;
+        else if (arg == "--device") {
+            a.device = value(i, arg);
+            if (a.device != "cpu" && a.device != "cuda" && a.device.rfind("cuda:", 0) != 0)
+                throw UsageError("--device must be cpu or cuda, got '" + a.device + "'.", "--device");
+        } else if (arg == "--threads") {
+            const std::string v = value(i, arg);
+            char *end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (!end || *end || n < 1 || n > 1024) throw UsageError("--threads must be a whole number from 1 to 1024, got '" + v + "'.", "--threads");
+            a.threads = static_cast<int>(n);
+        } else {
+            throw UsageError("Unknown option '" + arg + "'. See diamond-train --help.", arg);
+        }
+    }
+    if (a.spec.empty()) throw UsageError("--spec is required.", "--spec");
+    if (a.config.empty()) throw UsageError("--config is required.", "--config");
+    if (a.runDir.empty() && !a.dryRun) throw UsageError("--run-dir is required.", "--run-dir");
+    return a;
+}
+
+void emitError(EventWriter &events, const std::string &message, const std::string &field = {},
+               const std::string &node = {}, const std::string &hint = {}) {
+    nlohmann::json e = {{"event", "error"}, {"message", message}};
+    if (!field.empty()) e["field"] = field;
+    if (!node.empty()) e["node"] = node;
+    if (!hint.empty()) e["hint"] = hint;
+    events.emit(std::move(e));
+    std::cerr << "diamond-train: " << message << (hint.empty() ? "" : " " + hint) << "\n";
+}
+
+int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
+    const Arguments args = parseArguments(argc, argv);
+    if (!args.runDir.empty()) {
+        std::filesystem::create_directories(args.runDir);
+        events = std::make_unique<EventWriter>((std::filesystem::path(args.runDir) / "events.jsonl").string());
+    }
+    const spec::ParseResult parsed = spec::loadSpecFile(args.spec);
+    for (const auto &d : parsed.diagnostics) {
+        if (d.severity == spec::Severity::Error)
+            throw EngineError(args.spec + ": " + spec::formatDiagnostic(d), "spec", d.node, d.hint);
+    }
+    const RunConfig config = loadRunConfig(args.config);
+    TrainerOptions options;
+    options.runDir = args.runDir;
+    options.resume = args.resume;
+    options.dryRun = args.dryRun;
+    options.threadsOverride = args.threads;
+    options.deviceOverride = args.device;
+    installStopSignalHandlers();
+    return runTraining(parsed.spec, config, options, *events);
 }
 
 } // namespace
 
 int runCli(int argc, char **argv) {
-    try {
-        for (int i = 1; i < argc; ++i) {
-            const std::string arg = argv[i];
-            if (arg == "--help" || arg == "-h") {
-                printHelp();
-                return kExitFinished;
-            }
-            if (arg == "--version") {
-                std::cout << "diamond-train " << DIAMOND_VERSION << " (libtorch " << TORCH_VERSION << ")\n";
-                return kExitFinished;
-            }
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            printHelp();
+            return kExitFinished;
         }
-        std::cerr << "diamond-train: training is not available in this build yet; see --help\n";
-        emitError("training is not implemented in this build");
+        if (arg == "--version") {
+            std::cout << "diamond-train " << DIAMOND_VERSION << " (libtorch " << TORCH_VERSION << ", events "
+                      << kEventsProtocol << ")\n";
+            return kExitFinished;
+        }
+    }
+    std::unique_ptr<EventWriter> events = std::make_unique<EventWriter>();
+    try {
+        if (argc > 1 && std::string(argv[1]) == "export") return runExport(argc - 1, argv + 1);
+        return train(argc, argv, events);
+    } catch (const UsageError &e) {
+        emitError(*events, e.what(), e.field(), e.node(), e.hint());
         return kExitUsage;
+    } catch (const EngineError &e) {
+        emitError(*events, e.what(), e.field(), e.node(), e.hint());
+        return kExitError;
+    } catch (const c10::Error &e) {
+        emitError(*events, std::string("libtorch: ") + e.what_without_backtrace());
+        return kExitError;
     } catch (const std::exception &e) {
-        emitError(e.what());
+        emitError(*events, e.what());
         return kExitError;
     } catch (...) {
-        emitError("unknown error");
+        emitError(*events, "unknown error");
         return kExitError;
     }
 }

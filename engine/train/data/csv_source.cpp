@@ -1,0 +1,295 @@
+// csv: a delimited text file with one sample per record. Options: path, header (true), delimiter (","),
+// target (column name, or index when header is false; a list of columns for multi-output regression),
+// features (default: every other column), task ("auto"|"classification"|"regression").
+// Parsing follows RFC 4180 (quoted fields, "" inside quotes, quoted line breaks); blank lines are skipped,
+// unquoted fields are trimmed, CRLF and a UTF-8 BOM are accepted. Numbers are parsed locale-independently.
+#include "data/data_internal.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace diamond::engine::data {
+
+namespace {
+
+/// Parses `text` record by record; `onRecord(fields, line)` gets the fields and the 1-based line the record
+/// starts on. Quoted fields are unescaped; unquoted ones trimmed of blanks (other than the delimiter).
+template <typename OnRecord>
+void parseRecords(const std::string &text, char delimiter, const std::string &file, OnRecord onRecord) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;     // inside quotes
+    bool wasQuoted = false;  // current field started with a quote
+    bool afterQuote = false; // closing quote seen; only blanks or a delimiter may follow
+    std::int64_t line = 1, recordLine = 1;
+    std::size_t i = 0;
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) i = 3;
+    auto isBlank = [delimiter](char c) { return (c == ' ' || c == '\t') && c != delimiter; };
+    auto endField = [&]() {
+        if (!wasQuoted) {
+            std::size_t a = 0, b = field.size();
+            while (a < b && isBlank(field[a]))
+                ++a;
+            while (b > a && isBlank(field[b - 1]))
+                --b;
+            field = field.substr(a, b - a);
+        }
+        fields.push_back(std::move(field));
+        field.clear();
+        wasQuoted = afterQuote = false;
+    };
+    auto endRecord = [&]() {
+        endField();
+        const bool blank = fields.size() == 1 && fields[0].empty();
+        if (!blank) onRecord(fields, recordLine);
+        fields.clear();
+    };
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"') {
+                if (i + 1 < text.size() && text[i + 1] == '"') {
+                    field += '"';
+                    ++i;
+                } else {
+                    quoted = false;
+                    afterQuote = true;
+                }
+            } else {
+                if (c == '\n') ++line;
+                field += c;
+            }
+            continue;
+        }
+        if (c == delimiter) {
+            endField();
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+            endRecord();
+            ++line;
+            recordLine = line;
+        } else if (afterQuote) {
+            if (!isBlank(c))
+                throw EngineError(file + ":" + std::to_string(line) + ": unexpected text after a closing quote.",
+                                  "data.path");
+        } else if (c == '"' && std::all_of(field.begin(), field.end(), isBlank)) {
+            field.clear();
+            quoted = wasQuoted = true;
+        } else {
+            field += c;
+        }
+    }
+    if (quoted)
+        throw EngineError(file + ":" + std::to_string(recordLine) + ": a quoted field is never closed.", "data.path");
+    if (!fields.empty() || !field.empty() || wasQuoted) endRecord();
+}
+
+/// Locale-independent full-field number parse (accepts a leading '+'); false for empty/partial/non-finite.
+bool parseNumber(const std::string &s, double &out) {
+    const char *b = s.data();
+    const char *e = b + s.size();
+    if (b != e && *b == '+') ++b;
+    if (b == e) return false;
+    const auto r = std::from_chars(b, e, out);
+    return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
+}
+
+std::string numberName(double v) {
+    if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+class CsvSource : public DataSource {
+public:
+    Dataset load(const DataConfig &config, std::uint64_t) override {
+        Options o(config, "csv");
+        const std::string path = o.path("path");
+        const bool header = o.boolean("header", true);
+        std::string delim = o.string("delimiter", ",");
+        if (delim == "tab" || delim == "\\t") delim = "\t";
+        if (delim.size() != 1 || delim == "\"" || delim == "\n" || delim == "\r")
+            throw EngineError("'data.delimiter' must be one character (got \"" + delim + "\").", "data.delimiter", {},
+                              "Use e.g. \",\", \";\" or \"\\t\".");
+        const std::string task = o.string("task", "auto", {"auto", "classification", "regression"});
+        const nlohmann::json *targetOpt = o.raw("target");
+        const nlohmann::json *featuresOpt = o.raw("features");
+        o.checkUnknown();
+        if (!targetOpt)
+            throw EngineError("The data source 'csv' needs 'data.target', the column to predict.", "data.target");
+
+        const std::vector<std::uint8_t> bytes = readFileMaybeGz(path, "data.path");
+        const std::string text(bytes.begin(), bytes.end());
+
+        std::vector<std::string> names;
+        std::vector<std::int64_t> featureCols, targetCols;
+        std::vector<float> values;       // features, row-major
+        std::vector<std::string> labels; // single-target text
+        std::vector<std::int64_t> lines; // record line per sample
+        std::size_t columns = 0;
+        bool first = true;
+
+        parseRecords(text, delim[0], path, [&](const std::vector<std::string> &fields, std::int64_t line) {
+            if (first) {
+                first = false;
+                columns = fields.size();
+                for (std::size_t c = 0; c < columns; ++c)
+                    names.push_back(header ? fields[c] : std::to_string(c));
+                resolveColumns(names, targetOpt, featuresOpt, header, path, targetCols, featureCols);
+                if (header) return;
+            }
+            if (fields.size() != columns)
+                throw EngineError(path + ":" + std::to_string(line) + ": " + std::to_string(fields.size()) +
+                                      " fields, but " + (header ? "the header has " : "the first row has ") +
+                                      std::to_string(columns) + ".",
+                                  "data.path", {}, "Every row needs the same number of fields.");
+            for (const std::int64_t c : featureCols) {
+                double v = 0;
+                if (!parseNumber(fields[c], v))
+                    throw EngineError(
+                        path + ":" + std::to_string(line) + ": column '" + names[c] + "' has " +
+                            (fields[c].empty() ? std::string("no value")
+                                               : "the non-numeric value '" + fields[c] + "'") +
+                            ".",
+                        "data.features", {},
+                        "Features must be numbers; fix the value or leave the column out of data.features.");
+                values.push_back(static_cast<float>(v));
+            }
+            for (const std::int64_t c : targetCols) {
+                if (fields[c].empty())
+                    throw EngineError(path + ":" + std::to_string(line) + ": the target column '" + names[c] +
+                                          "' has no value.",
+                                      "data.target");
+                labels.push_back(fields[c]);
+            }
+            lines.push_back(line);
+        });
+        if (first) throw EngineError("'" + path + "' (data.path) is empty.", "data.path");
+        const auto s = static_cast<std::int64_t>(lines.size());
+        if (s == 0) throw EngineError("'" + path + "' (data.path) has a header but no rows.", "data.path");
+
+        Dataset d;
+        d.inputs = torch::from_blob(values.data(), {s, static_cast<std::int64_t>(featureCols.size())}, torch::kFloat32)
+                       .clone();
+        fillTargets(d, labels, lines, targetCols, names, task, path);
+        d.description = describe("csv " + std::filesystem::path(path).filename().string(), d);
+        return d;
+    }
+
+private:
+    static std::int64_t columnIndex(const nlohmann::json &v, const std::vector<std::string> &names,
+                                    const std::string &key, const std::string &path) {
+        std::string available;
+        for (const std::string &n : names)
+            available += (available.empty() ? "'" : ", '") + n + "'";
+        if (v.is_number_integer()) {
+            const auto c = v.get<std::int64_t>();
+            if (c < 0 || c >= static_cast<std::int64_t>(names.size()))
+                throw EngineError("'data." + key + "': column index " + std::to_string(c) + " is out of range; '" +
+                                      path + "' has " + std::to_string(names.size()) + " columns.",
+                                  "data." + key);
+            return c;
+        }
+        if (!v.is_string())
+            throw EngineError("'data." + key + "' must name columns (got " + v.dump() + ").", "data." + key);
+        const auto it = std::find(names.begin(), names.end(), v.get<std::string>());
+        if (it == names.end())
+            throw EngineError("'data." + key + "': '" + path + "' has no column '" + v.get<std::string>() + "'.",
+                              "data." + key, {}, "Available columns: " + available + ".");
+        return it - names.begin();
+    }
+
+    static void resolveColumns(const std::vector<std::string> &names, const nlohmann::json *targetOpt,
+                               const nlohmann::json *featuresOpt, bool, const std::string &path,
+                               std::vector<std::int64_t> &targetCols, std::vector<std::int64_t> &featureCols) {
+        if (targetOpt->is_array()) {
+            if (targetOpt->empty()) throw EngineError("'data.target' lists no columns.", "data.target");
+            for (const auto &v : *targetOpt)
+                targetCols.push_back(columnIndex(v, names, "target", path));
+        } else {
+            targetCols.push_back(columnIndex(*targetOpt, names, "target", path));
+        }
+        if (featuresOpt) {
+            if (!featuresOpt->is_array() || featuresOpt->empty())
+                throw EngineError("'data.features' must be a non-empty list of column names.", "data.features");
+            for (const auto &v : *featuresOpt) {
+                const std::int64_t c = columnIndex(v, names, "features", path);
+                if (std::find(targetCols.begin(), targetCols.end(), c) != targetCols.end())
+                    throw EngineError("'data.features' lists the target column '" + names[c] + "'.", "data.features");
+                featureCols.push_back(c);
+            }
+        } else {
+            for (std::int64_t c = 0; c < static_cast<std::int64_t>(names.size()); ++c)
+                if (std::find(targetCols.begin(), targetCols.end(), c) == targetCols.end()) featureCols.push_back(c);
+            if (featureCols.empty())
+                throw EngineError("'" + path + "' has no columns besides the target.", "data.features");
+        }
+    }
+
+    /// Targets: numeric columns become regression values or class indices; text becomes classes in sorted
+    /// order. Classes of numeric labels are sorted numerically ("2" before "10").
+    static void fillTargets(Dataset &d, const std::vector<std::string> &labels, const std::vector<std::int64_t> &lines,
+                            const std::vector<std::int64_t> &targetCols, const std::vector<std::string> &names,
+                            const std::string &task, const std::string &path) {
+        const auto s = static_cast<std::int64_t>(lines.size());
+        const auto k = static_cast<std::int64_t>(targetCols.size());
+        std::vector<double> numbers(labels.size());
+        std::int64_t firstText = -1;
+        bool integral = true;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (!parseNumber(labels[i], numbers[i])) {
+                if (firstText < 0) firstText = static_cast<std::int64_t>(i);
+            } else if (std::floor(numbers[i]) != numbers[i]) {
+                integral = false;
+            }
+        }
+        const bool numeric = firstText < 0;
+        d.task = task != "auto" ? task : (numeric && !integral ? "regression" : "classification");
+        if (k > 1 && d.task == "classification") {
+            if (task == "classification")
+                throw EngineError("Classification takes one target column; 'data.target' lists " + std::to_string(k) +
+                                      ".",
+                                  "data.target");
+            d.task = "regression";
+        }
+        if (d.task == "regression") {
+            if (!numeric) {
+                const std::int64_t row = firstText / k;
+                throw EngineError(path + ":" + std::to_string(lines[row]) + ": the target column '" +
+                                      names[targetCols[firstText % k]] + "' has the non-numeric value '" +
+                                      labels[firstText] + "', but the task is regression.",
+                                  "data.target", {}, "Set \"task\": \"classification\" for class labels.");
+            }
+            std::vector<float> v(numbers.begin(), numbers.end());
+            d.targets = torch::from_blob(v.data(), {s, k}, torch::kFloat32).clone();
+            return;
+        }
+        std::vector<std::int64_t> index(s);
+        if (numeric) {
+            const std::set<double> distinct(numbers.begin(), numbers.end());
+            const std::vector<double> sorted(distinct.begin(), distinct.end());
+            for (std::int64_t i = 0; i < s; ++i)
+                index[i] = std::lower_bound(sorted.begin(), sorted.end(), numbers[i]) - sorted.begin();
+            for (const double v : sorted)
+                d.classNames.push_back(numberName(v));
+        } else {
+            const std::set<std::string> distinct(labels.begin(), labels.end());
+            d.classNames.assign(distinct.begin(), distinct.end());
+            for (std::int64_t i = 0; i < s; ++i)
+                index[i] = std::lower_bound(d.classNames.begin(), d.classNames.end(), labels[i]) - d.classNames.begin();
+        }
+        d.targets = torch::from_blob(index.data(), {s}, torch::kInt64).clone();
+        d.numClasses = static_cast<std::int64_t>(d.classNames.size());
+    }
+};
+
+} // namespace
+
+std::unique_ptr<DataSource> makeCsvSource() { return std::make_unique<CsvSource>(); }
+
+} // namespace diamond::engine::data

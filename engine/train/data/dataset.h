@@ -1,0 +1,87 @@
+// Data for the engine: every source loads into contiguous tensors; batches are taken with
+// index_select over a seeded permutation (no per-sample collation).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diamond::engine {
+
+/// A whole dataset in memory (or memory-mapped). Contract: `inputs` is [S, ...] and contiguous,
+/// float32 (int64 for token ids); `targets` is [S] int64 class indices for classification or
+/// [S, k] float32 for regression; both on the CPU.
+struct Dataset {
+    torch::Tensor inputs;
+    torch::Tensor targets;
+    std::string task = "classification"; ///< "classification" or "regression"
+    std::int64_t numClasses = 0;         ///< classification only
+    std::vector<std::string> classNames; ///< optional, numClasses entries when present
+    std::string description;             ///< one line for the `started` event, e.g. "spirals: 3000 x [2], 3 classes"
+
+    std::int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
+};
+
+/// `data` section of the run config. Source-specific keys stay in `options` (the whole
+/// section), read by the source; errors name the field as "data.<key>".
+struct DataConfig {
+    std::string source;              ///< spirals, moons, blobs, checkerboard, sine, shapes, csv, npy, npz, hdf5, idx, image_folder
+    nlohmann::json options;          ///< the whole "data" object
+    double validationSplit = 0.2;    ///< fraction of samples held out for validation, in [0, 0.9]
+    bool standardize = true;         ///< standardise float inputs with train-split mean/std
+    std::string baseDir;             ///< relative paths are resolved against this (the config file's folder)
+};
+
+class DataSource {
+public:
+    virtual ~DataSource() = default;
+    /// Loads the dataset; synthetic sources are deterministic in `seed`. Throws EngineError
+    /// naming the data.* field on bad options or unreadable files.
+    virtual Dataset load(const DataConfig &config, std::uint64_t seed) = 0;
+};
+
+/// The source named `name`, or throws EngineError(field "data.source") listing the known ones.
+std::unique_ptr<DataSource> makeDataSource(const std::string &name);
+/// Names of all sources, for messages and docs.
+std::vector<std::string> dataSourceNames();
+
+/// Train/validation split of a dataset with standardisation statistics from the train split.
+struct SplitData {
+    Dataset train;
+    Dataset validation;     ///< may be empty (size 0) when validationSplit == 0
+    torch::Tensor mean;     ///< per-feature (shape of one sample), undefined when not standardised
+    torch::Tensor std;      ///< same shape as mean; zeros replaced by 1
+};
+
+/// Loads, splits (seeded shuffle, then the last `validationSplit` fraction is validation) and
+/// standardises (float inputs only, statistics over the train split only).
+SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed);
+
+/// Epoch-wise batches over a seeded permutation of [0, size). Contract: the permutation of
+/// epoch e depends only on (seed, e); the global batch b of an epoch covers positions
+/// [b*globalBatch, (b+1)*globalBatch) of that permutation; rank r of `world` takes the r-th
+/// contiguous slice of globalBatch/world of it, so N ranks together see exactly what one rank
+/// with the global batch sees. The last incomplete batch is dropped when `dropLast`.
+class BatchSampler {
+public:
+    BatchSampler(std::int64_t size, std::int64_t globalBatch, std::uint64_t seed, bool shuffle = true,
+                 bool dropLast = true, int rank = 0, int world = 1);
+
+    std::int64_t batchesPerEpoch() const;
+    /// Indices (int64 tensor) of this rank's part of batch `batch` of epoch `epoch`.
+    torch::Tensor indices(std::int64_t epoch, std::int64_t batch);
+
+private:
+    std::int64_t size_, globalBatch_;
+    std::uint64_t seed_;
+    bool shuffle_, dropLast_;
+    int rank_, world_;
+    std::int64_t cachedEpoch_ = -1;
+    torch::Tensor permutation_;
+};
+
+} // namespace diamond::engine

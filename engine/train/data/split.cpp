@@ -1,0 +1,113 @@
+// loadAndSplit: load, seeded train/validation split, standardisation with train-split statistics.
+#include "data/data_internal.h"
+
+#include <cmath>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace diamond::engine {
+
+namespace {
+
+/// Throws when a source broke the Dataset contract (a programming error, reported like any other).
+void checkContract(Dataset &d, const std::string &source) {
+    const std::string who = "The data source '" + source + "' ";
+    if (!d.inputs.defined() || d.inputs.dim() < 2 || !d.targets.defined())
+        throw EngineError(who + "returned no inputs of shape [S, ...].", "data.source");
+    if (d.size() == 0) throw EngineError(who + "returned no samples.", "data.source");
+    if (d.inputs.scalar_type() != torch::kFloat32 && d.inputs.scalar_type() != torch::kInt64)
+        throw EngineError(who + "returned inputs that are neither float32 nor int64.", "data.source");
+    if (d.targets.dim() == 0 || d.targets.size(0) != d.size())
+        throw EngineError(who + "returned " + std::to_string(d.targets.dim() ? d.targets.size(0) : 0) +
+                              " targets for " + std::to_string(d.size()) + " inputs.",
+                          "data.source");
+    if (d.task == "classification") {
+        if (d.targets.dim() != 1 || d.targets.scalar_type() != torch::kInt64)
+            throw EngineError(who + "returned classification targets that are not [S] int64.", "data.source");
+    } else if (d.task == "regression") {
+        if (d.targets.dim() != 2 || d.targets.scalar_type() != torch::kFloat32)
+            throw EngineError(who + "returned regression targets that are not [S, k] float32.", "data.source");
+    } else {
+        throw EngineError(who + "returned the unknown task '" + d.task + "'.", "data.source");
+    }
+    d.inputs = d.inputs.contiguous();
+    d.targets = d.targets.contiguous();
+}
+
+Dataset subset(const Dataset &all, const torch::Tensor &index) {
+    Dataset d;
+    d.inputs = all.inputs.index_select(0, index);
+    d.targets = all.targets.index_select(0, index);
+    d.task = all.task;
+    d.numClasses = all.numClasses;
+    d.classNames = all.classNames;
+    d.description = all.description;
+    return d;
+}
+
+/// Mean and population std over the samples (and, for [S, C, H, W] inputs, over H and W: per channel), both
+/// computed in float64 in chunks of rows (two passes, so constant features give an exact 0) and returned with
+/// the shape of one sample. A std of 0, or below float32 resolution of the mean (1e-6 * |mean|), becomes 1.
+std::pair<torch::Tensor, torch::Tensor> statistics(const torch::Tensor &x) {
+    constexpr std::int64_t kChunk = 4096;
+    const std::int64_t s = x.size(0);
+    const bool perChannel = x.dim() == 4;
+    const std::vector<std::int64_t> dims =
+        perChannel ? std::vector<std::int64_t>{0, 2, 3} : std::vector<std::int64_t>{0};
+    const double count = static_cast<double>(x.numel()) / static_cast<double>(perChannel ? x.size(1) : x[0].numel());
+
+    torch::Tensor sum;
+    for (std::int64_t start = 0; start < s; start += kChunk) {
+        const torch::Tensor part = x.narrow(0, start, std::min(kChunk, s - start)).to(torch::kFloat64).sum(dims);
+        sum = sum.defined() ? sum + part : part;
+    }
+    const torch::Tensor mean = sum / count;
+    const torch::Tensor meanB = perChannel ? mean.view({1, -1, 1, 1}) : mean.unsqueeze(0);
+    torch::Tensor sq;
+    for (std::int64_t start = 0; start < s; start += kChunk) {
+        const torch::Tensor part =
+            (x.narrow(0, start, std::min(kChunk, s - start)).to(torch::kFloat64) - meanB).square().sum(dims);
+        sq = sq.defined() ? sq + part : part;
+    }
+    torch::Tensor dev = (sq / count).sqrt();
+    dev = torch::where(dev.le(mean.abs() * 1e-6) | dev.le(1e-30), torch::ones_like(dev), dev);
+
+    const auto sample = x.sizes().slice(1);
+    if (perChannel) {
+        return {mean.view({-1, 1, 1}).expand(sample).to(torch::kFloat32).contiguous(),
+                dev.view({-1, 1, 1}).expand(sample).to(torch::kFloat32).contiguous()};
+    }
+    return {mean.to(torch::kFloat32).contiguous(), dev.to(torch::kFloat32).contiguous()};
+}
+
+} // namespace
+
+SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed) {
+    const double fraction = config.validationSplit;
+    if (!(fraction >= 0.0 && fraction <= 0.9))
+        throw EngineError("'data.validation_split' must be between 0 and 0.9 (got " + std::to_string(fraction) + ").",
+                          "data.validation_split");
+    Dataset all = makeDataSource(config.source)->load(config, seed);
+    checkContract(all, config.source);
+
+    const std::int64_t s = all.size();
+    std::int64_t validation = std::llround(static_cast<double>(s) * fraction);
+    if (validation >= s) validation = s - 1; // keep at least one training sample
+    const std::int64_t train = s - validation;
+
+    const torch::Tensor perm = torch::randperm(s, data::seededGenerator(seed, data::kStreamSplit), torch::kInt64);
+    SplitData out;
+    out.train = subset(all, perm.narrow(0, 0, train));
+    out.validation = subset(all, perm.narrow(0, train, validation));
+    all = Dataset(); // drop the full copy (or the mapping) before standardising
+
+    if (config.standardize && out.train.inputs.is_floating_point()) {
+        std::tie(out.mean, out.std) = statistics(out.train.inputs);
+        out.train.inputs.sub_(out.mean).div_(out.std);
+        if (validation > 0) out.validation.inputs.sub_(out.mean).div_(out.std);
+    }
+    return out;
+}
+
+} // namespace diamond::engine

@@ -1,0 +1,248 @@
+#include "model/network.h"
+
+#include "diamond/spec/registry.h"
+#include "engine_error.h"
+
+#include <c10/util/Exception.h>
+
+namespace diamond::engine {
+
+const LayerFactoryMap &layerFactories() {
+    static const LayerFactoryMap factories = [] {
+        LayerFactoryMap m;
+        layers::addLinearFactories(m);
+        layers::addConvolutionFactories(m);
+        layers::addPoolingFactories(m);
+        layers::addNormalizationFactories(m);
+        layers::addActivationFactories(m);
+        layers::addReshapingFactories(m);
+        layers::addEmbeddingFactories(m);
+        layers::addRecurrentFactories(m);
+        layers::addAttentionFactories(m);
+        layers::addMergeFactories(m);
+        return m;
+    }();
+    return factories;
+}
+
+namespace {
+
+/// torch's message without the C++ backtrace that c10::Error appends in what().
+std::string torchMessage(const std::exception &e) {
+    if (const auto *c10Error = dynamic_cast<const c10::Error *>(&e)) return c10Error->what_without_backtrace();
+    return e.what();
+}
+
+std::string shapeText(const torch::Tensor &t) {
+    std::string s = "[";
+    for (std::int64_t i = 0; i < t.dim(); ++i)
+        s += (i ? "," : "") + std::to_string(t.size(i));
+    return s + "]";
+}
+
+} // namespace
+
+std::unique_ptr<Network> Network::build(const spec::Spec &spec) {
+    auto net = std::make_unique<Network>();
+    net->spec_ = spec;
+    net->analysis_ = spec::analyze(net->spec_);
+    const spec::Spec &s = net->spec_;
+    const spec::Analysis &a = net->analysis_;
+    for (const auto &d : a.diagnostics) {
+        if (d.severity == spec::Severity::Error) throw EngineError(d.message, {}, d.node, d.hint);
+    }
+
+    // Value slots: graph inputs first, then nodes, both in spec order.
+    const int inputCount = static_cast<int>(s.inputs.size());
+    for (int i = 0; i < inputCount; ++i)
+        net->slotOf_[s.inputs[static_cast<std::size_t>(i)].name] = i;
+    for (std::size_t i = 0; i < s.nodes.size(); ++i)
+        net->slotOf_[s.nodes[i].id] = inputCount + static_cast<int>(i);
+
+    const auto &registry = spec::Registry::instance();
+    const auto portOf = [&](const spec::PortRef &ref) -> std::pair<int, int> {
+        const int slot = net->slotOf_.at(ref.node);
+        if (slot < inputCount) return {slot, 0};
+        const spec::LayerType *type = registry.find(s.nodes[static_cast<std::size_t>(slot - inputCount)].type);
+        return {slot, type ? type->outputPortIndex(ref.port) : 0};
+    };
+
+    // Layers in spec node order: parameter initialisation draws from torch's RNG in this order.
+    const auto &factories = layerFactories();
+    net->layers_.resize(s.nodes.size());
+    for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+        const spec::Node &node = s.nodes[i];
+        const spec::NodeInfo *info = a.node(node.id);
+        if (!info || !info->ok) throw EngineError("Node '" + node.id + "' could not be analysed.", {}, node.id);
+        auto factory = factories.find(node.type);
+        if (factory == factories.end()) {
+            throw EngineError("Node '" + node.id + "' has the layer type '" + node.type +
+                                  "', which the training engine cannot build.",
+                              {}, node.id, "Replace it with a supported layer or update the engine.");
+        }
+        std::vector<spec::TensorType> inputs;
+        for (const auto &ref : node.inputs) {
+            const spec::TensorType *t = a.portType(ref);
+            if (!t) throw EngineError("Node '" + node.id + "': the type of input '" + ref.toString() + "' is unknown.");
+            inputs.push_back(*t);
+        }
+        const LayerBuildContext ctx{node.id, node.type, info->params, inputs, info->outputs};
+        try {
+            net->layers_[i] = factory->second(ctx);
+        } catch (const EngineError &) {
+            throw;
+        } catch (const std::exception &e) {
+            throw EngineError(node.type + " '" + node.id + "' could not be built: " + torchMessage(e), {}, node.id);
+        }
+        if (!net->layers_[i]) throw EngineError(node.type + " '" + node.id + "' could not be built.", {}, node.id);
+    }
+
+    // Only nodes that feed a spec output run in forward(); all of them are built above.
+    std::vector<bool> needed(s.nodes.size(), false);
+    std::vector<int> stack;
+    for (const auto &o : s.outputs)
+        stack.push_back(net->slotOf_.at(o.from.node));
+    while (!stack.empty()) {
+        const int slot = stack.back();
+        stack.pop_back();
+        if (slot < inputCount || needed[static_cast<std::size_t>(slot - inputCount)]) continue;
+        needed[static_cast<std::size_t>(slot - inputCount)] = true;
+        for (const auto &ref : s.nodes[static_cast<std::size_t>(slot - inputCount)].inputs)
+            stack.push_back(net->slotOf_.at(ref.node));
+    }
+
+    // The analysis lists graph inputs first, then the nodes in topological order.
+    for (const auto &info : a.nodes) {
+        const int slot = net->slotOf_.at(info.id);
+        if (slot < inputCount || !needed[static_cast<std::size_t>(slot - inputCount)]) continue;
+        Step step;
+        step.node = slot - inputCount;
+        for (const auto &ref : s.nodes[static_cast<std::size_t>(step.node)].inputs)
+            step.inputs.push_back(portOf(ref));
+        net->steps_.push_back(std::move(step));
+    }
+    for (const auto &o : s.outputs)
+        net->outputs_.push_back(portOf(o.from));
+    return net;
+}
+
+std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &inputs) {
+    const std::size_t inputCount = spec_.inputs.size();
+    if (inputs.size() != inputCount) {
+        throw EngineError("The network takes " + std::to_string(inputCount) + " input tensor(s) but got " +
+                          std::to_string(inputs.size()) + ".");
+    }
+    for (std::size_t i = 0; i < inputCount; ++i) {
+        const spec::InputDecl &decl = spec_.inputs[i];
+        const torch::Tensor &t = inputs[i];
+        bool ok = t.defined() && t.dim() == static_cast<std::int64_t>(decl.shape.size());
+        for (std::size_t d = 0; ok && d < decl.shape.size(); ++d)
+            ok = decl.shape[d] == spec::kBatch || decl.shape[d] == t.size(static_cast<std::int64_t>(d));
+        if (!ok) {
+            throw EngineError("Input '" + decl.name + "' expects the shape " + spec::formatShape(decl.shape) +
+                                  " but got " + (t.defined() ? shapeText(t) : std::string("no tensor")) + ".",
+                              {}, decl.name, "Check that the data matches the spec's input declaration.");
+        }
+    }
+
+    // Uses left per slot, so intermediate values are released as soon as nothing needs them.
+    const std::size_t slotCount = inputCount + spec_.nodes.size();
+    std::vector<int> usesLeft(slotCount, 0);
+    for (const auto &step : steps_) {
+        for (const auto &in : step.inputs)
+            ++usesLeft[static_cast<std::size_t>(in.first)];
+    }
+    for (const auto &o : outputs_)
+        ++usesLeft[static_cast<std::size_t>(o.first)];
+
+    std::vector<std::vector<torch::Tensor>> values(slotCount);
+    for (std::size_t i = 0; i < inputCount; ++i)
+        values[i] = {inputs[i]};
+    std::vector<torch::Tensor> args;
+    for (const auto &step : steps_) {
+        const spec::Node &node = spec_.nodes[static_cast<std::size_t>(step.node)];
+        args.clear();
+        for (const auto &[slot, port] : step.inputs)
+            args.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
+        for (const auto &in : step.inputs) {
+            if (--usesLeft[static_cast<std::size_t>(in.first)] == 0) values[static_cast<std::size_t>(in.first)].clear();
+        }
+        try {
+            values[inputCount + static_cast<std::size_t>(step.node)] =
+                layers_[static_cast<std::size_t>(step.node)]->forward(args);
+        } catch (const EngineError &) {
+            throw;
+        } catch (const std::exception &e) {
+            throw EngineError(node.type + " '" + node.id + "' failed: " + torchMessage(e), {}, node.id);
+        }
+    }
+    args.clear();
+
+    std::vector<torch::Tensor> out;
+    out.reserve(outputs_.size());
+    for (const auto &[slot, port] : outputs_)
+        out.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
+    return out;
+}
+
+std::vector<torch::Tensor> Network::parameters() const {
+    std::vector<torch::Tensor> out;
+    for (const auto &layer : layers_) {
+        for (auto &p : layer->parameters())
+            out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> Network::namedParameters() const {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        for (auto &p : layers_[i]->named_parameters())
+            out.emplace_back(spec_.nodes[i].id + "." + p.key(), p.value());
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> Network::namedBuffers() const {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        for (auto &b : layers_[i]->named_buffers())
+            out.emplace_back(spec_.nodes[i].id + "." + b.key(), b.value());
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> Network::namedState() const {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        for (auto &p : layers_[i]->named_parameters())
+            out.emplace_back(spec_.nodes[i].id + "." + p.key(), p.value());
+        for (auto &b : layers_[i]->named_buffers())
+            out.emplace_back(spec_.nodes[i].id + "." + b.key(), b.value());
+    }
+    return out;
+}
+
+std::int64_t Network::parameterCount() const {
+    std::int64_t n = 0;
+    for (const auto &p : parameters())
+        n += p.numel();
+    return n;
+}
+
+void Network::train(bool on) {
+    for (auto &layer : layers_)
+        layer->train(on);
+}
+
+void Network::to(const torch::Device &device) {
+    for (auto &layer : layers_)
+        layer->to(device);
+}
+
+std::shared_ptr<Layer> Network::layer(const std::string &id) const {
+    const int i = spec_.nodeIndex(id);
+    return i < 0 ? nullptr : layers_[static_cast<std::size_t>(i)];
+}
+
+} // namespace diamond::engine

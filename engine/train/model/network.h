@@ -1,0 +1,95 @@
+// A trainable network built from a spec: one libtorch module per node, executed in topological
+// order. Parameter and buffer names are "<node id>.<torch name>" (e.g. "layer1.0.conv1.weight").
+#pragma once
+
+#include "diamond/spec/analysis.h"
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace diamond::engine {
+
+/// What a layer factory gets: the node, its resolved parameters (defaults filled in, see
+/// diamond::spec::resolveParams) and the inferred input/output types from the spec analysis.
+struct LayerBuildContext {
+    const std::string &nodeId;
+    const std::string &type;
+    const nlohmann::json &params;
+    const std::vector<spec::TensorType> &inputs;
+    const std::vector<spec::TensorType> &outputs;
+};
+
+/// One node's module. forward() takes the node's inputs in order and returns one tensor per
+/// output port. Default initialisation matches PyTorch's for the same layer.
+class Layer : public torch::nn::Module {
+public:
+    virtual std::vector<torch::Tensor> forward(const std::vector<torch::Tensor> &inputs) = 0;
+};
+
+using LayerFactory = std::function<std::shared_ptr<Layer>(const LayerBuildContext &)>;
+using LayerFactoryMap = std::map<std::string, LayerFactory>;
+
+/// Every spec layer type's factory (one source file per layer family under model/).
+const LayerFactoryMap &layerFactories();
+
+namespace layers {
+void addLinearFactories(LayerFactoryMap &m);
+void addConvolutionFactories(LayerFactoryMap &m);
+void addPoolingFactories(LayerFactoryMap &m);
+void addNormalizationFactories(LayerFactoryMap &m);
+void addActivationFactories(LayerFactoryMap &m);
+void addReshapingFactories(LayerFactoryMap &m);
+void addEmbeddingFactories(LayerFactoryMap &m);
+void addRecurrentFactories(LayerFactoryMap &m);
+void addAttentionFactories(LayerFactoryMap &m);
+void addMergeFactories(LayerFactoryMap &m);
+} // namespace layers
+
+class Network {
+public:
+    /// Analyses the spec and builds every node. Throws EngineError naming the node on an invalid
+    /// spec or an unsupported layer. Parameters are initialised from torch's global RNG, in
+    /// spec node order.
+    static std::unique_ptr<Network> build(const spec::Spec &spec);
+
+    /// inputs: one tensor per graph input in spec order (batch first); returns one tensor per
+    /// spec output in order.
+    std::vector<torch::Tensor> forward(const std::vector<torch::Tensor> &inputs);
+
+    /// Trainable parameters in spec node order (each node's in torch registration order).
+    std::vector<torch::Tensor> parameters() const;
+    std::vector<std::pair<std::string, torch::Tensor>> namedParameters() const;
+    std::vector<std::pair<std::string, torch::Tensor>> namedBuffers() const;
+    /// Parameters and buffers: for each node in spec order, its parameters then its buffers.
+    /// This is the order of weights_sha256 and of exported weights.
+    std::vector<std::pair<std::string, torch::Tensor>> namedState() const;
+    std::int64_t parameterCount() const;
+
+    void train(bool on = true);
+    void to(const torch::Device &device);
+
+    const spec::Spec &spec() const { return spec_; }
+    const spec::Analysis &analysis() const { return analysis_; }
+    /// The module of node `id`, or nullptr.
+    std::shared_ptr<Layer> layer(const std::string &id) const;
+
+private:
+    struct Step {
+        int node;                                   ///< index into spec_.nodes
+        std::vector<std::pair<int, int>> inputs;    ///< (value slot, port) per input
+    };
+    spec::Spec spec_;
+    spec::Analysis analysis_;
+    std::vector<std::shared_ptr<Layer>> layers_;    ///< by spec node index
+    std::vector<Step> steps_;                       ///< topological order
+    std::map<std::string, int> slotOf_;             ///< input name / node id -> value slot
+    std::vector<std::pair<int, int>> outputs_;      ///< (slot, port) per spec output
+};
+
+} // namespace diamond::engine

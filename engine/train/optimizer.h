@@ -1,0 +1,49 @@
+// Optimizers over one flat parameter buffer. All trainable parameters are moved into a single
+// contiguous tensor (each parameter becomes a view of it) and their gradients into another, so
+// an optimizer step is a handful of fused tensor operations whatever the number of layers.
+// Update rules follow torch.optim (SGD with momentum/Nesterov, Adam, AdamW, RMSprop).
+#pragma once
+
+#include "run_config.h"
+
+#include <torch/torch.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diamond::engine {
+
+/// Contract: after construction every parameter is a view into `values()` and its .grad() a
+/// view into `grads()`; autograd accumulates into those views in place (grads are zeroed, never
+/// reset to undefined). All parameters must share dtype and device.
+class FlatParameters {
+public:
+    explicit FlatParameters(const std::vector<torch::Tensor> &parameters);
+    torch::Tensor &values() { return values_; }
+    torch::Tensor &grads() { return grads_; }
+    void zeroGrad() { grads_.zero_(); }
+    std::int64_t numel() const { return values_.numel(); }
+
+private:
+    torch::Tensor values_, grads_;
+};
+
+class Optimizer {
+public:
+    virtual ~Optimizer() = default;
+    /// One update of `flat` with learning rate `lr` from the gradients in flat.grads().
+    virtual void step(FlatParameters &flat, double lr) = 0;
+    /// State tensors by name, for checkpoints (includes the step count as a 0-d int64 tensor).
+    virtual std::map<std::string, torch::Tensor> state() const = 0;
+    virtual void loadState(const std::map<std::string, torch::Tensor> &state) = 0;
+};
+
+std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig &config, std::int64_t numel,
+                                         const torch::TensorOptions &options);
+
+/// Learning rate at optimizer step `step` (0-based) of `totalSteps`, for base rate `lr`.
+double scheduledLearningRate(const ScheduleConfig &schedule, double lr, std::int64_t step, std::int64_t totalSteps);
+
+} // namespace diamond::engine

@@ -1,0 +1,457 @@
+#include "trainer.h"
+
+#include "checkpoint.h"
+#include "data/dataset.h"
+#include "engine_error.h"
+#include "model/network.h"
+#include "objective.h"
+#include "optimizer.h"
+#include "sha256.h"
+
+#include "diamond/spec/analysis.h"
+#include "diamond/version.h"
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+namespace diamond::engine {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+std::atomic<int> gStopSignal{0};
+
+namespace {
+extern "C" void onStopSignal(int signal) { gStopSignal.store(signal); }
+} // namespace
+
+void installStopSignalHandlers() {
+    struct sigaction action {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    for (int s : {SIGTERM, SIGINT, SIGUSR1}) sigaction(s, &action, nullptr);
+}
+
+int physicalCoreCount() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::set<std::pair<std::string, std::string>> cores;
+    std::string line, physical = "0";
+    while (std::getline(cpuinfo, line)) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        std::string key = line.substr(0, colon);
+        key.erase(key.find_last_not_of(" \t") + 1);
+        const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
+        if (key == "physical id") physical = value;
+        else if (key == "core id") cores.emplace(physical, value);
+    }
+    const int hw = static_cast<int>(std::thread::hardware_concurrency());
+    if (cores.empty()) return std::max(1, hw);
+    return std::max(1, std::min(static_cast<int>(cores.size()), hw > 0 ? hw : 1 << 20));
+}
+
+namespace {
+
+/// SHA-256 over every parameter and buffer in spec order, as little-endian bytes.
+std::string weightsSha256(const Network &network) {
+    Sha256 sha;
+    for (const auto &[name, tensor] : network.namedState()) {
+        const torch::Tensor t = tensor.detach().cpu().contiguous();
+        sha.update(t.data_ptr(), t.numel() * t.element_size()); // x86/ARM hosts are little-endian
+    }
+    return sha.hexDigest();
+}
+
+class Run {
+public:
+    Run(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events)
+        : spec_(spec), config_(config), options_(options), events_(events) {}
+
+    int execute() {
+        const auto wallStart = Clock::now();
+        setUp();
+        if (options_.dryRun) return dryRun();
+        restore();
+        emitStarted();
+        const int code = loop();
+        if (code != 0) return code;
+        finish(wallStart);
+        return 0;
+    }
+
+private:
+    void setUp() {
+        loss_ = config_.loss;
+        threads_ = options_.threadsOverride > 0 ? options_.threadsOverride
+                   : config_.threads > 0         ? config_.threads
+                                                 : physicalCoreCount();
+        at::set_num_threads(threads_);
+        device_ = options_.deviceOverride.empty() ? config_.device : options_.deviceOverride;
+        if (device_ != "cpu") {
+            if (!torch::cuda::is_available())
+                throw EngineError("device '" + device_ + "' was requested but this engine has no usable CUDA device.",
+                                  "device", {}, "Use \"device\": \"cpu\", or run on a GPU node.");
+        }
+        torch::manual_seed(config_.seed);
+        if (spec_.inputs.size() != 1 || spec_.outputs.size() != 1)
+            throw EngineError("The engine trains networks with exactly one input and one output; this spec has " +
+                                  std::to_string(spec_.inputs.size()) + " inputs and " +
+                                  std::to_string(spec_.outputs.size()) + " outputs.",
+                              {}, {}, "Combine inputs with Concat, or keep one output.");
+        network_ = Network::build(spec_);
+        data_ = loadAndSplit(config_.data, config_.seed);
+        checkDataAgainstSpec();
+        if (loss_.name.empty()) loss_.name = defaultLoss(data_.train.task);
+        metrics_ = config_.metrics.empty() ? defaultMetrics(data_.train.task) : config_.metrics;
+        if (device_ != "cpu") network_->to(torch::Device(device_));
+        flat_ = std::make_unique<FlatParameters>(network_->parameters());
+        optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
+
+        micro_ = config_.batchSize;
+        if (data_.train.size() < micro_)
+            throw EngineError("The training split has " + std::to_string(data_.train.size()) +
+                                  " samples, fewer than one batch of " + std::to_string(micro_) + ".",
+                              "batch_size", {}, "Lower batch_size or use more data.");
+        sampler_ = std::make_unique<BatchSampler>(data_.train.size(), micro_, config_.seed);
+        batchesPerEpoch_ = sampler_->batchesPerEpoch();
+        const std::int64_t stepsPerEpoch = std::max<std::int64_t>(1, batchesPerEpoch_ / config_.accumulationSteps);
+        totalSteps_ = config_.steps > 0 ? config_.steps : config_.epochs * stepsPerEpoch;
+        evalEvery_ = config_.evalEverySteps > 0 ? config_.evalEverySteps : stepsPerEpoch;
+        if (!options_.runDir.empty()) fs::create_directories(options_.runDir);
+    }
+
+    void checkDataAgainstSpec() {
+        const auto &input = spec_.inputs.front();
+        const auto sample = data_.train.inputs.sizes().slice(1);
+        spec::Shape expected;
+        for (auto d : input.shape)
+            if (d != spec::kBatch) expected.push_back(d);
+        const bool match = std::equal(sample.begin(), sample.end(), expected.begin(), expected.end());
+        if (!match) {
+            spec::Shape got(sample.begin(), sample.end());
+            got.insert(got.begin(), spec::kBatch);
+            throw EngineError("The data gives samples of shape " + spec::formatShape(got) + " but the network's input '" +
+                                  input.name + "' expects " + spec::formatShape(input.shape) + ".",
+                              "data", input.name, "Change the input shape in the designer, or pick matching data.");
+        }
+        const auto *out = network_->analysis().portType(spec_.outputs.front().from);
+        if (out && data_.train.task == "classification" && out->shape.size() == 2 &&
+            out->shape[1] != data_.train.numClasses && config_.loss.name != "bce_with_logits")
+            throw EngineError("The network's output '" + spec_.outputs.front().name + "' has " +
+                                  std::to_string(out->shape[1]) + " values per sample but the data has " +
+                                  std::to_string(data_.train.numClasses) + " classes.",
+                              "data", spec_.outputs.front().from.node,
+                              "Set the last layer's out_features to " + std::to_string(data_.train.numClasses) + ".");
+    }
+
+    CheckpointState checkpointTemplate() {
+        CheckpointState s;
+        s.model = network_->namedState();
+        s.optimizer = optimizer_->state();
+        return s;
+    }
+
+    void restore() {
+        if (!options_.resume) return;
+        for (const auto &[step, path] : listCheckpoints(options_.runDir)) {
+            CheckpointState s = checkpointTemplate();
+            try {
+                readCheckpoint(path, s);
+            } catch (const std::exception &e) {
+                events_.emit({{"event", "warning"}, {"message", std::string("skipping unusable checkpoint: ") + e.what()}, {"path", path}});
+                continue;
+            }
+            optimizer_->loadState(s.optimizer);
+            setCpuRngState(s.rngState);
+            step_ = s.step;
+            bestMetric_ = s.bestMetric;
+            hasBest_ = s.hasBest;
+            evalsWithoutImprovement_ = s.evalsWithoutImprovement;
+            resumedFrom_ = path;
+            return;
+        }
+        events_.emit({{"event", "warning"}, {"message", "no usable checkpoint found; starting from the beginning"}});
+    }
+
+    void emitStarted() {
+        events_.emit({{"event", "started"},
+                      {"protocol", kEventsProtocol},
+                      {"engine_version", DIAMOND_VERSION},
+                      {"libtorch_version", TORCH_VERSION},
+                      {"device", device_},
+                      {"threads", threads_},
+                      {"parameters", network_->parameterCount()},
+                      {"data", data_.train.description},
+                      {"train_samples", data_.train.size()},
+                      {"validation_samples", data_.validation.size()},
+                      {"batch_size", config_.batchSize},
+                      {"steps", totalSteps_},
+                      {"steps_per_epoch", std::max<std::int64_t>(1, batchesPerEpoch_ / config_.accumulationSteps)},
+                      {"loss", loss_.name},
+                      {"metrics", metrics_},
+                      {"start_step", step_},
+                      {"resumed_from", resumedFrom_.empty() ? json() : json(resumedFrom_)}});
+    }
+
+    /// Loss and metric sums of one micro-batch; returns the loss value.
+    double microStep(std::int64_t micro, MetricAccumulator &acc) {
+        const auto loadStart = Clock::now();
+        const std::int64_t epoch = micro / batchesPerEpoch_;
+        const std::int64_t batch = micro % batchesPerEpoch_;
+        const torch::Tensor idx = sampler_->indices(epoch, batch);
+        torch::Tensor x = data_.train.inputs.index_select(0, idx);
+        torch::Tensor y = data_.train.targets.index_select(0, idx);
+        loaderSeconds_ += std::chrono::duration<double>(Clock::now() - loadStart).count();
+        if (device_ != "cpu") {
+            x = x.to(torch::Device(device_), true);
+            y = y.to(torch::Device(device_), true);
+        }
+        const torch::Tensor out = network_->forward({x}).front();
+        torch::Tensor loss = computeLoss(loss_, out, y);
+        const double value = loss.item<double>();
+        if (config_.accumulationSteps > 1) loss = loss / static_cast<double>(config_.accumulationSteps);
+        loss.backward();
+        acc.add(out.detach(), y, value * static_cast<double>(x.size(0)));
+        return value;
+    }
+
+    int loop() {
+        network_->train(true);
+        MetricAccumulator trainAcc(metrics_, data_.train.numClasses);
+        const auto loopStart = Clock::now();
+        auto lastLog = loopStart, lastCheckpoint = loopStart;
+        std::int64_t samplesSinceLog = 0;
+        stepsTimed_ = 0;
+        while (step_ < totalSteps_) {
+            const double lr = scheduledLearningRate(config_.schedule, config_.optimizer.lr, step_, totalSteps_);
+            flat_->zeroGrad();
+            for (int a = 0; a < config_.accumulationSteps; ++a) {
+                const double value = microStep(step_ * config_.accumulationSteps + a, trainAcc);
+                if (!std::isfinite(value)) {
+                    const auto last = listCheckpoints(options_.runDir);
+                    throw EngineError("The loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +
+                                          " at step " + std::to_string(step_ + 1) + "." +
+                                          (last.empty() ? std::string() : " The last good checkpoint is " + last.front().second + "."),
+                                      "optimizer.lr", {},
+                                      "Lower the learning rate, standardise the inputs, or set grad_clip_norm.");
+                }
+            }
+            samplesSinceLog += micro_ * config_.accumulationSteps;
+            if (config_.gradClipNorm > 0) {
+                torch::NoGradGuard noGrad;
+                const double norm = flat_->grads().norm().item<double>();
+                if (norm > config_.gradClipNorm) flat_->grads().mul_(config_.gradClipNorm / (norm + 1e-6));
+            }
+            optimizer_->step(*flat_, lr);
+            ++step_;
+            ++stepsTimed_;
+            lastLr_ = lr;
+
+            const auto now = Clock::now();
+            if (step_ % config_.logEverySteps == 0 || step_ == totalSteps_) {
+                const double interval = std::chrono::duration<double>(now - lastLog).count();
+                emitMetrics("train", trainAcc.values(), samplesSinceLog / std::max(interval, 1e-9), now);
+                events_.emit({{"event", "metric"}, {"step", step_}, {"epoch", epochOf(step_)}, {"split", "train"},
+                              {"name", "lr"}, {"value", lr}, {"elapsed_s", elapsed(now)}});
+                trainAcc.reset();
+                samplesSinceLog = 0;
+                lastLog = now;
+            }
+            if (step_ % evalEvery_ == 0 || step_ == totalSteps_) {
+                if (evaluate(false)) {
+                    events_.emit({{"event", "early_stop"}, {"step", step_}, {"metric", config_.earlyStopping.metric},
+                                  {"best", bestMetric_}});
+                    break;
+                }
+            }
+            const bool dueBySteps = config_.checkpoint.everySteps > 0 && step_ % config_.checkpoint.everySteps == 0;
+            const bool dueByTime = config_.checkpoint.everySeconds > 0 &&
+                                   std::chrono::duration<double>(now - lastCheckpoint).count() >= config_.checkpoint.everySeconds;
+            if ((dueBySteps || dueByTime) && step_ < totalSteps_) {
+                checkpoint();
+                lastCheckpoint = Clock::now();
+            }
+            if (const int signal = gStopSignal.load()) {
+                const std::string path = checkpoint();
+                events_.emit({{"event", "requeue"}, {"step", step_}, {"signal", signal}, {"checkpoint", path},
+                              {"message", "checkpointed on request; resume to continue"}});
+                return 85;
+            }
+        }
+        loopSeconds_ = std::chrono::duration<double>(Clock::now() - loopStart).count();
+        if (stepsTimed_ == 0) loaderSeconds_ = 0;
+        return 0;
+    }
+
+    std::int64_t epochOf(std::int64_t step) const {
+        return (step * config_.accumulationSteps - 1) / std::max<std::int64_t>(1, batchesPerEpoch_);
+    }
+    double elapsed(Clock::time_point now) const { return std::chrono::duration<double>(now - runStart_).count(); }
+
+    void emitMetrics(const char *split, const std::map<std::string, double> &values, double samplesPerS,
+                     Clock::time_point now) {
+        for (const auto &[name, value] : values) {
+            json e = {{"event", "metric"}, {"step", step_}, {"epoch", epochOf(step_)}, {"split", split},
+                      {"name", name},      {"value", value}, {"elapsed_s", elapsed(now)}};
+            if (samplesPerS > 0) e["samples_per_s"] = samplesPerS;
+            events_.emit(std::move(e));
+        }
+    }
+
+    /// Validation pass; records the values and returns true when early stopping triggers.
+    bool evaluate(bool withConfusion) {
+        if (data_.validation.size() == 0) return false;
+        MetricAccumulator acc(metrics_, data_.validation.numClasses, withConfusion);
+        {
+            torch::NoGradGuard noGrad;
+            network_->train(false);
+            const std::int64_t n = data_.validation.size();
+            const std::int64_t chunk = std::max<std::int64_t>(config_.batchSize, 1024);
+            for (std::int64_t start = 0; start < n; start += chunk) {
+                const std::int64_t len = std::min(chunk, n - start);
+                torch::Tensor x = data_.validation.inputs.narrow(0, start, len);
+                torch::Tensor y = data_.validation.targets.narrow(0, start, len);
+                if (device_ != "cpu") {
+                    x = x.to(torch::Device(device_));
+                    y = y.to(torch::Device(device_));
+                }
+                const torch::Tensor out = network_->forward({x}).front();
+                acc.add(out, y, computeLoss(loss_, out, y).item<double>() * static_cast<double>(len));
+            }
+            network_->train(true);
+        }
+        lastValidation_ = acc.values();
+        emitMetrics("val", lastValidation_, 0, Clock::now());
+        if (withConfusion && acc.confusion().defined()) {
+            const torch::Tensor c = acc.confusion();
+            json rows = json::array();
+            for (std::int64_t i = 0; i < c.size(0); ++i) {
+                json row = json::array();
+                for (std::int64_t j = 0; j < c.size(1); ++j) row.push_back(c[i][j].item<std::int64_t>());
+                rows.push_back(row);
+            }
+            json e = {{"event", "eval"}, {"step", step_}, {"split", "val"}, {"confusion_matrix", rows}};
+            if (!data_.train.classNames.empty()) e["class_names"] = data_.train.classNames;
+            events_.emit(std::move(e));
+        }
+        if (!config_.earlyStopping.enabled) return false;
+        std::string key = config_.earlyStopping.metric;
+        if (key.rfind("val_", 0) == 0) key = key.substr(4);
+        const auto it = lastValidation_.find(key);
+        if (it == lastValidation_.end()) return false;
+        const bool better = !hasBest_ || (config_.earlyStopping.mode == "min"
+                                              ? it->second < bestMetric_ - config_.earlyStopping.minDelta
+                                              : it->second > bestMetric_ + config_.earlyStopping.minDelta);
+        if (better) {
+            bestMetric_ = it->second;
+            hasBest_ = true;
+            evalsWithoutImprovement_ = 0;
+            return false;
+        }
+        return ++evalsWithoutImprovement_ >= config_.earlyStopping.patience;
+    }
+
+    std::string checkpoint() {
+        CheckpointState s = checkpointTemplate();
+        s.step = step_;
+        s.rngState = cpuRngState();
+        s.bestMetric = bestMetric_;
+        s.hasBest = hasBest_;
+        s.evalsWithoutImprovement = evalsWithoutImprovement_;
+        const std::string path = writeCheckpoint(options_.runDir, s);
+        pruneCheckpoints(options_.runDir, config_.checkpoint.keepLast);
+        events_.emit({{"event", "checkpoint"}, {"step", step_}, {"path", path}});
+        return path;
+    }
+
+    void finish(Clock::time_point wallStart) {
+        evaluate(true);
+        const std::string path = checkpoint();
+        json finalMetrics = json::object();
+        for (const auto &[k, v] : lastValidation_) finalMetrics["val_" + k] = v;
+        const double seconds = std::chrono::duration<double>(Clock::now() - wallStart).count();
+        events_.emit({{"event", "finished"},
+                      {"step", step_},
+                      {"metrics", finalMetrics},
+                      {"weights_sha256", weightsSha256(*network_)},
+                      {"checkpoint", path},
+                      {"steps_per_s", loopSeconds_ > 0 ? stepsTimed_ / loopSeconds_ : 0.0},
+                      {"loader_fraction", loopSeconds_ > 0 ? loaderSeconds_ / loopSeconds_ : 0.0},
+                      {"wall_s", seconds}});
+    }
+
+    int dryRun() {
+        spec::MemoryOptions mem;
+        mem.batch = config_.batchSize;
+        const std::string &o = config_.optimizer.name;
+        mem.optimizer = o == "sgd" ? (config_.optimizer.momentum > 0 ? spec::Optimizer::SGDMomentum : spec::Optimizer::SGD)
+                        : o == "rmsprop" ? spec::Optimizer::RMSprop
+                        : o == "adamw"   ? spec::Optimizer::AdamW
+                                         : spec::Optimizer::Adam;
+        const auto memory = spec::estimateMemory(network_->analysis(), mem);
+        // Time a few real steps on a throw-away copy of the RNG state; nothing is written.
+        const torch::Tensor rng = cpuRngState();
+        MetricAccumulator acc(metrics_, data_.train.numClasses);
+        network_->train(true);
+        const int warmup = 2, timed = 5;
+        Clock::time_point t0;
+        for (int i = 0; i < warmup + timed; ++i) {
+            if (i == warmup) t0 = Clock::now();
+            flat_->zeroGrad();
+            microStep(i % batchesPerEpoch_, acc);
+        }
+        const double perStep = std::chrono::duration<double>(Clock::now() - t0).count() / timed * config_.accumulationSteps;
+        setCpuRngState(rng);
+        events_.emit({{"event", "plan"},
+                      {"parameters", network_->parameterCount()},
+                      {"memory_bytes", memory.total()},
+                      {"memory", {{"weights", memory.weights}, {"gradients", memory.gradients},
+                                  {"optimizer_state", memory.optimizerState}, {"activations", memory.activations}}},
+                      {"data", data_.train.description},
+                      {"train_samples", data_.train.size()},
+                      {"validation_samples", data_.validation.size()},
+                      {"steps", totalSteps_},
+                      {"threads", threads_},
+                      {"device", device_},
+                      {"seconds_per_step", perStep},
+                      {"estimated_seconds", perStep * static_cast<double>(totalSteps_)}});
+        return 0;
+    }
+
+    const spec::Spec &spec_;
+    const RunConfig &config_;
+    const TrainerOptions &options_;
+    EventWriter &events_;
+    const Clock::time_point runStart_ = Clock::now();
+
+    LossConfig loss_;
+    std::vector<std::string> metrics_;
+    int threads_ = 1;
+    std::string device_ = "cpu";
+    std::unique_ptr<Network> network_;
+    SplitData data_;
+    std::unique_ptr<FlatParameters> flat_;
+    std::unique_ptr<Optimizer> optimizer_;
+    std::unique_ptr<BatchSampler> sampler_;
+    std::int64_t micro_ = 0, batchesPerEpoch_ = 1, totalSteps_ = 0, evalEvery_ = 1, step_ = 0, stepsTimed_ = 0;
+    double loopSeconds_ = 0, loaderSeconds_ = 0, lastLr_ = 0, bestMetric_ = 0;
+    bool hasBest_ = false;
+    std::int64_t evalsWithoutImprovement_ = 0;
+    std::map<std::string, double> lastValidation_;
+    std::string resumedFrom_;
+};
+
+} // namespace
+
+int runTraining(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events) {
+    Run run(spec, config, options, events);
+    return run.execute();
+}
+
+} // namespace diamond::engine

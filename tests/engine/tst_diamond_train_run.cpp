@@ -1,0 +1,307 @@
+// Real diamond-train processes on the shipped examples: training quality, the event stream,
+// bit-exact resume after SIGKILL, signals, NaN handling, dry runs and error reporting.
+#include "common/test_paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+namespace {
+
+struct EngineRun {
+    int exitCode = -1;
+    QList<QJsonObject> events;
+    QString stderrText;
+
+    QList<QJsonObject> ofKind(const QString &kind) const {
+        QList<QJsonObject> out;
+        for (const auto &e : events)
+            if (e.value(QStringLiteral("event")).toString() == kind) out << e;
+        return out;
+    }
+    QJsonObject last(const QString &kind) const {
+        const auto all = ofKind(kind);
+        return all.isEmpty() ? QJsonObject() : all.last();
+    }
+};
+
+QList<QJsonObject> parseLines(const QByteArray &bytes) {
+    QList<QJsonObject> out;
+    for (const QByteArray &line : bytes.split('\n')) {
+        if (line.trimmed().isEmpty()) continue;
+        out << QJsonDocument::fromJson(line).object();
+    }
+    return out;
+}
+
+QString example(const char *name, const char *file) {
+    return diamond::test::sourcePath(QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
+}
+
+QStringList trainArgs(const QString &spec, const QString &config, const QString &runDir) {
+    return {QStringLiteral("--spec"), spec, QStringLiteral("--config"), config, QStringLiteral("--run-dir"), runDir,
+            QStringLiteral("--threads"), QStringLiteral("1")};
+}
+
+EngineRun runEngine(const QStringList &args, int timeoutMs = 240000) {
+    QProcess p;
+    p.start(diamond::test::binary(QStringLiteral("diamond-train")), args);
+    EngineRun r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.events = parseLines(p.readAllStandardOutput());
+    r.stderrText = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+/// Writes `doc` (a config derived from an example) to `path`.
+QString writeJson(const QString &path, const QJsonObject &doc) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(QJsonDocument(doc).toJson());
+    return path;
+}
+
+QJsonObject readJson(const QString &path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace
+
+class TestDiamondTrainRun : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    /// The spirals example shortened to `steps` steps with a checkpoint every `every` steps.
+    QString shortSpiralsConfig(const QString &name, int steps, int every) {
+        QJsonObject c = readJson(example("spirals", "run.json"));
+        c[QStringLiteral("steps")] = steps;
+        c[QStringLiteral("checkpoint")] = QJsonObject{{QStringLiteral("every_steps"), every}, {QStringLiteral("keep_last"), 2}};
+        c[QStringLiteral("data")] = QJsonObject{{QStringLiteral("source"), QStringLiteral("spirals")},
+                                                {QStringLiteral("samples"), 3000},
+                                                {QStringLiteral("validation_split"), 0.2}};
+        // Dropout-free MLP: also exercise RNG restore by shuffling and weight decay.
+        return writeJson(dir_.filePath(name), c);
+    }
+
+private Q_SLOTS:
+    void spiralsExampleLearns() {
+        const QString runDir = dir_.filePath(QStringLiteral("spirals"));
+        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), example("spirals", "run.json"), runDir));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+        const QJsonObject started = r.last(QStringLiteral("started"));
+        QCOMPARE(started.value(QStringLiteral("protocol")).toString(), QStringLiteral("diamond.events/1"));
+        QCOMPARE(started.value(QStringLiteral("parameters")).toInt(), 4547);
+        QCOMPARE(started.value(QStringLiteral("threads")).toInt(), 1);
+        const QJsonObject finished = r.last(QStringLiteral("finished"));
+        const double accuracy = finished.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("val_accuracy")).toDouble();
+        qInfo("spirals validation accuracy %.4f", accuracy);
+        QVERIFY2(accuracy >= 0.95, qPrintable(QString::number(accuracy)));
+        QCOMPARE(finished.value(QStringLiteral("weights_sha256")).toString().size(), 64);
+        // Train and validation curves are both reported, with throughput on train points.
+        int train = 0, val = 0;
+        for (const auto &m : r.ofKind(QStringLiteral("metric"))) {
+            const QString split = m.value(QStringLiteral("split")).toString();
+            if (split == QLatin1String("train") && m.value(QStringLiteral("name")).toString() == QLatin1String("loss")) {
+                ++train;
+                QVERIFY(m.value(QStringLiteral("samples_per_s")).toDouble() > 0);
+            }
+            if (split == QLatin1String("val")) ++val;
+        }
+        QVERIFY(train >= 100);
+        QVERIFY(val >= 20);
+        const QJsonObject eval = r.last(QStringLiteral("eval"));
+        QCOMPARE(eval.value(QStringLiteral("confusion_matrix")).toArray().size(), 3);
+        // events.jsonl holds exactly what went to stdout.
+        QFile log(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(parseLines(log.readAll()), r.events);
+    }
+
+    void resumeAfterSigkillIsBitExact() {
+        const int steps = 600;
+        const QString config = shortSpiralsConfig(QStringLiteral("short.json"), steps, 25);
+        const QString spec = example("spirals", "spec.json");
+        const EngineRun reference = runEngine(trainArgs(spec, config, dir_.filePath(QStringLiteral("reference"))));
+        QCOMPARE(reference.exitCode, 0);
+        const QString expected = reference.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
+
+        // Kill at 5 increasing random steps, resuming in between, then let it finish.
+        const QString runDir = dir_.filePath(QStringLiteral("killed"));
+        QList<int> killAt;
+        QRandomGenerator rng(20261202);
+        for (int i = 0; i < 5; ++i) killAt << 40 + i * 110 + rng.bounded(90);
+        bool first = true;
+        for (int target : killAt) {
+            QProcess p;
+            QStringList args = trainArgs(spec, config, runDir);
+            if (!first) args << QStringLiteral("--resume");
+            first = false;
+            p.start(diamond::test::binary(QStringLiteral("diamond-train")), args);
+            QVERIFY(p.waitForStarted());
+            bool killed = false;
+            QByteArray pending;
+            while (!killed && p.state() != QProcess::NotRunning) {
+                p.waitForReadyRead(1000);
+                pending += p.readAllStandardOutput();
+                int nl;
+                while ((nl = pending.indexOf('\n')) >= 0) {
+                    const QJsonObject e = QJsonDocument::fromJson(pending.left(nl)).object();
+                    pending.remove(0, nl + 1);
+                    if (e.value(QStringLiteral("event")).toString() == QLatin1String("metric") &&
+                        e.value(QStringLiteral("step")).toInt() >= target) {
+                        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+                        killed = true;
+                        break;
+                    }
+                }
+            }
+            p.waitForFinished();
+            QVERIFY2(killed, qPrintable(QStringLiteral("engine ended before step %1").arg(target)));
+        }
+        const EngineRun last = runEngine(trainArgs(spec, config, runDir) << QStringLiteral("--resume"));
+        QCOMPARE(last.exitCode, 0);
+        QVERIFY(last.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() > 0);
+        QCOMPARE(last.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(), expected);
+        qInfo("killed at steps %d %d %d %d %d; resumed weights match", killAt[0], killAt[1], killAt[2], killAt[3], killAt[4]);
+    }
+
+    void sigtermCheckpointsAndExits85() {
+        const QString config = shortSpiralsConfig(QStringLiteral("long.json"), 200000, 0);
+        const QString runDir = dir_.filePath(QStringLiteral("signalled"));
+        QProcess p;
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                trainArgs(example("spirals", "spec.json"), config, runDir));
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        while (!out.contains("\"metric\"") && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(1000);
+            out += p.readAllStandardOutput();
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 85);
+        out += p.readAllStandardOutput();
+        const auto events = parseLines(out);
+        QVERIFY(!events.isEmpty());
+        const QJsonObject requeue = events.last();
+        QCOMPARE(requeue.value(QStringLiteral("event")).toString(), QStringLiteral("requeue"));
+        QVERIFY(QFile::exists(requeue.value(QStringLiteral("checkpoint")).toString()));
+        // It resumes from there.
+        QJsonObject c = readJson(config);
+        c[QStringLiteral("steps")] = requeue.value(QStringLiteral("step")).toInt() + 20;
+        writeJson(config, c);
+        const EngineRun resumed = runEngine(trainArgs(example("spirals", "spec.json"), config, runDir) << QStringLiteral("--resume"));
+        QCOMPARE(resumed.exitCode, 0);
+        QCOMPARE(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(),
+                 requeue.value(QStringLiteral("step")).toInt());
+    }
+
+    void corruptCheckpointIsSkipped() {
+        const QString config = shortSpiralsConfig(QStringLiteral("corrupt.json"), 100, 50);
+        const QString runDir = dir_.filePath(QStringLiteral("corrupt"));
+        QCOMPARE(runEngine(trainArgs(example("spirals", "spec.json"), config, runDir)).exitCode, 0);
+        QFile bogus(QDir(runDir).filePath(QStringLiteral("checkpoints/step-0000009999.pt")));
+        QVERIFY(bogus.open(QIODevice::WriteOnly));
+        bogus.write("PK\x03\x04 truncated");
+        bogus.close();
+        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), config, runDir) << QStringLiteral("--resume"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.last(QStringLiteral("warning")).value(QStringLiteral("message")).toString().contains(QStringLiteral("skipping")));
+        QCOMPARE(r.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(), 100);
+    }
+
+    void nanLossStopsWithTheStep() {
+        QJsonObject c = readJson(example("sine_regression", "run.json"));
+        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("sgd")}, {QStringLiteral("lr"), 1e5}};
+        c[QStringLiteral("checkpoint")] = QJsonObject{{QStringLiteral("every_steps"), 1}};
+        const QString config = writeJson(dir_.filePath(QStringLiteral("nan.json")), c);
+        const QString runDir = dir_.filePath(QStringLiteral("nan"));
+        const EngineRun r = runEngine(trainArgs(example("sine_regression", "spec.json"), config, runDir));
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject error = r.last(QStringLiteral("error"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("at step")), qPrintable(error.value(QStringLiteral("message")).toString()));
+        QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("optimizer.lr"));
+        QVERIFY(!error.value(QStringLiteral("hint")).toString().isEmpty());
+        QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("*.pt")}).isEmpty());
+    }
+
+    void badConfigNamesTheField() {
+        QJsonObject c = readJson(example("spirals", "run.json"));
+        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lrr"), 0.1}};
+        const QString config = writeJson(dir_.filePath(QStringLiteral("typo.json")), c);
+        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), config, dir_.filePath(QStringLiteral("typo"))));
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(), QStringLiteral("optimizer.lrr"));
+        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), -1}};
+        writeJson(config, c);
+        const EngineRun negative = runEngine(trainArgs(example("spirals", "spec.json"), config, dir_.filePath(QStringLiteral("typo"))));
+        QCOMPARE(negative.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(), QStringLiteral("optimizer.lr"));
+    }
+
+    void specMismatchNamesTheNode() {
+        // The spirals network (3 classes) on the 4-class shapes data: both shape and class count differ.
+        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), example("shapes_cnn", "run.json"),
+                                                dir_.filePath(QStringLiteral("mismatch"))));
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject error = r.last(QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("node")).toString(), QStringLiteral("x"));
+        QVERIFY(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("[N,1,28,28]")));
+    }
+
+    void dryRunPrintsThePlan() {
+        const QString runDir = dir_.filePath(QStringLiteral("dry"));
+        const EngineRun r = runEngine(trainArgs(example("shapes_cnn", "spec.json"), example("shapes_cnn", "run.json"), runDir)
+                                      << QStringLiteral("--dry-run"));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject plan = r.last(QStringLiteral("plan"));
+        QCOMPARE(plan.value(QStringLiteral("parameters")).toInt(), 105476);
+        QVERIFY(plan.value(QStringLiteral("memory_bytes")).toDouble() > 105476 * 4 * 3);
+        QVERIFY(plan.value(QStringLiteral("estimated_seconds")).toDouble() > 0);
+        QVERIFY(r.ofKind(QStringLiteral("finished")).isEmpty());
+        QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).exists());
+    }
+
+    void examplesAllTrain_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<double>("threshold");
+        QTest::newRow("shapes_mlp") << QStringLiteral("shapes_mlp") << QStringLiteral("val_accuracy") << 0.8;
+        QTest::newRow("shapes_cnn") << QStringLiteral("shapes_cnn") << QStringLiteral("val_accuracy") << 0.9;
+        QTest::newRow("sine_regression") << QStringLiteral("sine_regression") << QStringLiteral("val_r2") << 0.9;
+    }
+
+    void examplesAllTrain() {
+        QFETCH(QString, name);
+        QFETCH(QString, metric);
+        QFETCH(double, threshold);
+        const QByteArray n = name.toUtf8();
+        QElapsedTimer timer;
+        timer.start();
+        const EngineRun r = runEngine({QStringLiteral("--spec"), example(n.constData(), "spec.json"), QStringLiteral("--config"),
+                                       example(n.constData(), "run.json"), QStringLiteral("--run-dir"), dir_.filePath(name),
+                                       QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+        const double value = r.last(QStringLiteral("finished")).value(QStringLiteral("metrics")).toObject().value(metric).toDouble();
+        qInfo("%s: %s = %.4f in %.1f s", n.constData(), qPrintable(metric), value, timer.elapsed() / 1000.0);
+        QVERIFY2(value >= threshold, qPrintable(QString::number(value)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiamondTrainRun)
+#include "tst_diamond_train_run.moc"
