@@ -16,11 +16,13 @@
 namespace diamond::engine {
 
 struct CheckpointState {
-    std::int64_t step = 0;                                       ///< optimizer steps completed
-    std::vector<std::pair<std::string, torch::Tensor>> model;    ///< Network::namedState()
-    std::map<std::string, torch::Tensor> optimizer;             ///< Optimizer::state()
-    torch::Tensor rngState;                                     ///< CPU generator state
-    double bestMetric = 0;                                      ///< early stopping
+    std::int64_t step = 0;                                    ///< optimizer steps completed
+    std::vector<std::pair<std::string, torch::Tensor>> model; ///< Network::namedState()
+    std::map<std::string, torch::Tensor> optimizer;           ///< Optimizer::state()
+    torch::Tensor rngState;                                   ///< CPU generator state of rank 0
+    std::vector<torch::Tensor> rankRngStates;                 ///< every rank's generator state (data parallel)
+    std::int64_t world = 1;                                   ///< number of ranks that wrote it
+    double bestMetric = 0;                                    ///< early stopping
     std::int64_t evalsWithoutImprovement = 0;
     bool hasBest = false;
 };

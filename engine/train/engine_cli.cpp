@@ -1,5 +1,6 @@
 #include "engine_cli.h"
 
+#include "distributed.h"
 #include "engine_error.h"
 #include "events.h"
 #include "export/export.h"
@@ -9,6 +10,7 @@
 #include "diamond/spec/spec.h"
 #include "diamond/version.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -19,46 +21,72 @@ namespace diamond::engine {
 namespace {
 
 void printHelp() {
-    std::cout << "Usage: diamond-train --spec SPEC.json --config RUN.json --run-dir DIR [options]\n"
-                 "       diamond-train export --spec SPEC.json --run-dir DIR [--checkpoint FILE] [--out DIR]\n"
-                 "\n"
-                 "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
-                 "writes JSON-lines events (protocol " << kEventsProtocol << ") to stdout and DIR/events.jsonl.\n"
-                 "\n"
-                 "Options:\n"
-                 "  --spec FILE        network spec (diamond.spec/1)\n"
-                 "  --config FILE      run configuration (diamond.run/1)\n"
-                 "  --run-dir DIR      directory for events, checkpoints and exports (created if missing)\n"
-                 "  --resume           continue from the newest valid checkpoint in DIR\n"
-                 "  --dry-run          validate spec, config and data, time a few steps, print the plan\n"
-                 "  --threads N        intra-op threads (default: all physical cores)\n"
-                 "  --device cpu|cuda  compute device (default: from the config, else cpu)\n"
-                 "  --version          print the engine and libtorch versions\n"
-                 "  --help             print this help\n"
-                 "\n"
-                 "Signals: SIGTERM, SIGINT and SIGUSR1 finish the current step, write a checkpoint and exit 85.\n"
-                 "Exit codes: 0 finished, 1 error, 2 bad command line, 85 checkpointed on request (requeue).\n";
+    std::cout
+        << "Usage: diamond-train --spec SPEC.json --config RUN.json --run-dir DIR [options]\n"
+           "       diamond-train export --spec SPEC.json --run-dir DIR [--checkpoint FILE] [--out DIR] [--samples N]\n"
+           "\n"
+           "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
+           "writes JSON-lines events (protocol "
+        << kEventsProtocol
+        << ") to stdout and DIR/events.jsonl.\n"
+           "\n"
+           "Options:\n"
+           "  --spec FILE        network spec (diamond.spec/1)\n"
+           "  --config FILE      run configuration (diamond.run/1)\n"
+           "  --run-dir DIR      directory for events, checkpoints and exports (created if missing)\n"
+           "  --resume           continue from the newest valid checkpoint in DIR\n"
+           "  --dry-run          validate spec, config and data, time a few steps, print the plan\n"
+           "  --threads N        intra-op threads (default: all physical cores)\n"
+           "  --device cpu|cuda  compute device (default: from the config, else cpu)\n"
+           "  --nproc N          data-parallel: launch N local ranks (c10d; Gloo on CPU, NCCL on CUDA)\n"
+           "\n"
+           "Several ranks also start from the environment: torchrun's RANK, WORLD_SIZE, LOCAL_RANK,\n"
+           "MASTER_ADDR, MASTER_PORT, or Slurm's SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID and\n"
+           "SLURM_JOB_NODELIST (srun). DIAMOND_DIST_TIMEOUT_S sets the rendezvous/collective timeout (60).\n"
+           "  --version          print the engine and libtorch versions\n"
+           "  --help             print this help\n"
+           "\n"
+           "Signals: SIGTERM, SIGINT and SIGUSR1 finish the current step, write a checkpoint and exit 85.\n"
+           "Exit codes: 0 finished, 1 error, 2 bad command line, 85 checkpointed on request (requeue).\n";
 }
 
 struct Arguments {
     std::string spec, config, runDir, device;
     bool resume = false, dryRun = false;
     int threads = -1;
+    int nproc = 1;
+    std::vector<std::string> forwarded; ///< every argument but --nproc, for the ranks
 };
 
 Arguments parseArguments(int argc, char **argv) {
     Arguments a;
     auto value = [&](int &i, const std::string &flag) -> std::string {
         if (i + 1 >= argc) throw UsageError("Option " + flag + " needs a value.", flag);
+        if (flag != "--nproc") a.forwarded.push_back(argv[i + 1]);
         return argv[++i];
     };
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--spec") a.spec = value(i, arg);
-        else if (arg == "--config") a.config = value(i, arg);
-        else if (arg == "--run-dir") a.runDir = value(i, arg);
-        else if (arg == "--resume") a.resume = true;
-        else if (arg == "--dry-run") a.dryRun = true;
+        if (arg == "--nproc") {
+            const std::string v = value(i, arg);
+            char *end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (!end || *end || n < 1 || n > 256)
+                throw UsageError("--nproc must be a whole number from 1 to 256, got '" + v + "'.", "--nproc");
+            a.nproc = static_cast<int>(n);
+            continue;
+        }
+        a.forwarded.push_back(arg);
+        if (arg == "--spec")
+            a.spec = value(i, arg);
+        else if (arg == "--config")
+            a.config = value(i, arg);
+        else if (arg == "--run-dir")
+            a.runDir = value(i, arg);
+        else if (arg == "--resume")
+            a.resume = true;
+        else if (arg == "--dry-run")
+            a.dryRun = true;
         else if (arg == "--device") {
             a.device = value(i, arg);
             if (a.device != "cpu" && a.device != "cuda" && a.device.rfind("cuda:", 0) != 0)
@@ -67,7 +95,8 @@ Arguments parseArguments(int argc, char **argv) {
             const std::string v = value(i, arg);
             char *end = nullptr;
             const long n = std::strtol(v.c_str(), &end, 10);
-            if (!end || *end || n < 1 || n > 1024) throw UsageError("--threads must be a whole number from 1 to 1024, got '" + v + "'.", "--threads");
+            if (!end || *end || n < 1 || n > 1024)
+                throw UsageError("--threads must be a whole number from 1 to 1024, got '" + v + "'.", "--threads");
             a.threads = static_cast<int>(n);
         } else {
             throw UsageError("Unknown option '" + arg + "'. See diamond-train --help.", arg);
@@ -82,18 +111,32 @@ Arguments parseArguments(int argc, char **argv) {
 void emitError(EventWriter &events, const std::string &message, const std::string &field = {},
                const std::string &node = {}, const std::string &hint = {}) {
     nlohmann::json e = {{"event", "error"}, {"message", message}};
+    if (const char *rank = std::getenv("RANK")) e["rank"] = std::atoi(rank);
     if (!field.empty()) e["field"] = field;
     if (!node.empty()) e["node"] = node;
     if (!hint.empty()) e["hint"] = hint;
-    events.emit(std::move(e));
+    events.emitAlways(std::move(e));
     std::cerr << "diamond-train: " << message << (hint.empty() ? "" : " " + hint) << "\n";
 }
 
 int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
-    const Arguments args = parseArguments(argc, argv);
+    Arguments args = parseArguments(argc, argv);
+    if (args.nproc > 1) {
+        // Launcher: split the cores between the ranks unless told otherwise.
+        if (args.threads < 0) {
+            args.forwarded.push_back("--threads");
+            args.forwarded.push_back(std::to_string(std::max(1, physicalCoreCount() / args.nproc)));
+        }
+        return launchLocalRanks("/proc/self/exe", args.forwarded, args.nproc);
+    }
+    const Rendezvous rendezvous = rendezvousFromEnvironment();
+    const bool leader = rendezvous.rank == 0;
     if (!args.runDir.empty()) {
-        std::filesystem::create_directories(args.runDir);
-        events = std::make_unique<EventWriter>((std::filesystem::path(args.runDir) / "events.jsonl").string());
+        if (leader) std::filesystem::create_directories(args.runDir);
+        events =
+            std::make_unique<EventWriter>((std::filesystem::path(args.runDir) / "events.jsonl").string(), true, leader);
+    } else {
+        events = std::make_unique<EventWriter>(std::string(), true, leader);
     }
     const spec::ParseResult parsed = spec::loadSpecFile(args.spec);
     for (const auto &d : parsed.diagnostics) {
@@ -108,7 +151,12 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
     options.threadsOverride = args.threads;
     options.deviceOverride = args.device;
     installStopSignalHandlers();
-    return runTraining(parsed.spec, config, options, *events);
+    const char *timeoutEnv = std::getenv("DIAMOND_DIST_TIMEOUT_S");
+    const auto timeout =
+        std::chrono::milliseconds(static_cast<long>(1000 * (timeoutEnv ? std::atof(timeoutEnv) : 60.0)));
+    std::unique_ptr<Communicator> comm =
+        connect(rendezvous, timeout, options.deviceOverride.empty() ? config.device : options.deviceOverride);
+    return runTraining(parsed.spec, config, options, *events, *comm);
 }
 
 } // namespace

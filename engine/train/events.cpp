@@ -19,6 +19,16 @@ EventWriter::~EventWriter() {
     if (file_) std::fclose(file_);
 }
 
+void EventWriter::emitAlways(nlohmann::json event) {
+    if (enabled_) return emit(std::move(event));
+    enabled_ = true;
+    const bool toStdout = toStdout_;
+    toStdout_ = true;
+    emit(std::move(event));
+    toStdout_ = toStdout;
+    enabled_ = false;
+}
+
 void EventWriter::emit(nlohmann::json event) {
     if (!enabled_) return;
     if (!event.contains("time")) {

@@ -25,6 +25,8 @@ public:
     /// Adds "time" when absent and writes the line. Thread-safe. I/O errors are ignored after a
     /// warning on stderr: losing the file must not kill a long run whose stdout is still read.
     void emit(nlohmann::json event);
+    /// Like emit(), but also from a disabled writer (to stdout): errors of every rank are reported.
+    void emitAlways(nlohmann::json event);
 
     const std::string &path() const { return path_; }
 

@@ -76,12 +76,16 @@ std::map<std::string, double> MetricAccumulator::values() const {
     const double n = static_cast<double>(samples_);
     v["loss"] = lossSum_ / n;
     for (const auto &m : metrics_) {
-        if (m == "accuracy") v[m] = correct_ / n;
-        else if (m == "top5") v[m] = top5_ / n;
+        if (m == "accuracy")
+            v[m] = correct_ / n;
+        else if (m == "top5")
+            v[m] = top5_ / n;
         else if (targetCount_ > 0) {
             const double count = static_cast<double>(targetCount_);
-            if (m == "mae") v[m] = absErr_ / count;
-            else if (m == "rmse") v[m] = std::sqrt(sqErr_ / count);
+            if (m == "mae")
+                v[m] = absErr_ / count;
+            else if (m == "rmse")
+                v[m] = std::sqrt(sqErr_ / count);
             else if (m == "r2") {
                 const double mean = targetSum_ / count;
                 const double total = targetSqSum_ - count * mean * mean;
@@ -90,6 +94,29 @@ std::map<std::string, double> MetricAccumulator::values() const {
         }
     }
     return v;
+}
+
+} // namespace diamond::engine
+
+namespace diamond::engine {
+
+torch::Tensor MetricAccumulator::sums() const {
+    return torch::tensor({static_cast<double>(samples_), lossSum_, correct_, top5_, absErr_, sqErr_, targetSum_,
+                          targetSqSum_, static_cast<double>(targetCount_)},
+                         torch::kFloat64);
+}
+
+void MetricAccumulator::setSums(const torch::Tensor &sums) {
+    const auto s = sums.accessor<double, 1>();
+    samples_ = static_cast<std::int64_t>(s[0]);
+    lossSum_ = s[1];
+    correct_ = s[2];
+    top5_ = s[3];
+    absErr_ = s[4];
+    sqErr_ = s[5];
+    targetSum_ = s[6];
+    targetSqSum_ = s[7];
+    targetCount_ = static_cast<std::int64_t>(s[8]);
 }
 
 } // namespace diamond::engine

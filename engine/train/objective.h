@@ -31,6 +31,9 @@ public:
     std::map<std::string, double> values() const;
     /// [C, C] counts, rows = true class, columns = predicted (only with confusion = true).
     torch::Tensor confusion() const { return confusion_; }
+    /// The running sums as one float64 tensor, and back: for summing across ranks.
+    torch::Tensor sums() const;
+    void setSums(const torch::Tensor &sums);
 
 private:
     std::vector<std::string> metrics_;

@@ -13,7 +13,8 @@ FlatParameters::FlatParameters(const std::vector<torch::Tensor> &parameters) {
         return;
     }
     std::int64_t total = 0;
-    for (const auto &p : parameters) total += p.numel();
+    for (const auto &p : parameters)
+        total += p.numel();
     const auto options = parameters.front().options();
     values_ = torch::empty({total}, options);
     grads_ = torch::zeros({total}, options);
@@ -46,10 +47,14 @@ public:
         auto &g = flat.grads();
         if (c_.weightDecay > 0) g.add_(p, c_.weightDecay);
         if (c_.momentum > 0) {
-            if (steps_ == 0) momentum_.copy_(g); // torch.optim.SGD: the first buffer is the gradient
-            else momentum_.mul_(c_.momentum).add_(g);
-            if (c_.nesterov) p.add_(g.add_(momentum_, c_.momentum), -lr);
-            else p.add_(momentum_, -lr);
+            if (steps_ == 0)
+                momentum_.copy_(g); // torch.optim.SGD: the first buffer is the gradient
+            else
+                momentum_.mul_(c_.momentum).add_(g);
+            if (c_.nesterov)
+                p.add_(g.add_(momentum_, c_.momentum), -lr);
+            else
+                p.add_(momentum_, -lr);
         } else {
             p.add_(g, -lr);
         }
@@ -82,8 +87,10 @@ public:
         auto &g = flat.grads();
         ++steps_;
         if (c_.weightDecay > 0) {
-            if (decoupled_) p.mul_(1.0 - lr * c_.weightDecay);
-            else g.add_(p, c_.weightDecay);
+            if (decoupled_)
+                p.mul_(1.0 - lr * c_.weightDecay);
+            else
+                g.add_(p, c_.weightDecay);
         }
         m_.mul_(c_.beta1).add_(g, 1.0 - c_.beta1);
         v_.mul_(c_.beta2).addcmul_(g, g, 1.0 - c_.beta2);
@@ -168,7 +175,9 @@ double scheduledLearningRate(const ScheduleConfig &s, double lr, std::int64_t st
         const double final = initial / s.finalDivFactor;
         const double up = std::max(1.0, s.pctStart * total - 1.0);
         const double down = std::max(1.0, total - 1.0 - up);
-        auto cosAnneal = [](double from, double to, double pct) { return to + (from - to) / 2.0 * (1.0 + std::cos(M_PI * pct)); };
+        auto cosAnneal = [](double from, double to, double pct) {
+            return to + (from - to) / 2.0 * (1.0 + std::cos(M_PI * pct));
+        };
         if (t <= up) return cosAnneal(initial, lr, t / up);
         return cosAnneal(lr, final, std::min(1.0, (t - up) / down));
     }

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -37,7 +37,8 @@ public:
     void number(const std::string &key, double &out, double lo, double hi, bool loOpen = false) {
         const json *v = find(key);
         if (!v) return;
-        if (!v->is_number()) throw EngineError("'" + where(key) + "' must be a number, got " + v->dump() + ".", where(key));
+        if (!v->is_number())
+            throw EngineError("'" + where(key) + "' must be a number, got " + v->dump() + ".", where(key));
         const double d = v->get<double>();
         if (d < lo || d > hi || (loOpen && d == lo)) {
             std::ostringstream s;
@@ -74,7 +75,8 @@ public:
         const json *v = find(key);
         if (!v) return;
         std::string list;
-        for (const auto &c : choices) list += (list.empty() ? "" : ", ") + c;
+        for (const auto &c : choices)
+            list += (list.empty() ? "" : ", ") + c;
         if (!v->is_string())
             throw EngineError("'" + where(key) + "' must be one of " + list + ", got " + v->dump() + ".", where(key));
         for (const auto &c : choices) {
@@ -92,14 +94,16 @@ public:
         for (auto it = object_.begin(); it != object_.end(); ++it) {
             if (known_.count(it.key())) continue;
             std::string list;
-            for (const auto &k : known_) list += (list.empty() ? "" : ", ") + k;
-            throw EngineError("Unknown field '" + where(it.key()) + "'.", where(it.key()),
-                              {}, "Known fields here: " + list + ".");
+            for (const auto &k : known_)
+                list += (list.empty() ? "" : ", ") + k;
+            throw EngineError("Unknown field '" + where(it.key()) + "'.", where(it.key()), {},
+                              "Known fields here: " + list + ".");
         }
     }
 
     void allowAll() {
-        for (auto it = object_.begin(); it != object_.end(); ++it) known_.insert(it.key());
+        for (auto it = object_.begin(); it != object_.end(); ++it)
+            known_.insert(it.key());
     }
 
 private:
@@ -125,12 +129,13 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
                           "format");
 
     const json *data = top.find("data");
-    if (!data) throw EngineError("The run config has no \"data\" section.", "data", {}, "Add e.g. \"data\": {\"source\": \"spirals\"}.");
+    if (!data)
+        throw EngineError("The run config has no \"data\" section.", "data", {},
+                          "Add e.g. \"data\": {\"source\": \"spirals\"}.");
     {
         Fields d(*data, "data");
         const json *source = d.find("source");
-        if (!source || !source->is_string())
-            throw EngineError("'data.source' must name a data source.", "data.source");
+        if (!source || !source->is_string()) throw EngineError("'data.source' must name a data source.", "data.source");
         c.data.source = source->get<std::string>();
         d.number("validation_split", c.data.validationSplit, 0.0, 0.9);
         d.boolean("standardize", c.data.standardize);
@@ -162,7 +167,8 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
         f.number("alpha", c.optimizer.alpha, 0.0, 1.0);
         if (const json *betas = f.find("betas")) {
             if (!betas->is_array() || betas->size() != 2 || !(*betas)[0].is_number() || !(*betas)[1].is_number())
-                throw EngineError("'optimizer.betas' must be a list of two numbers such as [0.9, 0.999].", "optimizer.betas");
+                throw EngineError("'optimizer.betas' must be a list of two numbers such as [0.9, 0.999].",
+                                  "optimizer.betas");
             c.optimizer.beta1 = (*betas)[0].get<double>();
             c.optimizer.beta2 = (*betas)[1].get<double>();
             if (c.optimizer.beta1 < 0 || c.optimizer.beta1 >= 1 || c.optimizer.beta2 < 0 || c.optimizer.beta2 >= 1)
@@ -195,7 +201,8 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
         if (!m->is_array()) throw EngineError("'metrics' must be a list such as [\"accuracy\"].", "metrics");
         for (const auto &name : *m) {
             bool ok = name.is_string();
-            if (ok) ok = std::find(kMetricNames.begin(), kMetricNames.end(), name.get<std::string>()) != kMetricNames.end();
+            if (ok)
+                ok = std::find(kMetricNames.begin(), kMetricNames.end(), name.get<std::string>()) != kMetricNames.end();
             if (!ok)
                 throw EngineError("Unknown metric " + name.dump() + " in 'metrics'.", "metrics", {},
                                   "Known metrics: accuracy, top5, mae, rmse, r2.");
@@ -214,7 +221,9 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
         c.earlyStopping.enabled = true;
         f.boolean("enabled", c.earlyStopping.enabled);
         if (const json *metric = f.find("metric")) {
-            if (!metric->is_string()) throw EngineError("'early_stopping.metric' must be a metric name such as \"val_loss\".", "early_stopping.metric");
+            if (!metric->is_string())
+                throw EngineError("'early_stopping.metric' must be a metric name such as \"val_loss\".",
+                                  "early_stopping.metric");
             c.earlyStopping.metric = metric->get<std::string>();
         }
         f.choice("mode", c.earlyStopping.mode, {"min", "max"});

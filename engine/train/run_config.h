@@ -16,15 +16,15 @@ namespace diamond::engine {
 inline constexpr const char *kRunFormatV1 = "diamond.run/1";
 
 struct OptimizerConfig {
-    std::string name = "adam";  ///< sgd, adam, adamw, rmsprop
-    double lr = 1e-3;           ///< learning rate (peak rate for one_cycle), > 0
-    double momentum = 0.0;      ///< sgd, rmsprop: momentum factor in [0, 1)
-    bool nesterov = false;      ///< sgd: Nesterov momentum (needs momentum > 0)
-    double weightDecay = 0.0;   ///< L2 penalty (sgd, adam, rmsprop) or decoupled decay (adamw, default 0.01)
-    double beta1 = 0.9;         ///< adam/adamw: first-moment decay ("betas"[0])
-    double beta2 = 0.999;       ///< adam/adamw: second-moment decay ("betas"[1])
-    double eps = 1e-8;          ///< adam/adamw/rmsprop: denominator epsilon
-    double alpha = 0.99;        ///< rmsprop: smoothing constant
+    std::string name = "adam"; ///< sgd, adam, adamw, rmsprop
+    double lr = 1e-3;          ///< learning rate (peak rate for one_cycle), > 0
+    double momentum = 0.0;     ///< sgd, rmsprop: momentum factor in [0, 1)
+    bool nesterov = false;     ///< sgd: Nesterov momentum (needs momentum > 0)
+    double weightDecay = 0.0;  ///< L2 penalty (sgd, adam, rmsprop) or decoupled decay (adamw, default 0.01)
+    double beta1 = 0.9;        ///< adam/adamw: first-moment decay ("betas"[0])
+    double beta2 = 0.999;      ///< adam/adamw: second-moment decay ("betas"[1])
+    double eps = 1e-8;         ///< adam/adamw/rmsprop: denominator epsilon
+    double alpha = 0.99;       ///< rmsprop: smoothing constant
 };
 
 struct ScheduleConfig {
@@ -60,16 +60,16 @@ struct EarlyStoppingConfig {
 
 struct RunConfig {
     DataConfig data;
-    std::int64_t batchSize = 32;     ///< samples per micro-batch (global, across ranks)
-    std::int64_t epochs = 10;        ///< used when steps == 0
-    std::int64_t steps = 0;          ///< total optimizer steps; overrides epochs when > 0
+    std::int64_t batchSize = 32; ///< samples per micro-batch (global, across ranks)
+    std::int64_t epochs = 10;    ///< used when steps == 0
+    std::int64_t steps = 0;      ///< total optimizer steps; overrides epochs when > 0
     OptimizerConfig optimizer;
     ScheduleConfig schedule;
     LossConfig loss;
     std::vector<std::string> metrics; ///< accuracy, top5, mae, rmse, r2; default by task
     std::uint64_t seed = 0;
-    int threads = 0;                 ///< intra-op threads; 0 = all physical cores
-    std::string device = "cpu";      ///< cpu or cuda
+    int threads = 0;            ///< intra-op threads; 0 = all physical cores
+    std::string device = "cpu"; ///< cpu or cuda
     CheckpointConfig checkpoint;
     EarlyStoppingConfig earlyStopping;
     double gradClipNorm = 0.0;       ///< clip the global gradient norm to this (0 = off)

@@ -18,8 +18,7 @@ constexpr std::uint32_t kK[64] = {
 inline std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 } // namespace
 
-Sha256::Sha256()
-    : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
+Sha256::Sha256() : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::block(const std::uint8_t *p) {
     std::uint32_t w[64];
@@ -81,14 +80,17 @@ std::string Sha256::hexDigest() {
     const std::uint8_t pad = 0x80;
     update(&pad, 1);
     const std::uint8_t zero = 0;
-    while (buffered_ != 56) update(&zero, 1);
+    while (buffered_ != 56)
+        update(&zero, 1);
     std::uint8_t len[8];
-    for (int i = 0; i < 8; ++i) len[i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
+    for (int i = 0; i < 8; ++i)
+        len[i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
     update(len, 8);
     static const char *hex = "0123456789abcdef";
     std::string out;
     for (std::uint32_t v : h_) {
-        for (int i = 28; i >= 0; i -= 4) out += hex[(v >> i) & 0xf];
+        for (int i = 28; i >= 0; i -= 4)
+            out += hex[(v >> i) & 0xf];
     }
     return out;
 }

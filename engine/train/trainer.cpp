@@ -35,7 +35,8 @@ void installStopSignalHandlers() {
     struct sigaction action {};
     action.sa_handler = onStopSignal;
     sigemptyset(&action.sa_mask);
-    for (int s : {SIGTERM, SIGINT, SIGUSR1}) sigaction(s, &action, nullptr);
+    for (int s : {SIGTERM, SIGINT, SIGUSR1})
+        sigaction(s, &action, nullptr);
 }
 
 int physicalCoreCount() {
@@ -48,8 +49,10 @@ int physicalCoreCount() {
         std::string key = line.substr(0, colon);
         key.erase(key.find_last_not_of(" \t") + 1);
         const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
-        if (key == "physical id") physical = value;
-        else if (key == "core id") cores.emplace(physical, value);
+        if (key == "physical id")
+            physical = value;
+        else if (key == "core id")
+            cores.emplace(physical, value);
     }
     const int hw = static_cast<int>(std::thread::hardware_concurrency());
     if (cores.empty()) return std::max(1, hw);
@@ -70,8 +73,9 @@ std::string weightsSha256(const Network &network) {
 
 class Run {
 public:
-    Run(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events)
-        : spec_(spec), config_(config), options_(options), events_(events) {}
+    Run(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events,
+        Communicator &comm)
+        : spec_(spec), config_(config), options_(options), events_(events), comm_(comm), leader_(comm.rank() == 0) {}
 
     int execute() {
         const auto wallStart = Clock::now();
@@ -89,8 +93,8 @@ private:
     void setUp() {
         loss_ = config_.loss;
         threads_ = options_.threadsOverride > 0 ? options_.threadsOverride
-                   : config_.threads > 0         ? config_.threads
-                                                 : physicalCoreCount();
+                   : config_.threads > 0        ? config_.threads
+                                                : physicalCoreCount();
         at::set_num_threads(threads_);
         device_ = options_.deviceOverride.empty() ? config_.device : options_.deviceOverride;
         if (device_ != "cpu") {
@@ -113,17 +117,30 @@ private:
         flat_ = std::make_unique<FlatParameters>(network_->parameters());
         optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
 
-        micro_ = config_.batchSize;
-        if (data_.train.size() < micro_)
+        if (config_.batchSize % comm_.world() != 0)
+            throw EngineError("batch_size " + std::to_string(config_.batchSize) + " is not divisible by the " +
+                                  std::to_string(comm_.world()) + " ranks.",
+                              "batch_size", {}, "Use a multiple of the number of ranks.");
+        micro_ = config_.batchSize / comm_.world();
+        if (data_.train.size() < config_.batchSize)
             throw EngineError("The training split has " + std::to_string(data_.train.size()) +
                                   " samples, fewer than one batch of " + std::to_string(micro_) + ".",
                               "batch_size", {}, "Lower batch_size or use more data.");
-        sampler_ = std::make_unique<BatchSampler>(data_.train.size(), micro_, config_.seed);
+        sampler_ = std::make_unique<BatchSampler>(data_.train.size(), config_.batchSize, config_.seed, true, true,
+                                                  comm_.rank(), comm_.world());
+        if (comm_.world() > 1) {
+            // Identical starting point everywhere; then a rank-specific stream for dropout.
+            torch::NoGradGuard noGrad;
+            comm_.broadcast(flat_->values());
+            for (auto &[name, buffer] : network_->namedBuffers())
+                comm_.broadcast(buffer);
+            if (comm_.rank() > 0) torch::manual_seed(config_.seed + 7919 * static_cast<std::uint64_t>(comm_.rank()));
+        }
         batchesPerEpoch_ = sampler_->batchesPerEpoch();
         const std::int64_t stepsPerEpoch = std::max<std::int64_t>(1, batchesPerEpoch_ / config_.accumulationSteps);
         totalSteps_ = config_.steps > 0 ? config_.steps : config_.epochs * stepsPerEpoch;
         evalEvery_ = config_.evalEverySteps > 0 ? config_.evalEverySteps : stepsPerEpoch;
-        if (!options_.runDir.empty()) fs::create_directories(options_.runDir);
+        if (!options_.runDir.empty() && leader_) fs::create_directories(options_.runDir);
     }
 
     void checkDataAgainstSpec() {
@@ -136,8 +153,9 @@ private:
         if (!match) {
             spec::Shape got(sample.begin(), sample.end());
             got.insert(got.begin(), spec::kBatch);
-            throw EngineError("The data gives samples of shape " + spec::formatShape(got) + " but the network's input '" +
-                                  input.name + "' expects " + spec::formatShape(input.shape) + ".",
+            throw EngineError("The data gives samples of shape " + spec::formatShape(got) +
+                                  " but the network's input '" + input.name + "' expects " +
+                                  spec::formatShape(input.shape) + ".",
                               "data", input.name, "Change the input shape in the designer, or pick matching data.");
         }
         const auto *out = network_->analysis().portType(spec_.outputs.front().from);
@@ -164,11 +182,23 @@ private:
             try {
                 readCheckpoint(path, s);
             } catch (const std::exception &e) {
-                events_.emit({{"event", "warning"}, {"message", std::string("skipping unusable checkpoint: ") + e.what()}, {"path", path}});
+                if (leader_)
+                    events_.emit({{"event", "warning"},
+                                  {"message", std::string("skipping unusable checkpoint: ") + e.what()},
+                                  {"path", path}});
                 continue;
             }
             optimizer_->loadState(s.optimizer);
-            setCpuRngState(s.rngState);
+            const std::size_t rank = static_cast<std::size_t>(comm_.rank());
+            if (s.world == comm_.world() && rank < s.rankRngStates.size())
+                setCpuRngState(s.rankRngStates[rank]);
+            else if (comm_.world() == 1)
+                setCpuRngState(s.rngState);
+            else if (leader_)
+                events_.emit(
+                    {{"event", "warning"},
+                     {"message", "checkpoint was written by " + std::to_string(s.world) + " rank(s), resuming with " +
+                                     std::to_string(comm_.world()) + ": data order is kept, dropout streams restart"}});
             step_ = s.step;
             bestMetric_ = s.bestMetric;
             hasBest_ = s.hasBest;
@@ -176,16 +206,20 @@ private:
             resumedFrom_ = path;
             return;
         }
-        events_.emit({{"event", "warning"}, {"message", "no usable checkpoint found; starting from the beginning"}});
+        if (leader_)
+            events_.emit(
+                {{"event", "warning"}, {"message", "no usable checkpoint found; starting from the beginning"}});
     }
 
     void emitStarted() {
+        if (!leader_) return;
         events_.emit({{"event", "started"},
                       {"protocol", kEventsProtocol},
                       {"engine_version", DIAMOND_VERSION},
                       {"libtorch_version", TORCH_VERSION},
                       {"device", device_},
                       {"threads", threads_},
+                      {"world_size", comm_.world()},
                       {"parameters", network_->parameterCount()},
                       {"data", data_.train.description},
                       {"train_samples", data_.train.size()},
@@ -231,18 +265,31 @@ private:
         while (step_ < totalSteps_) {
             const double lr = scheduledLearningRate(config_.schedule, config_.optimizer.lr, step_, totalSteps_);
             flat_->zeroGrad();
-            for (int a = 0; a < config_.accumulationSteps; ++a) {
-                const double value = microStep(step_ * config_.accumulationSteps + a, trainAcc);
-                if (!std::isfinite(value)) {
-                    const auto last = listCheckpoints(options_.runDir);
-                    throw EngineError("The loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +
-                                          " at step " + std::to_string(step_ + 1) + "." +
-                                          (last.empty() ? std::string() : " The last good checkpoint is " + last.front().second + "."),
-                                      "optimizer.lr", {},
-                                      "Lower the learning rate, standardise the inputs, or set grad_clip_norm.");
-                }
+            bool finite = true;
+            for (int a = 0; a < config_.accumulationSteps; ++a)
+                finite = std::isfinite(microStep(step_ * config_.accumulationSteps + a, trainAcc)) && finite;
+            bool stopRequested = gStopSignal.load() != 0;
+            if (comm_.world() > 1) {
+                // One small all-reduce carries every rank's stop request and loss health.
+                torch::Tensor control = torch::tensor({stopRequested ? 1.0 : 0.0, finite ? 0.0 : 1.0}, torch::kFloat64);
+                comm_.allReduceSum(control);
+                stopRequested = control[0].item<double>() > 0;
+                finite = control[1].item<double>() == 0;
             }
-            samplesSinceLog += micro_ * config_.accumulationSteps;
+            if (!finite) {
+                const auto last = listCheckpoints(options_.runDir);
+                throw EngineError(
+                    "The loss became NaN or infinite at step " + std::to_string(step_ + 1) + "." +
+                        (last.empty() ? std::string() : " The last good checkpoint is " + last.front().second + "."),
+                    "optimizer.lr", {}, "Lower the learning rate, standardise the inputs, or set grad_clip_norm.");
+            }
+            if (comm_.world() > 1) {
+                const auto reduceStart = Clock::now();
+                comm_.allReduceSum(flat_->grads());
+                flat_->grads().div_(static_cast<double>(comm_.world()));
+                allReduceSeconds_ += std::chrono::duration<double>(Clock::now() - reduceStart).count();
+            }
+            samplesSinceLog += config_.batchSize * config_.accumulationSteps;
             if (config_.gradClipNorm > 0) {
                 torch::NoGradGuard noGrad;
                 const double norm = flat_->grads().norm().item<double>();
@@ -256,31 +303,50 @@ private:
             const auto now = Clock::now();
             if (step_ % config_.logEverySteps == 0 || step_ == totalSteps_) {
                 const double interval = std::chrono::duration<double>(now - lastLog).count();
+                if (comm_.world() > 1) {
+                    torch::Tensor sums = trainAcc.sums();
+                    comm_.allReduceSum(sums);
+                    trainAcc.setSums(sums);
+                }
                 emitMetrics("train", trainAcc.values(), samplesSinceLog / std::max(interval, 1e-9), now);
-                events_.emit({{"event", "metric"}, {"step", step_}, {"epoch", epochOf(step_)}, {"split", "train"},
-                              {"name", "lr"}, {"value", lr}, {"elapsed_s", elapsed(now)}});
+                if (leader_)
+                    events_.emit({{"event", "metric"},
+                                  {"step", step_},
+                                  {"epoch", epochOf(step_)},
+                                  {"split", "train"},
+                                  {"name", "lr"},
+                                  {"value", lr},
+                                  {"elapsed_s", elapsed(now)}});
                 trainAcc.reset();
                 samplesSinceLog = 0;
                 lastLog = now;
             }
             if (step_ % evalEvery_ == 0 || step_ == totalSteps_) {
                 if (evaluate(false)) {
-                    events_.emit({{"event", "early_stop"}, {"step", step_}, {"metric", config_.earlyStopping.metric},
-                                  {"best", bestMetric_}});
+                    if (leader_)
+                        events_.emit({{"event", "early_stop"},
+                                      {"step", step_},
+                                      {"metric", config_.earlyStopping.metric},
+                                      {"best", bestMetric_}});
                     break;
                 }
             }
             const bool dueBySteps = config_.checkpoint.everySteps > 0 && step_ % config_.checkpoint.everySteps == 0;
-            const bool dueByTime = config_.checkpoint.everySeconds > 0 &&
-                                   std::chrono::duration<double>(now - lastCheckpoint).count() >= config_.checkpoint.everySeconds;
+            const bool dueByTime =
+                config_.checkpoint.everySeconds > 0 &&
+                std::chrono::duration<double>(now - lastCheckpoint).count() >= config_.checkpoint.everySeconds;
             if ((dueBySteps || dueByTime) && step_ < totalSteps_) {
                 checkpoint();
                 lastCheckpoint = Clock::now();
             }
-            if (const int signal = gStopSignal.load()) {
+            if (stopRequested) {
                 const std::string path = checkpoint();
-                events_.emit({{"event", "requeue"}, {"step", step_}, {"signal", signal}, {"checkpoint", path},
-                              {"message", "checkpointed on request; resume to continue"}});
+                if (leader_)
+                    events_.emit({{"event", "requeue"},
+                                  {"step", step_},
+                                  {"signal", gStopSignal.load()},
+                                  {"checkpoint", path},
+                                  {"message", "checkpointed on request; resume to continue"}});
                 return 85;
             }
         }
@@ -296,16 +362,28 @@ private:
 
     void emitMetrics(const char *split, const std::map<std::string, double> &values, double samplesPerS,
                      Clock::time_point now) {
+        if (!leader_) return;
         for (const auto &[name, value] : values) {
-            json e = {{"event", "metric"}, {"step", step_}, {"epoch", epochOf(step_)}, {"split", split},
+            json e = {{"event", "metric"}, {"step", step_},  {"epoch", epochOf(step_)},  {"split", split},
                       {"name", name},      {"value", value}, {"elapsed_s", elapsed(now)}};
             if (samplesPerS > 0) e["samples_per_s"] = samplesPerS;
             events_.emit(std::move(e));
         }
     }
 
-    /// Validation pass; records the values and returns true when early stopping triggers.
+    /// Validation pass on rank 0; every rank gets its early-stopping decision. Returns true when
+    /// early stopping triggers.
     bool evaluate(bool withConfusion) {
+        bool stop = leader_ && evaluateHere(withConfusion);
+        if (comm_.world() > 1) {
+            torch::Tensor flag = torch::tensor({stop ? 1.0 : 0.0}, torch::kFloat64);
+            comm_.broadcast(flag);
+            stop = flag.item<double>() > 0;
+        }
+        return stop;
+    }
+
+    bool evaluateHere(bool withConfusion) {
         if (data_.validation.size() == 0) return false;
         MetricAccumulator acc(metrics_, data_.validation.numClasses, withConfusion);
         {
@@ -333,7 +411,8 @@ private:
             json rows = json::array();
             for (std::int64_t i = 0; i < c.size(0); ++i) {
                 json row = json::array();
-                for (std::int64_t j = 0; j < c.size(1); ++j) row.push_back(c[i][j].item<std::int64_t>());
+                for (std::int64_t j = 0; j < c.size(1); ++j)
+                    row.push_back(c[i][j].item<std::int64_t>());
                 rows.push_back(row);
             }
             json e = {{"event", "eval"}, {"step", step_}, {"split", "val"}, {"confusion_matrix", rows}};
@@ -357,10 +436,15 @@ private:
         return ++evalsWithoutImprovement_ >= config_.earlyStopping.patience;
     }
 
+    /// Called by every rank; rank 0 writes after a barrier. Returns the path (empty elsewhere).
     std::string checkpoint() {
         CheckpointState s = checkpointTemplate();
         s.step = step_;
         s.rngState = cpuRngState();
+        s.world = comm_.world();
+        s.rankRngStates = comm_.allGather(s.rngState);
+        comm_.barrier();
+        if (!leader_) return {};
         s.bestMetric = bestMetric_;
         s.hasBest = hasBest_;
         s.evalsWithoutImprovement = evalsWithoutImprovement_;
@@ -373,8 +457,10 @@ private:
     void finish(Clock::time_point wallStart) {
         evaluate(true);
         const std::string path = checkpoint();
+        if (!leader_) return;
         json finalMetrics = json::object();
-        for (const auto &[k, v] : lastValidation_) finalMetrics["val_" + k] = v;
+        for (const auto &[k, v] : lastValidation_)
+            finalMetrics["val_" + k] = v;
         const double seconds = std::chrono::duration<double>(Clock::now() - wallStart).count();
         events_.emit({{"event", "finished"},
                       {"step", step_},
@@ -383,6 +469,8 @@ private:
                       {"checkpoint", path},
                       {"steps_per_s", loopSeconds_ > 0 ? stepsTimed_ / loopSeconds_ : 0.0},
                       {"loader_fraction", loopSeconds_ > 0 ? loaderSeconds_ / loopSeconds_ : 0.0},
+                      {"world_size", comm_.world()},
+                      {"allreduce_s_per_step", stepsTimed_ > 0 ? allReduceSeconds_ / stepsTimed_ : 0.0},
                       {"wall_s", seconds}});
     }
 
@@ -390,7 +478,8 @@ private:
         spec::MemoryOptions mem;
         mem.batch = config_.batchSize;
         const std::string &o = config_.optimizer.name;
-        mem.optimizer = o == "sgd" ? (config_.optimizer.momentum > 0 ? spec::Optimizer::SGDMomentum : spec::Optimizer::SGD)
+        mem.optimizer = o == "sgd"
+                            ? (config_.optimizer.momentum > 0 ? spec::Optimizer::SGDMomentum : spec::Optimizer::SGD)
                         : o == "rmsprop" ? spec::Optimizer::RMSprop
                         : o == "adamw"   ? spec::Optimizer::AdamW
                                          : spec::Optimizer::Adam;
@@ -406,13 +495,17 @@ private:
             flat_->zeroGrad();
             microStep(i % batchesPerEpoch_, acc);
         }
-        const double perStep = std::chrono::duration<double>(Clock::now() - t0).count() / timed * config_.accumulationSteps;
+        const double perStep =
+            std::chrono::duration<double>(Clock::now() - t0).count() / timed * config_.accumulationSteps;
         setCpuRngState(rng);
         events_.emit({{"event", "plan"},
                       {"parameters", network_->parameterCount()},
                       {"memory_bytes", memory.total()},
-                      {"memory", {{"weights", memory.weights}, {"gradients", memory.gradients},
-                                  {"optimizer_state", memory.optimizerState}, {"activations", memory.activations}}},
+                      {"memory",
+                       {{"weights", memory.weights},
+                        {"gradients", memory.gradients},
+                        {"optimizer_state", memory.optimizerState},
+                        {"activations", memory.activations}}},
                       {"data", data_.train.description},
                       {"train_samples", data_.train.size()},
                       {"validation_samples", data_.validation.size()},
@@ -428,6 +521,8 @@ private:
     const RunConfig &config_;
     const TrainerOptions &options_;
     EventWriter &events_;
+    Communicator &comm_;
+    const bool leader_;
     const Clock::time_point runStart_ = Clock::now();
 
     LossConfig loss_;
@@ -440,7 +535,7 @@ private:
     std::unique_ptr<Optimizer> optimizer_;
     std::unique_ptr<BatchSampler> sampler_;
     std::int64_t micro_ = 0, batchesPerEpoch_ = 1, totalSteps_ = 0, evalEvery_ = 1, step_ = 0, stepsTimed_ = 0;
-    double loopSeconds_ = 0, loaderSeconds_ = 0, lastLr_ = 0, bestMetric_ = 0;
+    double loopSeconds_ = 0, loaderSeconds_ = 0, allReduceSeconds_ = 0, lastLr_ = 0, bestMetric_ = 0;
     bool hasBest_ = false;
     std::int64_t evalsWithoutImprovement_ = 0;
     std::map<std::string, double> lastValidation_;
@@ -449,8 +544,9 @@ private:
 
 } // namespace
 
-int runTraining(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events) {
-    Run run(spec, config, options, events);
+int runTraining(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events,
+                Communicator &comm) {
+    Run run(spec, config, options, events, comm);
     return run.execute();
 }
 

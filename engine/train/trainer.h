@@ -1,6 +1,7 @@
 // The training run: data, network, optimizer, the loop, evaluation, checkpoints and signals.
 #pragma once
 
+#include "distributed.h"
 #include "events.h"
 #include "run_config.h"
 
@@ -12,11 +13,11 @@
 namespace diamond::engine {
 
 struct TrainerOptions {
-    std::string runDir;          ///< events.jsonl and checkpoints/ go here (created if missing)
-    bool resume = false;         ///< continue from the newest valid checkpoint
-    bool dryRun = false;         ///< validate, time a few steps, print the plan; train nothing
-    int threadsOverride = -1;    ///< --threads; -1 = from the config
-    std::string deviceOverride;  ///< --device; empty = from the config
+    std::string runDir;         ///< events.jsonl and checkpoints/ go here (created if missing)
+    bool resume = false;        ///< continue from the newest valid checkpoint
+    bool dryRun = false;        ///< validate, time a few steps, print the plan; train nothing
+    int threadsOverride = -1;   ///< --threads; -1 = from the config
+    std::string deviceOverride; ///< --device; empty = from the config
 };
 
 /// Set by SIGTERM/SIGINT/SIGUSR1: finish the current step, checkpoint, exit with kExitRequeue.
@@ -27,7 +28,12 @@ void installStopSignalHandlers();
 int physicalCoreCount();
 
 /// Runs the whole thing and returns the process exit code (0, 85). Throws EngineError or a
-/// torch error on failure; the caller turns it into an `error` event.
-int runTraining(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events);
+/// torch error on failure; the caller turns it into an `error` event. With several ranks
+/// (`comm.world() > 1`) every rank calls this: parameters are broadcast from rank 0, each rank
+/// trains on its slice of every global batch, gradients are averaged with one all-reduce of the
+/// flat gradient buffer, metrics are summed across ranks, and rank 0 alone evaluates, writes
+/// checkpoints (after a barrier) and emits events.
+int runTraining(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events,
+                Communicator &comm);
 
 } // namespace diamond::engine

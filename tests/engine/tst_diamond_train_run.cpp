@@ -43,12 +43,13 @@ QList<QJsonObject> parseLines(const QByteArray &bytes) {
 }
 
 QString example(const char *name, const char *file) {
-    return diamond::test::sourcePath(QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
+    return diamond::test::sourcePath(
+        QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
 }
 
 QStringList trainArgs(const QString &spec, const QString &config, const QString &runDir) {
-    return {QStringLiteral("--spec"), spec, QStringLiteral("--config"), config, QStringLiteral("--run-dir"), runDir,
-            QStringLiteral("--threads"), QStringLiteral("1")};
+    return {QStringLiteral("--spec"),    spec,   QStringLiteral("--config"),  config,
+            QStringLiteral("--run-dir"), runDir, QStringLiteral("--threads"), QStringLiteral("1")};
 }
 
 EngineRun runEngine(const QStringList &args, int timeoutMs = 240000) {
@@ -91,7 +92,8 @@ class TestDiamondTrainRun : public QObject {
     QString shortSpiralsConfig(const QString &name, int steps, int every) {
         QJsonObject c = readJson(example("spirals", "run.json"));
         c[QStringLiteral("steps")] = steps;
-        c[QStringLiteral("checkpoint")] = QJsonObject{{QStringLiteral("every_steps"), every}, {QStringLiteral("keep_last"), 2}};
+        c[QStringLiteral("checkpoint")] =
+            QJsonObject{{QStringLiteral("every_steps"), every}, {QStringLiteral("keep_last"), 2}};
         c[QStringLiteral("data")] = QJsonObject{{QStringLiteral("source"), QStringLiteral("spirals")},
                                                 {QStringLiteral("samples"), 3000},
                                                 {QStringLiteral("validation_split"), 0.2}};
@@ -102,14 +104,16 @@ class TestDiamondTrainRun : public QObject {
 private Q_SLOTS:
     void spiralsExampleLearns() {
         const QString runDir = dir_.filePath(QStringLiteral("spirals"));
-        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), example("spirals", "run.json"), runDir));
+        const EngineRun r =
+            runEngine(trainArgs(example("spirals", "spec.json"), example("spirals", "run.json"), runDir));
         QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
         const QJsonObject started = r.last(QStringLiteral("started"));
         QCOMPARE(started.value(QStringLiteral("protocol")).toString(), QStringLiteral("diamond.events/1"));
         QCOMPARE(started.value(QStringLiteral("parameters")).toInt(), 4547);
         QCOMPARE(started.value(QStringLiteral("threads")).toInt(), 1);
         const QJsonObject finished = r.last(QStringLiteral("finished"));
-        const double accuracy = finished.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("val_accuracy")).toDouble();
+        const double accuracy =
+            finished.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("val_accuracy")).toDouble();
         qInfo("spirals validation accuracy %.4f", accuracy);
         QVERIFY2(accuracy >= 0.95, qPrintable(QString::number(accuracy)));
         QCOMPARE(finished.value(QStringLiteral("weights_sha256")).toString().size(), 64);
@@ -117,7 +121,8 @@ private Q_SLOTS:
         int train = 0, val = 0;
         for (const auto &m : r.ofKind(QStringLiteral("metric"))) {
             const QString split = m.value(QStringLiteral("split")).toString();
-            if (split == QLatin1String("train") && m.value(QStringLiteral("name")).toString() == QLatin1String("loss")) {
+            if (split == QLatin1String("train") &&
+                m.value(QStringLiteral("name")).toString() == QLatin1String("loss")) {
                 ++train;
                 QVERIFY(m.value(QStringLiteral("samples_per_s")).toDouble() > 0);
             }
@@ -139,13 +144,15 @@ private Q_SLOTS:
         const QString spec = example("spirals", "spec.json");
         const EngineRun reference = runEngine(trainArgs(spec, config, dir_.filePath(QStringLiteral("reference"))));
         QCOMPARE(reference.exitCode, 0);
-        const QString expected = reference.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
+        const QString expected =
+            reference.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
 
         // Kill at 5 increasing random steps, resuming in between, then let it finish.
         const QString runDir = dir_.filePath(QStringLiteral("killed"));
         QList<int> killAt;
         QRandomGenerator rng(20261202);
-        for (int i = 0; i < 5; ++i) killAt << 40 + i * 110 + rng.bounded(90);
+        for (int i = 0; i < 5; ++i)
+            killAt << 40 + i * 110 + rng.bounded(90);
         bool first = true;
         for (int target : killAt) {
             QProcess p;
@@ -178,7 +185,8 @@ private Q_SLOTS:
         QCOMPARE(last.exitCode, 0);
         QVERIFY(last.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() > 0);
         QCOMPARE(last.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(), expected);
-        qInfo("killed at steps %d %d %d %d %d; resumed weights match", killAt[0], killAt[1], killAt[2], killAt[3], killAt[4]);
+        qInfo("killed at steps %d %d %d %d %d; resumed weights match", killAt[0], killAt[1], killAt[2], killAt[3],
+              killAt[4]);
     }
 
     void sigtermCheckpointsAndExits85() {
@@ -206,7 +214,8 @@ private Q_SLOTS:
         QJsonObject c = readJson(config);
         c[QStringLiteral("steps")] = requeue.value(QStringLiteral("step")).toInt() + 20;
         writeJson(config, c);
-        const EngineRun resumed = runEngine(trainArgs(example("spirals", "spec.json"), config, runDir) << QStringLiteral("--resume"));
+        const EngineRun resumed =
+            runEngine(trainArgs(example("spirals", "spec.json"), config, runDir) << QStringLiteral("--resume"));
         QCOMPARE(resumed.exitCode, 0);
         QCOMPARE(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(),
                  requeue.value(QStringLiteral("step")).toInt());
@@ -220,22 +229,28 @@ private Q_SLOTS:
         QVERIFY(bogus.open(QIODevice::WriteOnly));
         bogus.write("PK\x03\x04 truncated");
         bogus.close();
-        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), config, runDir) << QStringLiteral("--resume"));
+        const EngineRun r =
+            runEngine(trainArgs(example("spirals", "spec.json"), config, runDir) << QStringLiteral("--resume"));
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.last(QStringLiteral("warning")).value(QStringLiteral("message")).toString().contains(QStringLiteral("skipping")));
+        QVERIFY(r.last(QStringLiteral("warning"))
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("skipping")));
         QCOMPARE(r.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(), 100);
     }
 
     void nanLossStopsWithTheStep() {
         QJsonObject c = readJson(example("sine_regression", "run.json"));
-        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("sgd")}, {QStringLiteral("lr"), 1e5}};
+        c[QStringLiteral("optimizer")] =
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("sgd")}, {QStringLiteral("lr"), 1e5}};
         c[QStringLiteral("checkpoint")] = QJsonObject{{QStringLiteral("every_steps"), 1}};
         const QString config = writeJson(dir_.filePath(QStringLiteral("nan.json")), c);
         const QString runDir = dir_.filePath(QStringLiteral("nan"));
         const EngineRun r = runEngine(trainArgs(example("sine_regression", "spec.json"), config, runDir));
         QCOMPARE(r.exitCode, 1);
         const QJsonObject error = r.last(QStringLiteral("error"));
-        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("at step")), qPrintable(error.value(QStringLiteral("message")).toString()));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("at step")),
+                 qPrintable(error.value(QStringLiteral("message")).toString()));
         QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("optimizer.lr"));
         QVERIFY(!error.value(QStringLiteral("hint")).toString().isEmpty());
         QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("*.pt")}).isEmpty());
@@ -243,15 +258,21 @@ private Q_SLOTS:
 
     void badConfigNamesTheField() {
         QJsonObject c = readJson(example("spirals", "run.json"));
-        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lrr"), 0.1}};
+        c[QStringLiteral("optimizer")] =
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lrr"), 0.1}};
         const QString config = writeJson(dir_.filePath(QStringLiteral("typo.json")), c);
-        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"), config, dir_.filePath(QStringLiteral("typo"))));
+        const EngineRun r =
+            runEngine(trainArgs(example("spirals", "spec.json"), config, dir_.filePath(QStringLiteral("typo"))));
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(r.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(), QStringLiteral("optimizer.lrr"));
-        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), -1}};
+        QCOMPARE(r.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(),
+                 QStringLiteral("optimizer.lrr"));
+        c[QStringLiteral("optimizer")] =
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), -1}};
         writeJson(config, c);
-        const EngineRun negative = runEngine(trainArgs(example("spirals", "spec.json"), config, dir_.filePath(QStringLiteral("typo"))));
-        QCOMPARE(negative.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(), QStringLiteral("optimizer.lr"));
+        const EngineRun negative =
+            runEngine(trainArgs(example("spirals", "spec.json"), config, dir_.filePath(QStringLiteral("typo"))));
+        QCOMPARE(negative.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(),
+                 QStringLiteral("optimizer.lr"));
     }
 
     void specMismatchNamesTheNode() {
@@ -266,8 +287,9 @@ private Q_SLOTS:
 
     void dryRunPrintsThePlan() {
         const QString runDir = dir_.filePath(QStringLiteral("dry"));
-        const EngineRun r = runEngine(trainArgs(example("shapes_cnn", "spec.json"), example("shapes_cnn", "run.json"), runDir)
-                                      << QStringLiteral("--dry-run"));
+        const EngineRun r =
+            runEngine(trainArgs(example("shapes_cnn", "spec.json"), example("shapes_cnn", "run.json"), runDir)
+                      << QStringLiteral("--dry-run"));
         QCOMPARE(r.exitCode, 0);
         const QJsonObject plan = r.last(QStringLiteral("plan"));
         QCOMPARE(plan.value(QStringLiteral("parameters")).toInt(), 105476);
@@ -293,11 +315,13 @@ private Q_SLOTS:
         const QByteArray n = name.toUtf8();
         QElapsedTimer timer;
         timer.start();
-        const EngineRun r = runEngine({QStringLiteral("--spec"), example(n.constData(), "spec.json"), QStringLiteral("--config"),
-                                       example(n.constData(), "run.json"), QStringLiteral("--run-dir"), dir_.filePath(name),
-                                       QStringLiteral("--threads"), QStringLiteral("1")});
+        const EngineRun r =
+            runEngine({QStringLiteral("--spec"), example(n.constData(), "spec.json"), QStringLiteral("--config"),
+                       example(n.constData(), "run.json"), QStringLiteral("--run-dir"), dir_.filePath(name),
+                       QStringLiteral("--threads"), QStringLiteral("1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
-        const double value = r.last(QStringLiteral("finished")).value(QStringLiteral("metrics")).toObject().value(metric).toDouble();
+        const double value =
+            r.last(QStringLiteral("finished")).value(QStringLiteral("metrics")).toObject().value(metric).toDouble();
         qInfo("%s: %s = %.4f in %.1f s", n.constData(), qPrintable(metric), value, timer.elapsed() / 1000.0);
         QVERIFY2(value >= threshold, qPrintable(QString::number(value)));
     }

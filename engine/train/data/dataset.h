@@ -27,13 +27,15 @@ struct Dataset {
 };
 
 /// `data` section of the run config. Source-specific keys stay in `options` (the whole
-/// section), read by the source; errors name the field as "data.<key>".
+/// section), read by the source; errors name the field as "data.<key>". Sources reject keys
+/// they do not know. Integer arrays (npy, npz, hdf5) become int64 token ids unless the
+/// source's `input_dtype` option says otherwise (docs/data-sources.md).
 struct DataConfig {
-    std::string source;              ///< spirals, moons, blobs, checkerboard, sine, shapes, csv, npy, npz, hdf5, idx, image_folder
-    nlohmann::json options;          ///< the whole "data" object
-    double validationSplit = 0.2;    ///< fraction of samples held out for validation, in [0, 0.9]
-    bool standardize = true;         ///< standardise float inputs with train-split mean/std
-    std::string baseDir;             ///< relative paths are resolved against this (the config file's folder)
+    std::string source; ///< spirals, moons, blobs, checkerboard, sine, shapes, csv, npy, npz, hdf5, idx, image_folder
+    nlohmann::json options;       ///< the whole "data" object
+    double validationSplit = 0.2; ///< fraction of samples held out for validation, in [0, 0.9]
+    bool standardize = true;      ///< standardise float inputs with train-split mean/std
+    std::string baseDir;          ///< relative paths are resolved against this (the config file's folder)
 };
 
 class DataSource {
@@ -52,9 +54,10 @@ std::vector<std::string> dataSourceNames();
 /// Train/validation split of a dataset with standardisation statistics from the train split.
 struct SplitData {
     Dataset train;
-    Dataset validation;     ///< may be empty (size 0) when validationSplit == 0
-    torch::Tensor mean;     ///< per-feature (shape of one sample), undefined when not standardised
-    torch::Tensor std;      ///< same shape as mean; zeros replaced by 1
+    Dataset validation; ///< may be empty (size 0) when validationSplit == 0
+    torch::Tensor mean; ///< shape of one sample: per element, or per channel (expanded) for [S,C,H,W] images;
+                        ///< undefined when not standardised
+    torch::Tensor std;  ///< same shape as mean; zeros replaced by 1
 };
 
 /// Loads, splits (seeded shuffle, then the last `validationSplit` fraction is validation) and
@@ -65,7 +68,9 @@ SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed);
 /// epoch e depends only on (seed, e); the global batch b of an epoch covers positions
 /// [b*globalBatch, (b+1)*globalBatch) of that permutation; rank r of `world` takes the r-th
 /// contiguous slice of globalBatch/world of it, so N ranks together see exactly what one rank
-/// with the global batch sees. The last incomplete batch is dropped when `dropLast`.
+/// with the global batch sees. The last incomplete batch is dropped when `dropLast`; kept, it
+/// is divided so that rank r takes positions [floor(r*len/world), floor((r+1)*len/world)).
+/// globalBatch must be a multiple of world (else EngineError, field batch_size).
 class BatchSampler {
 public:
     BatchSampler(std::int64_t size, std::int64_t globalBatch, std::uint64_t seed, bool shuffle = true,

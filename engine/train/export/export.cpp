@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -136,16 +137,21 @@ torch::Dtype torchType(spec::DType dtype) {
 /// that every drawn id is valid for each of them; kDefaultIdBound when there is none.
 std::int64_t idBound(const Network &net, const std::string &name) {
     const spec::Spec &s = net.spec();
+    std::map<std::string, std::vector<std::size_t>> consumers; // producer id -> consuming node indices
+    for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+        for (const auto &ref : s.nodes[i].inputs)
+            consumers[ref.node].push_back(i);
+    }
     std::int64_t bound = -1;
     std::set<std::string> seen = {name};
     std::vector<std::string> frontier = {name};
     while (!frontier.empty()) {
-        const std::string id = frontier.back();
+        const auto it = consumers.find(frontier.back());
         frontier.pop_back();
-        for (const auto &node : s.nodes) {
-            const bool consumes = std::any_of(node.inputs.begin(), node.inputs.end(),
-                                              [&](const spec::PortRef &ref) { return ref.node == id; });
-            if (!consumes || !seen.insert(node.id).second) continue;
+        if (it == consumers.end()) continue;
+        for (const std::size_t i : it->second) {
+            const spec::Node &node = s.nodes[i];
+            if (!seen.insert(node.id).second) continue;
             frontier.push_back(node.id);
             const spec::NodeInfo *info = net.analysis().node(node.id);
             if (node.type == "Embedding" && info && info->params.contains("num_embeddings")) {
@@ -187,8 +193,7 @@ std::pair<std::string, std::int64_t> loadWeights(Network &net, const ExportOptio
         try {
             readCheckpoint(options.checkpoint, state);
         } catch (const c10::Error &e) {
-            throw EngineError("Could not read the checkpoint " + options.checkpoint + ": " +
-                                  e.what_without_backtrace(),
+            throw EngineError("Could not read the checkpoint " + options.checkpoint + ": " + e.what_without_backtrace(),
                               "--checkpoint");
         } catch (const std::exception &e) {
             throw EngineError("Could not read the checkpoint " + options.checkpoint + ": " + e.what(), "--checkpoint");

@@ -57,7 +57,7 @@ void addPythonSequenceGenerators(PyLayerGeneratorMap &m); ///< Embedding, Recurr
 
 // ---- Python literals ------------------------------------------------------------------------
 std::string pyInt(std::int64_t v);
-std::string pyFloat(double v);          ///< shortest round-trip text, always a float literal
+std::string pyFloat(double v); ///< shortest round-trip text, always a float literal
 std::string pyBool(bool v);
 std::string pyStr(const std::string &s); ///< double-quoted, ASCII-only escapes
 std::string pyTuple(const std::vector<std::int64_t> &v);

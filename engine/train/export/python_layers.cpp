@@ -33,8 +33,8 @@ PyLayer conv(const PyLayerContext &ctx, std::size_t spatial) {
                                 ", kernel_size=" + pyTuple(intListParam(ctx, "kernel_size", spatial)) +
                                 ", stride=" + pyTuple(intListParam(ctx, "stride", spatial)) +
                                 ", padding=" + convPadding(ctx, spatial) +
-                                ", dilation=" + pyTuple(intListParam(ctx, "dilation", spatial)) +
-                                ", groups=" + pyInt(intParam(ctx, "groups")) + ", bias=" + pyBool(boolParam(ctx, "bias")) +
+                                ", dilation=" + pyTuple(intListParam(ctx, "dilation", spatial)) + ", groups=" +
+                                pyInt(intParam(ctx, "groups")) + ", bias=" + pyBool(boolParam(ctx, "bias")) +
                                 ", padding_mode=" + pyStr(stringParam(ctx, "padding_mode")) + ")");
 }
 
@@ -44,25 +44,24 @@ std::string poolStride(const PyLayerContext &ctx, std::size_t n) {
 }
 
 PyLayer maxPool(const PyLayerContext &ctx, std::size_t n) {
-    return unaryModule(ctx, "nn.MaxPool" + std::to_string(n) + "d(kernel_size=" +
-                                pyTuple(intListParam(ctx, "kernel_size", n)) + ", stride=" + poolStride(ctx, n) +
-                                ", padding=" + pyTuple(intListParam(ctx, "padding", n)) +
-                                ", dilation=" + pyTuple(intListParam(ctx, "dilation", n)) +
-                                ", ceil_mode=" + pyBool(boolParam(ctx, "ceil_mode")) + ")");
+    return unaryModule(
+        ctx, "nn.MaxPool" + std::to_string(n) + "d(kernel_size=" + pyTuple(intListParam(ctx, "kernel_size", n)) +
+                 ", stride=" + poolStride(ctx, n) + ", padding=" + pyTuple(intListParam(ctx, "padding", n)) +
+                 ", dilation=" + pyTuple(intListParam(ctx, "dilation", n)) +
+                 ", ceil_mode=" + pyBool(boolParam(ctx, "ceil_mode")) + ")");
 }
 
 PyLayer avgPool(const PyLayerContext &ctx, std::size_t n) {
-    return unaryModule(ctx, "nn.AvgPool" + std::to_string(n) + "d(kernel_size=" +
-                                pyTuple(intListParam(ctx, "kernel_size", n)) + ", stride=" + poolStride(ctx, n) +
-                                ", padding=" + pyTuple(intListParam(ctx, "padding", n)) +
-                                ", ceil_mode=" + pyBool(boolParam(ctx, "ceil_mode")) +
-                                ", count_include_pad=" + pyBool(boolParam(ctx, "count_include_pad")) + ")");
+    return unaryModule(
+        ctx, "nn.AvgPool" + std::to_string(n) + "d(kernel_size=" + pyTuple(intListParam(ctx, "kernel_size", n)) +
+                 ", stride=" + poolStride(ctx, n) + ", padding=" + pyTuple(intListParam(ctx, "padding", n)) +
+                 ", ceil_mode=" + pyBool(boolParam(ctx, "ceil_mode")) +
+                 ", count_include_pad=" + pyBool(boolParam(ctx, "count_include_pad")) + ")");
 }
 
 PyLayer batchNorm(const PyLayerContext &ctx, int dims) {
-    return unaryModule(ctx, "nn.BatchNorm" + std::to_string(dims) + "d(" + pyInt(inputDim(ctx, 0, 1)) +
-                                ", eps=" + pyFloat(floatParam(ctx, "eps")) +
-                                ", momentum=" + pyFloat(floatParam(ctx, "momentum")) +
+    return unaryModule(ctx, "nn.BatchNorm" + std::to_string(dims) + "d(" + pyInt(inputDim(ctx, 0, 1)) + ", eps=" +
+                                pyFloat(floatParam(ctx, "eps")) + ", momentum=" + pyFloat(floatParam(ctx, "momentum")) +
                                 ", affine=" + pyBool(boolParam(ctx, "affine")) +
                                 ", track_running_stats=" + pyBool(boolParam(ctx, "track_running_stats")) + ")");
 }
@@ -91,15 +90,13 @@ void addPythonDenseGenerators(PyLayerGeneratorMap &m) {
     m["Conv2d"] = [](const PyLayerContext &ctx) { return conv(ctx, 2); };
     m["Conv3d"] = [](const PyLayerContext &ctx) { return conv(ctx, 3); };
     m["ConvTranspose2d"] = [](const PyLayerContext &ctx) {
-        return unaryModule(ctx, "nn.ConvTranspose2d(" + pyInt(inputDim(ctx, 0, 1)) + ", " +
-                                    pyInt(intParam(ctx, "out_channels")) +
-                                    ", kernel_size=" + pyTuple(intListParam(ctx, "kernel_size", 2)) +
-                                    ", stride=" + pyTuple(intListParam(ctx, "stride", 2)) +
-                                    ", padding=" + pyTuple(intListParam(ctx, "padding", 2)) +
-                                    ", output_padding=" + pyTuple(intListParam(ctx, "output_padding", 2)) +
-                                    ", groups=" + pyInt(intParam(ctx, "groups")) +
-                                    ", bias=" + pyBool(boolParam(ctx, "bias")) +
-                                    ", dilation=" + pyTuple(intListParam(ctx, "dilation", 2)) + ")");
+        return unaryModule(
+            ctx, "nn.ConvTranspose2d(" + pyInt(inputDim(ctx, 0, 1)) + ", " + pyInt(intParam(ctx, "out_channels")) +
+                     ", kernel_size=" + pyTuple(intListParam(ctx, "kernel_size", 2)) + ", stride=" +
+                     pyTuple(intListParam(ctx, "stride", 2)) + ", padding=" + pyTuple(intListParam(ctx, "padding", 2)) +
+                     ", output_padding=" + pyTuple(intListParam(ctx, "output_padding", 2)) +
+                     ", groups=" + pyInt(intParam(ctx, "groups")) + ", bias=" + pyBool(boolParam(ctx, "bias")) +
+                     ", dilation=" + pyTuple(intListParam(ctx, "dilation", 2)) + ")");
     };
     m["MaxPool1d"] = [](const PyLayerContext &ctx) { return maxPool(ctx, 1); };
     m["MaxPool2d"] = [](const PyLayerContext &ctx) { return maxPool(ctx, 2); };
@@ -216,8 +213,8 @@ void addPythonSequenceGenerators(PyLayerGeneratorMap &m) {
     m["MultiheadAttention"] = [](const PyLayerContext &ctx) {
         const std::string &q = ctx.args.at(0);
         const std::string qkv = ctx.args.size() == 3 ? joinArgs(ctx, ", ") : q + ", " + q + ", " + q;
-        return PyLayer{"nn.MultiheadAttention(" + pyInt(inputDim(ctx, 0, 2)) + ", " + pyInt(intParam(ctx, "num_heads")) +
-                           ", dropout=" + pyFloat(floatParam(ctx, "dropout")) +
+        return PyLayer{"nn.MultiheadAttention(" + pyInt(inputDim(ctx, 0, 2)) + ", " +
+                           pyInt(intParam(ctx, "num_heads")) + ", dropout=" + pyFloat(floatParam(ctx, "dropout")) +
                            ", bias=" + pyBool(boolParam(ctx, "bias")) + ", batch_first=True)",
                        ctx.module + "(" + qkv + ")"};
     };

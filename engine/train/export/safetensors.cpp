@@ -59,9 +59,12 @@ int maxNesting(std::string_view text) {
     bool inString = false, escaped = false;
     for (const char c : text) {
         if (inString) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') inString = false;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
         } else if (c == '"') {
             inString = true;
         } else if (c == '{' || c == '[') {
@@ -122,7 +125,7 @@ SafetensorsTensor parseEntry(const std::string &what, const std::string &name, c
 
 int safetensorsDtypeSize(const std::string &dtype) {
     static const std::map<std::string, int> sizes = {
-        {"F64", 8}, {"F32", 4}, {"F16", 2}, {"BF16", 2}, {"I64", 8}, {"I32", 4}, {"I16", 2},
+        {"F64", 8}, {"F32", 4}, {"F16", 2}, {"BF16", 2}, {"I64", 8}, {"I32", 4},  {"I16", 2},
         {"I8", 1},  {"U64", 8}, {"U32", 4}, {"U16", 2},  {"U8", 1},  {"BOOL", 1},
     };
     const auto it = sizes.find(dtype);
@@ -154,7 +157,8 @@ std::string serializeSafetensors(const SafetensorsFile &file) {
         if (elementSize == 0) fail(what, "tensor '" + t.name + "' has an unknown dtype '" + t.dtype + "'.");
         std::uint64_t size = 0;
         if (!byteSize(t.shape, elementSize, size) || size != t.data.size())
-            fail(what, "tensor '" + t.name + "' has " + std::to_string(t.data.size()) + " bytes of data for its shape.");
+            fail(what,
+                 "tensor '" + t.name + "' has " + std::to_string(t.data.size()) + " bytes of data for its shape.");
         header[t.name] = {{"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {offset, offset + size}}};
         offset += size;
     }
@@ -223,8 +227,9 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string &what
     }
 
     // The tensors must tile the data section: no overlap, no gap, nothing after the last one.
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry &a, const Entry &b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
     std::uint64_t covered = 0;
     const Entry *previous = nullptr;
     for (const auto &e : entries) {

@@ -81,15 +81,15 @@ public:
 
 private:
     struct Step {
-        int node;                                   ///< index into spec_.nodes
-        std::vector<std::pair<int, int>> inputs;    ///< (value slot, port) per input
+        int node;                                ///< index into spec_.nodes
+        std::vector<std::pair<int, int>> inputs; ///< (value slot, port) per input
     };
     spec::Spec spec_;
     spec::Analysis analysis_;
-    std::vector<std::shared_ptr<Layer>> layers_;    ///< by spec node index
-    std::vector<Step> steps_;                       ///< topological order
-    std::map<std::string, int> slotOf_;             ///< input name / node id -> value slot
-    std::vector<std::pair<int, int>> outputs_;      ///< (slot, port) per spec output
+    std::vector<std::shared_ptr<Layer>> layers_; ///< by spec node index
+    std::vector<Step> steps_;                    ///< topological order
+    std::map<std::string, int> slotOf_;          ///< input name / node id -> value slot
+    std::vector<std::pair<int, int>> outputs_;   ///< (slot, port) per spec output
 };
 
 } // namespace diamond::engine

@@ -91,70 +91,83 @@ json doc(const std::vector<json> &inputs, const std::vector<json> &nodes, const 
 /// Residual Add and Concat DAG with ids that are not Python names (dots, dashes, a leading
 /// digit, "eval", two ids that sanitise alike); listed out of execution order.
 json residualDag() {
-    return doc({input("image.in", {"N", 3, 8, 8})},
-               {
-                   node("fc", "Linear", {"2flat"}, {{"out_features", 5}}),
-                   node("stem.conv", "Conv2d", {"image.in"}, {{"out_channels", 8}, {"kernel_size", 3}, {"padding", 1}}),
-                   node("stem.bn", "BatchNorm2d", {"stem.conv"}),
-                   node("block-1.relu", "ReLU", {"stem.bn"}),
-                   node("block-1.conv", "Conv2d", {"block-1.relu"},
-                        {{"out_channels", 8}, {"kernel_size", 3}, {"padding", "same"}, {"bias", false}}),
-                   node("eval", "Add", {"block-1.conv", "stem.conv"}),
-                   node("branch", "Conv2d", {"image.in"}, {{"out_channels", 4}, {"kernel_size", 1}}),
-                   node("a.b", "Concat", {"eval", "branch"}),
-                   node("a_b", "AdaptiveAvgPool2d", {"a.b"}, {{"output_size", 1}}),
-                   node("2flat", "Flatten", {"a_b"}),
-               },
-               {output("logits", "fc"), output("features", "a.b")});
+    return doc(
+        {input("image.in", {"N", 3, 8, 8})},
+        {
+            node("fc", "Linear", {"2flat"}, {{"out_features", 5}}),
+            node("stem.conv", "Conv2d", {"image.in"}, {{"out_channels", 8}, {"kernel_size", 3}, {"padding", 1}}),
+            node("stem.bn", "BatchNorm2d", {"stem.conv"}),
+            node("block-1.relu", "ReLU", {"stem.bn"}),
+            node("block-1.conv", "Conv2d", {"block-1.relu"},
+                 {{"out_channels", 8}, {"kernel_size", 3}, {"padding", "same"}, {"bias", false}}),
+            node("eval", "Add", {"block-1.conv", "stem.conv"}),
+            node("branch", "Conv2d", {"image.in"}, {{"out_channels", 4}, {"kernel_size", 1}, {"padding", "valid"}}),
+            node("a.b", "Concat", {"eval", "branch"}),
+            node("a_b", "AdaptiveAvgPool2d", {"a.b"}, {{"output_size", 1}}),
+            node("2flat", "Flatten", {"a_b"}),
+        },
+        {output("logits", "fc"), output("features", "a.b")});
 }
 
 json convolutions() {
-    return doc({input("img", {"N", 4, 9, 10}), input("vol", {"N", 2, 5, 8, 8})},
-               {
-                   node("c1", "Conv2d", {"img"},
-                        {{"out_channels", 6},
-                         {"kernel_size", {3, 5}},
-                         {"stride", {1, 2}},
-                         {"padding", {1, 2}},
-                         {"groups", 2},
-                         {"padding_mode", "replicate"}}),
-                   node("ct", "ConvTranspose2d", {"c1"},
-                        {{"out_channels", 4}, {"kernel_size", 3}, {"stride", 2}, {"padding", 1}, {"output_padding", 1}}),
-                   node("ap", "AvgPool2d", {"ct"},
-                        {{"kernel_size", 3}, {"stride", 2}, {"padding", 1}, {"ceil_mode", true},
-                         {"count_include_pad", false}}),
-                   node("gn", "GroupNorm", {"ap"}, {{"num_groups", 2}}),
-                   node("gelu", "GELU", {"gn"}, {{"approximate", "tanh"}}),
-                   node("up", "Upsample", {"gelu"}, {{"scale_factor", 2.0}, {"mode", "bilinear"}}),
-                   node("dw", "Conv2d", {"gelu"},
-                        {{"out_channels", 4}, {"kernel_size", 3}, {"groups", 4}, {"padding", 1}, {"bias", false}}),
-                   node("dil", "Conv2d", {"up"},
-                        {{"out_channels", 2}, {"kernel_size", 3}, {"dilation", 2}, {"padding_mode", "circular"},
-                         {"padding", 2}}),
-                   node("c3", "Conv3d", {"vol"},
-                        {{"out_channels", 3}, {"kernel_size", {2, 3, 3}}, {"stride", {1, 2, 2}}, {"padding", {0, 1, 1}}}),
-                   node("lrelu", "LeakyReLU", {"c3"}, {{"negative_slope", 0.2}}),
-               },
-               {output("up", "up"), output("depthwise", "dw"), output("dilated", "dil"), output("volume", "lrelu")});
+    return doc(
+        {input("img", {"N", 4, 9, 10}), input("vol", {"N", 2, 5, 8, 8})},
+        {
+            node("c1", "Conv2d", {"img"},
+                 {{"out_channels", 6},
+                  {"kernel_size", {3, 5}},
+                  {"stride", {1, 2}},
+                  {"padding", {1, 2}},
+                  {"groups", 2},
+                  {"padding_mode", "replicate"}}),
+            node("ct", "ConvTranspose2d", {"c1"},
+                 {{"out_channels", 4}, {"kernel_size", 3}, {"stride", 2}, {"padding", 1}, {"output_padding", 1}}),
+            node(
+                "ap", "AvgPool2d", {"ct"},
+                {{"kernel_size", 3}, {"stride", 2}, {"padding", 1}, {"ceil_mode", true}, {"count_include_pad", false}}),
+            node("gn", "GroupNorm", {"ap"}, {{"num_groups", 2}}),
+            node("gn2", "GroupNorm", {"lrelu"}, {{"num_groups", 3}, {"affine", false}, {"eps", 1e-3}}),
+            node("gelu", "GELU", {"gn"}, {{"approximate", "tanh"}}),
+            node("up", "Upsample", {"gelu"}, {{"scale_factor", 2.0}, {"mode", "bilinear"}}),
+            node("dw", "Conv2d", {"gelu"},
+                 {{"out_channels", 4}, {"kernel_size", 3}, {"groups", 4}, {"padding", 1}, {"bias", false}}),
+            node("dil", "Conv2d", {"up"},
+                 {{"out_channels", 2},
+                  {"kernel_size", 3},
+                  {"dilation", 2},
+                  {"padding_mode", "circular"},
+                  {"padding", 2}}),
+            node("c3", "Conv3d", {"vol"},
+                 {{"out_channels", 3}, {"kernel_size", {2, 3, 3}}, {"stride", {1, 2, 2}}, {"padding", {0, 1, 1}}}),
+            node("lrelu", "LeakyReLU", {"c3"}, {{"negative_slope", 0.2}}),
+        },
+        {output("up", "up"), output("depthwise", "dw"), output("dilated", "dil"), output("volume", "gn2")});
 }
 
 json oneDimensional() {
-    return doc({input("x", {"N", 4, 17})},
-               {
-                   node("c1", "Conv1d", {"x"}, {{"out_channels", 6}, {"kernel_size", 3}, {"stride", 2}, {"padding", 1}}),
-                   node("bn", "BatchNorm1d", {"c1"}, {{"momentum", 0.2}}),
-                   node("elu", "ELU", {"bn"}, {{"alpha", 0.5}}),
-                   node("mp", "MaxPool1d", {"elu"}, {{"kernel_size", 3}, {"stride", 2}, {"padding", 1}, {"ceil_mode", true}}),
-                   node("up", "Upsample", {"mp"}, {{"scale_factor", 1.5}, {"mode", "linear"}}),
-                   node("c2", "Conv1d", {"up"},
-                        {{"out_channels", 4}, {"kernel_size", 4}, {"padding", "same"}, {"dilation", 2},
-                         {"padding_mode", "reflect"}}),
-                   node("sp", "Softplus", {"c2"}, {{"beta", 2.0}, {"threshold", 10.0}}),
-                   node("avg", "AvgPool1d", {"sp"}, {{"kernel_size", 2}}),
-                   node("mp2d", "MaxPool2d", {"c2d"}, {{"kernel_size", {2, 3}}, {"dilation", 2}, {"padding", 1}}),
-                   node("c2d", "Reshape", {"sp"}, {{"shape", {1, 4, 7}}}),
-               },
-               {output("pooled", "avg"), output("pooled2d", "mp2d")});
+    return doc(
+        {input("x", {"N", 4, 17})},
+        {
+            node("c1", "Conv1d", {"x"}, {{"out_channels", 6}, {"kernel_size", 3}, {"stride", 2}, {"padding", 1}}),
+            node("bn", "BatchNorm1d", {"c1"}, {{"momentum", 0.2}}),
+            node("elu", "ELU", {"bn"}, {{"alpha", 0.5}}),
+            node("mp", "MaxPool1d", {"elu"}, {{"kernel_size", 3}, {"stride", 2}, {"padding", 1}, {"ceil_mode", true}}),
+            node("up", "Upsample", {"mp"}, {{"scale_factor", 1.5}, {"mode", "linear"}}),
+            node("c2", "Conv1d", {"up"},
+                 {{"out_channels", 4},
+                  {"kernel_size", 4},
+                  {"padding", "same"},
+                  {"dilation", 2},
+                  {"padding_mode", "reflect"}}),
+            node("sp", "Softplus", {"c2"}, {{"beta", 2.0}, {"threshold", 10.0}}),
+            node("avg", "AvgPool1d", {"sp"}, {{"kernel_size", 2}}),
+            node("mp2d", "MaxPool2d", {"c2d"}, {{"kernel_size", {2, 3}}, {"dilation", 2}, {"padding", 1}}),
+            node("c2d", "Reshape", {"sp"}, {{"shape", {1, 4, 7}}}),
+            node("bn2", "BatchNorm1d", {"avg"}, {{"track_running_stats", false}}),
+            node("lstm", "LSTM", {"perm"}, {{"hidden_size", 3}, {"bias", false}}),
+            node("perm", "Permute", {"bn2"}, {{"dims", {0, 2, 1}}}),
+        },
+        {output("pooled", "bn2"), output("pooled2d", "mp2d"), output("lstm", "lstm:out")});
 }
 
 json sequences() {
@@ -172,9 +185,9 @@ json sequences() {
                    node("ln", "LayerNorm", {"lstm"}),
                    node("gru1", "GRU", {"ln"}, {{"hidden_size", 3}, {"bias", false}}),
                },
-               {output("features", "ln"), output("self_weights", "att:weights"), output("cross_weights", "cross:weights"),
-                output("gru_h", "gru:h_n"), output("lstm_h", "lstm:h_n"), output("lstm_c", "lstm:c_n"),
-                output("gru1", "gru1")});
+               {output("features", "ln"), output("self_weights", "att:weights"),
+                output("cross_weights", "cross:weights"), output("gru_h", "gru:h_n"), output("lstm_h", "lstm:h_n"),
+                output("lstm_c", "lstm:c_n"), output("gru1", "gru1")});
 }
 
 json elementwise() {
@@ -206,14 +219,15 @@ json elementwise() {
 }
 
 json tokens() {
-    return doc({input("tokens", {"N", 7}, "int64"), input("grid", {"N", 2, 5}, "int32")},
-               {
-                   node("emb", "Embedding", {"tokens"}, {{"num_embeddings", 20}, {"embedding_dim", 6}, {"padding_idx", 0}}),
-                   node("emb2", "Embedding", {"grid"}, {{"num_embeddings", 9}, {"embedding_dim", 3}}),
-                   node("clamp", "ReLU6", {"tokens"}),
-                   node("fc", "Linear", {"emb"}, {{"out_features", 3}, {"bias", false}}),
-               },
-               {output("vectors", "fc"), output("grid_vectors", "emb2"), output("clamped", "clamp")});
+    return doc(
+        {input("tokens", {"N", 7}, "int64"), input("grid", {"N", 2, 5}, "int32")},
+        {
+            node("emb", "Embedding", {"tokens"}, {{"num_embeddings", 20}, {"embedding_dim", 6}, {"padding_idx", 0}}),
+            node("emb2", "Embedding", {"grid"}, {{"num_embeddings", 9}, {"embedding_dim", 3}}),
+            node("clamp", "ReLU6", {"tokens"}),
+            node("fc", "Linear", {"emb"}, {{"out_features", 3}, {"bias", false}}),
+        },
+        {output("vectors", "fc"), output("grid_vectors", "emb2"), output("clamped", "clamp")});
 }
 
 struct SpecCase {
@@ -438,8 +452,7 @@ private Q_SLOTS:
                 QFAIL("accepted");
             } catch (const EngineError &e) {
                 const QString what = QString::fromUtf8(e.what());
-                QVERIFY2(what.contains(message) && what.contains(QStringLiteral("bad.safetensors")),
-                         qPrintable(what));
+                QVERIFY2(what.contains(message) && what.contains(QStringLiteral("bad.safetensors")), qPrintable(what));
             }
         }
     }
@@ -449,7 +462,8 @@ private Q_SLOTS:
     void everyLayerTypeIsCovered() {
         std::set<std::string> covered;
         for (const auto &c : specCases()) {
-            for (const auto &n : specDoc(c)["nodes"])
+            const json d = specDoc(c);
+            for (const auto &n : d["nodes"])
                 covered.insert(n["type"].get<std::string>());
         }
         const auto &generators = pygen::pythonLayerGenerators();
@@ -475,6 +489,10 @@ private Q_SLOTS:
         QFETCH(int, index);
         const SpecCase c = specCases()[static_cast<std::size_t>(index)];
         QTemporaryDir tmp;
+        if (qEnvironmentVariableIsSet("DIAMOND_KEEP_EXPORTS")) { // for inspecting the generated files
+            tmp.setAutoRemove(false);
+            qInfo("%s: exported to %s/run/export", c.name, qPrintable(tmp.path()));
+        }
         const std::string root = tmp.path().toStdString();
         const std::string runDir = root + "/run";
         std::string specPath = root + "/net.json";
@@ -501,9 +519,9 @@ private Q_SLOTS:
         const std::string out = runDir + "/export";
         QCOMPARE(result.step, std::int64_t(7));
         QCOMPARE(QString::fromStdString(result.path), QDir(QString::fromStdString(out)).absolutePath());
-        const std::vector<std::string> expectedFiles = {"model.safetensors",       "spec.json",
-                                                        "model.py",                "test_inputs.safetensors",
-                                                        "test_outputs.safetensors", "manifest.json"};
+        const std::vector<std::string> expectedFiles = {
+            "model.safetensors",        "spec.json",    "model.py", "test_inputs.safetensors",
+            "test_outputs.safetensors", "manifest.json"};
         QVERIFY(result.files == expectedFiles);
 
         // The manifest hashes every other file.
@@ -629,7 +647,8 @@ private Q_SLOTS:
         QCOMPARE(event.value(QStringLiteral("event")).toString(), QStringLiteral("exported"));
         QCOMPARE(event.value(QStringLiteral("path")).toString(), QDir(out).absolutePath());
         QCOMPARE(event.value(QStringLiteral("files")).toArray().size(), 6);
-        const SafetensorsFile inputs = readSafetensors(QDir(out).filePath(QStringLiteral("test_inputs.safetensors")).toStdString());
+        const SafetensorsFile inputs =
+            readSafetensors(QDir(out).filePath(QStringLiteral("test_inputs.safetensors")).toStdString());
         QVERIFY(inputs.find("image") && inputs.find("image")->shape == std::vector<std::int64_t>({2, 1, 28, 28}));
 
         const PythonRun py = runModelPy(out);
@@ -648,7 +667,8 @@ private Q_SLOTS:
                            QStringLiteral("--samples"), QStringLiteral("0")}),
                  2);
         QByteArray events;
-        QCOMPARE(exitCode({QStringLiteral("--spec"), specPath, QStringLiteral("--run-dir"), tmp.filePath(QStringLiteral("empty"))},
+        QCOMPARE(exitCode({QStringLiteral("--spec"), specPath, QStringLiteral("--run-dir"),
+                           tmp.filePath(QStringLiteral("empty"))},
                           &events),
                  1);
         QVERIFY2(events.contains("\"error\"") && events.contains("no checkpoint"), events.constData());

@@ -17,13 +17,15 @@ std::vector<torch::Tensor> makeParams() {
 
 std::vector<torch::Tensor> cloneParams(const std::vector<torch::Tensor> &ps) {
     std::vector<torch::Tensor> out;
-    for (const auto &p : ps) out.push_back(p.detach().clone().requires_grad_(true));
+    for (const auto &p : ps)
+        out.push_back(p.detach().clone().requires_grad_(true));
     return out;
 }
 
 torch::Tensor lossOf(const std::vector<torch::Tensor> &ps, int step) {
     torch::Tensor l = torch::zeros({});
-    for (std::size_t i = 0; i < ps.size(); ++i) l = l + (ps[i] * (1.0 + 0.1 * step + i)).sin().sum() + ps[i].pow(2).sum();
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        l = l + (ps[i] * (1.0 + 0.1 * step + i)).sin().sum() + ps[i].pow(2).sum();
     return l;
 }
 
@@ -72,11 +74,14 @@ private Q_SLOTS:
         c.name = "sgd";
         c.lr = 0.05;
         auto ref = makeParams();
-        QVERIFY(compare(c, std::make_unique<torch::optim::SGD>(ref, torch::optim::SGDOptions(c.lr)), ref, cloneParams(ref)) < 1e-6);
+        QVERIFY(compare(c, std::make_unique<torch::optim::SGD>(ref, torch::optim::SGDOptions(c.lr)), ref,
+                        cloneParams(ref)) < 1e-6);
         c.momentum = 0.9;
         c.weightDecay = 0.01;
         ref = makeParams();
-        QVERIFY(compare(c, std::make_unique<torch::optim::SGD>(ref, torch::optim::SGDOptions(c.lr).momentum(0.9).weight_decay(0.01)),
+        QVERIFY(compare(c,
+                        std::make_unique<torch::optim::SGD>(
+                            ref, torch::optim::SGDOptions(c.lr).momentum(0.9).weight_decay(0.01)),
                         ref, cloneParams(ref)) < 1e-6);
         c.nesterov = true;
         ref = makeParams();
@@ -93,8 +98,8 @@ private Q_SLOTS:
         c.weightDecay = 0.001;
         auto ref = makeParams();
         const double d = compare(
-            c, std::make_unique<torch::optim::Adam>(ref, torch::optim::AdamOptions(c.lr).weight_decay(c.weightDecay)), ref,
-            cloneParams(ref));
+            c, std::make_unique<torch::optim::Adam>(ref, torch::optim::AdamOptions(c.lr).weight_decay(c.weightDecay)),
+            ref, cloneParams(ref));
         qInfo("adam max |diff| %.3g", d);
         QVERIFY(d < 1e-6);
     }
@@ -105,7 +110,8 @@ private Q_SLOTS:
         c.lr = 0.01;
         c.weightDecay = 0.05;
         auto ref = makeParams();
-        QVERIFY(compare(c, std::make_unique<torch::optim::AdamW>(ref, torch::optim::AdamWOptions(c.lr).weight_decay(0.05)),
+        QVERIFY(compare(c,
+                        std::make_unique<torch::optim::AdamW>(ref, torch::optim::AdamWOptions(c.lr).weight_decay(0.05)),
                         ref, cloneParams(ref)) < 1e-6);
     }
 
@@ -118,7 +124,8 @@ private Q_SLOTS:
                         cloneParams(ref)) < 1e-6);
         c.momentum = 0.5;
         ref = makeParams();
-        QVERIFY(compare(c, std::make_unique<torch::optim::RMSprop>(ref, torch::optim::RMSpropOptions(c.lr).momentum(0.5)),
+        QVERIFY(compare(c,
+                        std::make_unique<torch::optim::RMSprop>(ref, torch::optim::RMSpropOptions(c.lr).momentum(0.5)),
                         ref, cloneParams(ref)) < 1e-6);
     }
 

@@ -1,0 +1,66 @@
+// Data-parallel plumbing on PyTorch's c10d: rendezvous from the environment (torchrun or
+// Slurm), a TCPStore, and a process group (Gloo on CPU; NCCL when this libtorch has CUDA).
+// Every c10d call of the engine lives in distributed.cpp so that the code builds against
+// libtorch 1.13 (Debian) and 2.x (official CUDA builds).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diamond::engine {
+
+struct Rendezvous {
+    int rank = 0;
+    int world = 1;
+    int localRank = 0;
+    std::string masterAddr = "127.0.0.1";
+    int masterPort = 29500;
+    std::string source = "single"; ///< "single", "torchrun" or "slurm"
+};
+
+using EnvLookup = std::function<const char *(const char *)>;
+
+/// torchrun variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT) win; otherwise
+/// Slurm's (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID; the master is the first host of
+/// SLURM_JOB_NODELIST, the port MASTER_PORT or 29500 + SLURM_JOB_ID % 1000); otherwise a single
+/// process. Throws EngineError naming the variable on inconsistent values.
+Rendezvous rendezvousFromEnvironment(const EnvLookup &lookup);
+Rendezvous rendezvousFromEnvironment();
+
+/// Expands a Slurm host list: "node[01-04,07],gpu5" -> node01 node02 node03 node04 node07 gpu5.
+/// Throws EngineError on malformed lists.
+std::vector<std::string> expandSlurmNodeList(const std::string &list);
+
+/// Collectives over all ranks. With world == 1 every call is a no-op.
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    virtual int rank() const = 0;
+    virtual int world() const = 0;
+    /// In place, from rank 0.
+    virtual void broadcast(torch::Tensor &tensor) = 0;
+    /// In place, sum over ranks.
+    virtual void allReduceSum(torch::Tensor &tensor) = 0;
+    /// Every rank's `tensor` (same shape everywhere), in rank order.
+    virtual std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) = 0;
+    virtual void barrier() = 0;
+};
+
+/// Connects to the other ranks. Every rank registers in the store; when one has not arrived
+/// within `timeout`, throws EngineError naming the missing rank(s). Collectives that wait
+/// longer than `timeout` (a dead peer) throw.
+std::unique_ptr<Communicator> connect(const Rendezvous &rendezvous, std::chrono::milliseconds timeout,
+                                      const std::string &device);
+
+/// Launches `nproc` local ranks of this executable with `args` (argv without the program and
+/// without --nproc), setting the torchrun variables and a free loopback port; forwards
+/// SIGTERM/SIGINT/SIGUSR1 to every rank; when a rank fails, stops the others. Returns 0 when
+/// all finished, 85 when they checkpointed on request, else the first failing rank's code.
+int launchLocalRanks(const std::string &executable, const std::vector<std::string> &args, int nproc);
+
+} // namespace diamond::engine

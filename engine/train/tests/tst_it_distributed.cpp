@@ -1,0 +1,286 @@
+// Data-parallel training with real diamond-train processes on loopback (Gloo): equivalence of
+// 2 ranks x batch 16 with 1 rank x batch 32, bit-exact resume of a killed 2-rank job, a dead
+// rank ending the job with an error, signals, and a missing rank named at the rendezvous.
+#include "common/test_paths.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <torch/torch.h>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+QString example(const QString &name, const QString &file) {
+    return diamond::test::sourcePath(QStringLiteral("resources/examples/") + name + QLatin1Char('/') + file);
+}
+
+QList<QJsonObject> parseLines(const QByteArray &bytes) {
+    QList<QJsonObject> out;
+    for (const QByteArray &line : bytes.split('\n'))
+        if (!line.trimmed().isEmpty()) out << QJsonDocument::fromJson(line).object();
+    return out;
+}
+
+QJsonObject lastOf(const QList<QJsonObject> &events, const QString &kind) {
+    for (auto it = events.rbegin(); it != events.rend(); ++it)
+        if (it->value(QStringLiteral("event")).toString() == kind) return *it;
+    return {};
+}
+
+struct Finished {
+    int exitCode = -1;
+    QList<QJsonObject> events;
+    QString err;
+};
+
+Finished run(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+             int timeoutMs = 300000) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(diamond::test::binary(QStringLiteral("diamond-train")), args);
+    Finished f;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return f;
+    }
+    f.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    f.events = parseLines(p.readAllStandardOutput());
+    f.err = QString::fromUtf8(p.readAllStandardError());
+    return f;
+}
+
+int freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
+        port = ntohs(addr.sin_port);
+    ::close(fd);
+    return port;
+}
+
+/// Model tensors of a checkpoint file, by name.
+std::map<std::string, torch::Tensor> modelTensors(const QString &path) {
+    torch::serialize::InputArchive archive;
+    archive.load_from(path.toStdString());
+    std::map<std::string, torch::Tensor> out;
+    for (const auto &key : archive.keys()) {
+        if (key.rfind("model/", 0) != 0) continue;
+        torch::Tensor t;
+        archive.read(key, t);
+        out[key] = t;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestDistributed : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    QString writeConfig(const QString &name, const QString &example, int steps, int checkpointEvery,
+                        double validation = 0.2) {
+        QFile in(::example(example, QStringLiteral("run.json")));
+        if (!in.open(QIODevice::ReadOnly)) return {};
+        QJsonObject c = QJsonDocument::fromJson(in.readAll()).object();
+        c[QStringLiteral("steps")] = steps;
+        c[QStringLiteral("batch_size")] = 32;
+        c[QStringLiteral("log_every_steps")] = 5;
+        QJsonObject data = c[QStringLiteral("data")].toObject();
+        data[QStringLiteral("validation_split")] = validation;
+        c[QStringLiteral("data")] = data;
+        c[QStringLiteral("checkpoint")] =
+            QJsonObject{{QStringLiteral("every_steps"), checkpointEvery}, {QStringLiteral("keep_last"), 3}};
+        const QString path = dir_.filePath(name);
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly)) return {};
+        out.write(QJsonDocument(c).toJson());
+        return path;
+    }
+
+    QStringList args(const QString &exampleName, const QString &config, const QString &runDir) {
+        return {QStringLiteral("--spec"),    example(exampleName, QStringLiteral("spec.json")),
+                QStringLiteral("--config"),  config,
+                QStringLiteral("--run-dir"), runDir,
+                QStringLiteral("--threads"), QStringLiteral("1")};
+    }
+
+private Q_SLOTS:
+    void initTestCase() { qputenv("DIAMOND_DIST_TIMEOUT_S", "30"); }
+
+    void twoRanksEqualOneRank_data() {
+        QTest::addColumn<QString>("example");
+        QTest::newRow("spirals MLP") << QStringLiteral("spirals");
+        QTest::newRow("small CNN") << QStringLiteral("shapes_cnn");
+    }
+
+    void twoRanksEqualOneRank() {
+        QFETCH(QString, example);
+        const QString config = writeConfig(example + QStringLiteral("-eq.json"), example, 50, 0);
+        const QString one = dir_.filePath(example + QStringLiteral("-1rank"));
+        const QString two = dir_.filePath(example + QStringLiteral("-2ranks"));
+        const Finished a = run(args(example, config, one));
+        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+        const Finished b = run(args(example, config, two) << QStringLiteral("--nproc") << QStringLiteral("2"));
+        QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+        QCOMPARE(lastOf(b.events, QStringLiteral("started")).value(QStringLiteral("world_size")).toInt(), 2);
+        const auto ta =
+            modelTensors(lastOf(a.events, QStringLiteral("finished")).value(QStringLiteral("checkpoint")).toString());
+        const auto tb =
+            modelTensors(lastOf(b.events, QStringLiteral("finished")).value(QStringLiteral("checkpoint")).toString());
+        QCOMPARE(ta.size(), tb.size());
+        QVERIFY(!ta.empty());
+        double maxDiff = 0;
+        for (const auto &[name, tensor] : ta) {
+            if (name.find("num_batches_tracked") != std::string::npos) continue;
+            maxDiff = std::max(maxDiff, (tensor - tb.at(name)).abs().max().item<double>());
+        }
+        qInfo("%s: max |param difference| after 50 steps, 2 ranks x 16 vs 1 rank x 32: %.3g", qPrintable(example),
+              maxDiff);
+        QVERIFY(maxDiff <= 1e-5);
+        // The runs did learn something: parameters moved away from the initialisation.
+        QVERIFY(lastOf(a.events, QStringLiteral("finished"))
+                    .value(QStringLiteral("metrics"))
+                    .toObject()
+                    .value(QStringLiteral("val_accuracy"))
+                    .toDouble() > 0.4);
+    }
+
+    void killedTwoRankJobResumesBitExact() {
+        const QString config = writeConfig(QStringLiteral("resume.json"), QStringLiteral("spirals"), 400, 20);
+        const Finished reference = run(args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("ref2")))
+                                       << QStringLiteral("--nproc") << QStringLiteral("2"));
+        QCOMPARE(reference.exitCode, 0);
+        const QString expected =
+            lastOf(reference.events, QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
+
+        const QString runDir = dir_.filePath(QStringLiteral("killed2"));
+        QProcess p;
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                args(QStringLiteral("spirals"), config, runDir) << QStringLiteral("--nproc") << QStringLiteral("2"));
+        QVERIFY(p.waitForStarted());
+        QByteArray pending;
+        bool killed = false;
+        while (!killed && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(1000);
+            pending += p.readAllStandardOutput();
+            for (const auto &e : parseLines(pending.left(pending.lastIndexOf('\n') + 1))) {
+                if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
+                    e.value(QStringLiteral("step")).toInt() >= 140) {
+                    ::kill(static_cast<pid_t>(p.processId()), SIGKILL); // the launcher; its ranks die with it
+                    killed = true;
+                    break;
+                }
+            }
+        }
+        p.waitForFinished();
+        QVERIFY(killed);
+        QTest::qWait(500);
+        const Finished resumed = run(args(QStringLiteral("spirals"), config, runDir)
+                                     << QStringLiteral("--nproc") << QStringLiteral("2") << QStringLiteral("--resume"));
+        QCOMPARE(resumed.exitCode, 0);
+        QVERIFY(lastOf(resumed.events, QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() >= 140);
+        QCOMPARE(lastOf(resumed.events, QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(),
+                 expected);
+    }
+
+    void deadRankEndsTheJobWithAnError() {
+        const QString config = writeConfig(QStringLiteral("dead.json"), QStringLiteral("spirals"), 1000000, 0);
+        const QString port = QString::number(freePort());
+        QProcess ranks[2];
+        for (int r = 0; r < 2; ++r) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("RANK"), QString::number(r));
+            env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
+            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+            env.insert(QStringLiteral("MASTER_PORT"), port);
+            ranks[r].setProcessEnvironment(env);
+            ranks[r].start(diamond::test::binary(QStringLiteral("diamond-train")),
+                           args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("dead"))));
+            QVERIFY(ranks[r].waitForStarted());
+        }
+        QByteArray out;
+        while (!out.contains("\"metric\"") && ranks[0].state() != QProcess::NotRunning) {
+            ranks[0].waitForReadyRead(1000);
+            out += ranks[0].readAllStandardOutput();
+        }
+        QElapsedTimer timer;
+        timer.start();
+        ::kill(static_cast<pid_t>(ranks[1].processId()), SIGKILL);
+        QVERIFY(ranks[0].waitForFinished(60000));
+        qInfo("rank 0 stopped %.1f s after rank 1 was killed", timer.elapsed() / 1000.0);
+        QVERIFY(timer.elapsed() < 60000);
+        QCOMPARE(ranks[0].exitCode(), 1);
+        out += ranks[0].readAllStandardOutput();
+        const QJsonObject error = lastOf(parseLines(out), QStringLiteral("error"));
+        QVERIFY(!error.isEmpty());
+        qInfo("error event: %s", qPrintable(error.value(QStringLiteral("message")).toString().left(200)));
+        ranks[1].waitForFinished();
+    }
+
+    void sigtermToOneRankStopsAllWith85() {
+        const QString config = writeConfig(QStringLiteral("term.json"), QStringLiteral("spirals"), 1000000, 0);
+        const QString port = QString::number(freePort());
+        const QString runDir = dir_.filePath(QStringLiteral("term"));
+        QProcess ranks[2];
+        for (int r = 0; r < 2; ++r) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("RANK"), QString::number(r));
+            env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
+            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+            env.insert(QStringLiteral("MASTER_PORT"), port);
+            ranks[r].setProcessEnvironment(env);
+            ranks[r].start(diamond::test::binary(QStringLiteral("diamond-train")),
+                           args(QStringLiteral("spirals"), config, runDir));
+            QVERIFY(ranks[r].waitForStarted());
+        }
+        QByteArray out;
+        while (!out.contains("\"metric\"") && ranks[0].state() != QProcess::NotRunning) {
+            ranks[0].waitForReadyRead(1000);
+            out += ranks[0].readAllStandardOutput();
+        }
+        ::kill(static_cast<pid_t>(ranks[1].processId()), SIGTERM);
+        for (auto &p : ranks) {
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitCode(), 85);
+        }
+        out += ranks[0].readAllStandardOutput();
+        const QJsonObject requeue = lastOf(parseLines(out), QStringLiteral("requeue"));
+        QVERIFY(QFile::exists(requeue.value(QStringLiteral("checkpoint")).toString()));
+        QCOMPARE(QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("*.pt")}).size(), 1);
+    }
+
+    void missingRankIsNamed() {
+        const QString config = writeConfig(QStringLiteral("missing.json"), QStringLiteral("spirals"), 10, 0);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("RANK"), QStringLiteral("0"));
+        env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("3"));
+        env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+        env.insert(QStringLiteral("MASTER_PORT"), QString::number(freePort()));
+        env.insert(QStringLiteral("DIAMOND_DIST_TIMEOUT_S"), QStringLiteral("3"));
+        const Finished f =
+            run(args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("missing"))), env, 60000);
+        QCOMPARE(f.exitCode, 1);
+        const QString message = lastOf(f.events, QStringLiteral("error")).value(QStringLiteral("message")).toString();
+        QVERIFY2(message.contains(QStringLiteral("Rank(s) 1, 2 of 3 did not arrive")), qPrintable(message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDistributed)
+#include "tst_it_distributed.moc"
