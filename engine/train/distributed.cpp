@@ -133,8 +133,16 @@ Rendezvous rendezvousFromEnvironment() {
 
 namespace {
 
+class DonePending final : public PendingCollective {
+public:
+    void wait() override {}
+};
+
 class SingleProcess final : public Communicator {
 public:
+    std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &) override {
+        return std::make_unique<DonePending>();
+    }
     int rank() const override { return 0; }
     int world() const override { return 1; }
     void broadcast(torch::Tensor &) override {}
@@ -150,32 +158,53 @@ public:
     int rank() const override { return rank_; }
     int world() const override { return world_; }
     void broadcast(torch::Tensor &tensor) override {
-        guarded("broadcast", [&] {
+        guarded("a broadcast", [&] {
             std::vector<at::Tensor> tensors{tensor};
             group_->broadcast(tensors)->wait();
         });
     }
     void allReduceSum(torch::Tensor &tensor) override {
-        guarded("all-reduce", [&] {
+        guarded("an all-reduce", [&] {
             std::vector<at::Tensor> tensors{tensor};
             group_->allreduce(tensors)->wait();
         });
+    }
+    std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &tensor) override {
+        c10::intrusive_ptr<c10d::Work> work;
+        guarded("an all-reduce", [&] {
+            std::vector<at::Tensor> tensors{tensor};
+            work = group_->allreduce(tensors);
+        });
+        return std::make_unique<Pending>(this, std::move(work));
     }
     std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) override {
         std::vector<std::vector<at::Tensor>> outputs(1);
         for (int r = 0; r < world_; ++r)
             outputs[0].push_back(torch::empty_like(tensor));
-        guarded("all-gather", [&] {
+        guarded("an all-gather", [&] {
             std::vector<at::Tensor> inputs{tensor};
             group_->allgather(outputs, inputs)->wait();
         });
         return outputs[0];
     }
     void barrier() override {
-        guarded("barrier", [&] { group_->barrier()->wait(); });
+        guarded("a barrier", [&] { group_->barrier()->wait(); });
     }
 
 private:
+    class Pending final : public PendingCollective {
+    public:
+        Pending(ProcessGroupCommunicator *owner, c10::intrusive_ptr<c10d::Work> work)
+            : owner_(owner), work_(std::move(work)) {}
+        void wait() override {
+            owner_->guarded("an all-reduce", [&] { work_->wait(); });
+        }
+
+    private:
+        ProcessGroupCommunicator *owner_;
+        c10::intrusive_ptr<c10d::Work> work_;
+    };
+
     /// A failed collective almost always means another rank died or hung: say so.
     template <typename F> void guarded(const char *what, F &&f) {
         try {
@@ -184,7 +213,7 @@ private:
             std::string detail = e.what();
             if (const auto nl = detail.find('\n'); nl != std::string::npos) detail.resize(nl);
             throw EngineError("Rank " + std::to_string(rank_) + " of " + std::to_string(world_) +
-                                  " lost contact with the others during a " + what + ": " + detail,
+                                  " lost contact with the others during " + what + ": " + detail,
                               "rendezvous", {}, "Another rank exited or stopped responding; check its log.");
         }
     }
@@ -229,6 +258,105 @@ void waitForAllRanks(c10d::Store &store, const Rendezvous &r, std::chrono::milli
 }
 
 } // namespace
+
+struct GradientReducer::State {
+    struct Bucket {
+        torch::Tensor slice;
+        int size = 0;  ///< parameters in the bucket
+        int ready = 0; ///< parameters whose gradient arrived in this backward
+        std::unique_ptr<PendingCollective> pending;
+    };
+    Communicator *comm = nullptr;
+    std::vector<Bucket> buckets;
+    std::vector<int> bucketOf;                                        ///< parameter index -> bucket
+    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators; ///< kept alive for the hooks
+    bool armed = false;
+
+    void launch(Bucket &b) {
+        if (!b.pending) b.pending = comm->allReduceSumAsync(b.slice);
+    }
+    void onGradient(int parameter) {
+        if (!armed) return;
+        Bucket &b = buckets[bucketOf[parameter]];
+        if (++b.ready == b.size) launch(b);
+    }
+};
+
+namespace {
+class ReadyHook final : public torch::autograd::FunctionPostHook {
+public:
+    ReadyHook(std::weak_ptr<GradientReducer::State> state, int parameter)
+        : state_(std::move(state)), parameter_(parameter) {}
+    torch::autograd::variable_list operator()(const torch::autograd::variable_list &outputs,
+                                              const torch::autograd::variable_list &) override {
+        if (auto s = state_.lock()) s->onGradient(parameter_);
+        return outputs;
+    }
+
+private:
+    std::weak_ptr<GradientReducer::State> state_;
+    int parameter_;
+};
+} // namespace
+
+GradientReducer::GradientReducer(Communicator &comm, torch::Tensor flatGrads,
+                                 const std::vector<torch::Tensor> &parameters, std::int64_t bucketBytes)
+    : state_(std::make_shared<State>()) {
+    state_->comm = &comm;
+    state_->bucketOf.assign(parameters.size(), 0);
+    // Buckets from the last parameter backwards, each a contiguous slice of the flat buffer.
+    std::vector<std::int64_t> offsets(parameters.size() + 1, 0);
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        offsets[i + 1] = offsets[i] + parameters[i].numel();
+    const std::int64_t elementBytes = flatGrads.element_size();
+    int end = static_cast<int>(parameters.size());
+    while (end > 0) {
+        int begin = end - 1;
+        std::int64_t bytes = parameters[begin].numel() * elementBytes;
+        while (begin > 0 && bytes + parameters[begin - 1].numel() * elementBytes <= bucketBytes) {
+            --begin;
+            bytes += parameters[begin].numel() * elementBytes;
+        }
+        State::Bucket b;
+        b.slice = flatGrads.narrow(0, offsets[begin], offsets[end] - offsets[begin]);
+        b.size = end - begin;
+        for (int i = begin; i < end; ++i)
+            state_->bucketOf[i] = static_cast<int>(state_->buckets.size());
+        state_->buckets.push_back(std::move(b));
+        end = begin;
+    }
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        auto accumulator = torch::autograd::impl::grad_accumulator(parameters[i]);
+        if (!accumulator) continue;
+        accumulator->add_post_hook(std::make_unique<ReadyHook>(state_, static_cast<int>(i)));
+        state_->accumulators.push_back(std::move(accumulator));
+    }
+}
+
+GradientReducer::~GradientReducer() = default;
+
+int GradientReducer::bucketCount() const { return static_cast<int>(state_->buckets.size()); }
+
+void GradientReducer::arm() {
+    state_->armed = true;
+    for (auto &b : state_->buckets) {
+        b.ready = 0;
+        b.pending.reset();
+    }
+}
+
+void GradientReducer::finish() {
+    for (auto &b : state_->buckets)
+        state_->launch(b);
+    for (auto &b : state_->buckets) {
+        b.pending->wait();
+        b.pending.reset();
+    }
+    state_->armed = false;
+    const double world = static_cast<double>(state_->comm->world());
+    for (auto &b : state_->buckets)
+        b.slice.div_(world);
+}
 
 std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::milliseconds timeout,
                                       const std::string &device) {

@@ -36,10 +36,19 @@ Rendezvous rendezvousFromEnvironment();
 /// Throws EngineError on malformed lists.
 std::vector<std::string> expandSlurmNodeList(const std::string &list);
 
+/// A collective in flight.
+class PendingCollective {
+public:
+    virtual ~PendingCollective() = default;
+    virtual void wait() = 0;
+};
+
 /// Collectives over all ranks. With world == 1 every call is a no-op.
 class Communicator {
 public:
     virtual ~Communicator() = default;
+    /// Starts an in-place sum over ranks; the tensor must not be touched until wait().
+    virtual std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &tensor) = 0;
     virtual int rank() const = 0;
     virtual int world() const = 0;
     /// In place, from rank 0.
@@ -49,6 +58,28 @@ public:
     /// Every rank's `tensor` (same shape everywhere), in rank order.
     virtual std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) = 0;
     virtual void barrier() = 0;
+};
+
+/// Averages gradients over ranks while backward is still running: parameters are grouped into
+/// buckets of about `bucketBytes` (slices of the flat gradient buffer, last layers first, the
+/// order in which backward produces them); when every parameter of a bucket has accumulated its
+/// gradient, the bucket's all-reduce starts asynchronously. finish() starts the buckets that did
+/// not complete (parameters without gradient), waits for all, and divides by the world size.
+/// Contract: `parameters` are views into `flatGrads`' parameter buffer in flat order, as set up by
+/// FlatParameters; arm() before the backward whose gradients are to be reduced.
+class GradientReducer {
+public:
+    GradientReducer(Communicator &comm, torch::Tensor flatGrads, const std::vector<torch::Tensor> &parameters,
+                    std::int64_t bucketBytes = 4 << 20);
+    ~GradientReducer();
+    void arm();
+    void finish();
+    int bucketCount() const;
+
+    struct State;
+
+private:
+    std::shared_ptr<State> state_;
 };
 
 /// Connects to the other ranks. Every rank registers in the store; when one has not arrived

@@ -135,6 +135,7 @@ private:
             for (auto &[name, buffer] : network_->namedBuffers())
                 comm_.broadcast(buffer);
             if (comm_.rank() > 0) torch::manual_seed(config_.seed + 7919 * static_cast<std::uint64_t>(comm_.rank()));
+            reducer_ = std::make_unique<GradientReducer>(comm_, flat_->grads(), network_->parameters());
         }
         batchesPerEpoch_ = sampler_->batchesPerEpoch();
         const std::int64_t stepsPerEpoch = std::max<std::int64_t>(1, batchesPerEpoch_ / config_.accumulationSteps);
@@ -266,8 +267,16 @@ private:
             const double lr = scheduledLearningRate(config_.schedule, config_.optimizer.lr, step_, totalSteps_);
             flat_->zeroGrad();
             bool finite = true;
-            for (int a = 0; a < config_.accumulationSteps; ++a)
+            for (int a = 0; a < config_.accumulationSteps; ++a) {
+                if (reducer_ && a + 1 == config_.accumulationSteps) reducer_->arm();
                 finite = std::isfinite(microStep(step_ * config_.accumulationSteps + a, trainAcc)) && finite;
+            }
+            if (reducer_) {
+                // Buckets were launched during backward; collect them before anything else.
+                const auto reduceStart = Clock::now();
+                reducer_->finish();
+                allReduceSeconds_ += std::chrono::duration<double>(Clock::now() - reduceStart).count();
+            }
             bool stopRequested = gStopSignal.load() != 0;
             if (comm_.world() > 1) {
                 // One small all-reduce carries every rank's stop request and loss health.
@@ -282,12 +291,6 @@ private:
                     "The loss became NaN or infinite at step " + std::to_string(step_ + 1) + "." +
                         (last.empty() ? std::string() : " The last good checkpoint is " + last.front().second + "."),
                     "optimizer.lr", {}, "Lower the learning rate, standardise the inputs, or set grad_clip_norm.");
-            }
-            if (comm_.world() > 1) {
-                const auto reduceStart = Clock::now();
-                comm_.allReduceSum(flat_->grads());
-                flat_->grads().div_(static_cast<double>(comm_.world()));
-                allReduceSeconds_ += std::chrono::duration<double>(Clock::now() - reduceStart).count();
             }
             samplesSinceLog += config_.batchSize * config_.accumulationSteps;
             if (config_.gradClipNorm > 0) {
@@ -534,6 +537,7 @@ private:
     std::unique_ptr<FlatParameters> flat_;
     std::unique_ptr<Optimizer> optimizer_;
     std::unique_ptr<BatchSampler> sampler_;
+    std::unique_ptr<GradientReducer> reducer_; ///< several ranks only
     std::int64_t micro_ = 0, batchesPerEpoch_ = 1, totalSteps_ = 0, evalEvery_ = 1, step_ = 0, stepsTimed_ = 0;
     double loopSeconds_ = 0, loaderSeconds_ = 0, allReduceSeconds_ = 0, lastLr_ = 0, bestMetric_ = 0;
     bool hasBest_ = false;
