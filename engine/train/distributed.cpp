@@ -5,7 +5,7 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
-#ifdef USE_C10D_NCCL
+#ifdef DIAMOND_WITH_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
@@ -151,9 +151,11 @@ public:
     void barrier() override {}
 };
 
-class ProcessGroupCommunicator final : public Communicator {
+/// `Group` is the concrete process group (ProcessGroupGloo / ProcessGroupNCCL): in libtorch 1.13
+/// they derive from c10d::ProcessGroup, in 2.x from c10d::Backend; both offer these collectives.
+template <typename Group> class ProcessGroupCommunicator final : public Communicator {
 public:
-    ProcessGroupCommunicator(c10::intrusive_ptr<c10d::ProcessGroup> group, int rank, int world)
+    ProcessGroupCommunicator(c10::intrusive_ptr<Group> group, int rank, int world)
         : group_(std::move(group)), rank_(rank), world_(world) {}
     int rank() const override { return rank_; }
     int world() const override { return world_; }
@@ -218,7 +220,7 @@ private:
         }
     }
 
-    c10::intrusive_ptr<c10d::ProcessGroup> group_;
+    c10::intrusive_ptr<Group> group_;
     int rank_, world_;
 };
 
@@ -377,24 +379,25 @@ std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::millisec
     }
     waitForAllRanks(*store, r, timeout);
     auto prefixed = c10::make_intrusive<c10d::PrefixStore>("diamond/pg", store);
-    c10::intrusive_ptr<c10d::ProcessGroup> group;
     if (device.rfind("cuda", 0) == 0) {
-#ifdef USE_C10D_NCCL
+#ifdef DIAMOND_WITH_NCCL
         auto nccl = c10d::ProcessGroupNCCL::Options::create();
         nccl->timeout = timeout;
-        group = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, r.rank, r.world, nccl);
+        auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, r.rank, r.world, nccl);
+        return std::make_unique<ProcessGroupCommunicator<c10d::ProcessGroupNCCL>>(group, r.rank, r.world);
 #else
-        throw EngineError("This engine was built without NCCL; multi-rank CUDA training is not available.", "device");
+        throw EngineError("This engine was built against a libtorch without CUDA/NCCL; multi-rank CUDA training is "
+                          "not available.",
+                          "device");
 #endif
-    } else {
-        auto gloo = c10d::ProcessGroupGloo::Options::create();
-        gloo->timeout = timeout;
-        const bool loopback = r.masterAddr == "127.0.0.1" || r.masterAddr == "localhost";
-        gloo->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                         : c10d::ProcessGroupGloo::createDefaultDevice());
-        group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, r.rank, r.world, gloo);
     }
-    return std::make_unique<ProcessGroupCommunicator>(group, r.rank, r.world);
+    auto gloo = c10d::ProcessGroupGloo::Options::create();
+    gloo->timeout = timeout;
+    const bool loopback = r.masterAddr == "127.0.0.1" || r.masterAddr == "localhost";
+    gloo->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                     : c10d::ProcessGroupGloo::createDefaultDevice());
+    auto group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, r.rank, r.world, gloo);
+    return std::make_unique<ProcessGroupCommunicator<c10d::ProcessGroupGloo>>(group, r.rank, r.world);
 }
 
 namespace {

@@ -193,7 +193,7 @@ private:
             const std::size_t rank = static_cast<std::size_t>(comm_.rank());
             if (s.world == comm_.world() && rank < s.rankRngStates.size())
                 setCpuRngState(s.rankRngStates[rank]);
-            else if (comm_.world() == 1)
+            else if (s.world == comm_.world())
                 setCpuRngState(s.rngState);
             else if (leader_)
                 events_.emit(

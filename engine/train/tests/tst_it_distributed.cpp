@@ -114,6 +114,28 @@ class TestDistributed : public QObject {
         return path;
     }
 
+    /// Starts ranks 0 and 1 by hand (torchrun variables, a free port) and reads rank 0's output
+    /// until it reports its first metric.
+    void startTwoRanksAndWaitForMetrics(QProcess (&ranks)[2], const QString &config, const QString &runDir,
+                                        QByteArray &out) {
+        const QString port = QString::number(freePort());
+        for (int r = 0; r < 2; ++r) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("RANK"), QString::number(r));
+            env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
+            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+            env.insert(QStringLiteral("MASTER_PORT"), port);
+            ranks[r].setProcessEnvironment(env);
+            ranks[r].start(diamond::test::binary(QStringLiteral("diamond-train")),
+                           args(QStringLiteral("spirals"), config, runDir));
+            QVERIFY(ranks[r].waitForStarted());
+        }
+        while (!out.contains("\"metric\"") && ranks[0].state() != QProcess::NotRunning) {
+            ranks[0].waitForReadyRead(1000);
+            out += ranks[0].readAllStandardOutput();
+        }
+    }
+
     QStringList args(const QString &exampleName, const QString &config, const QString &runDir) {
         return {QStringLiteral("--spec"),    example(exampleName, QStringLiteral("spec.json")),
                 QStringLiteral("--config"),  config,
@@ -202,24 +224,9 @@ private Q_SLOTS:
 
     void deadRankEndsTheJobWithAnError() {
         const QString config = writeConfig(QStringLiteral("dead.json"), QStringLiteral("spirals"), 1000000, 0);
-        const QString port = QString::number(freePort());
         QProcess ranks[2];
-        for (int r = 0; r < 2; ++r) {
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("RANK"), QString::number(r));
-            env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
-            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
-            env.insert(QStringLiteral("MASTER_PORT"), port);
-            ranks[r].setProcessEnvironment(env);
-            ranks[r].start(diamond::test::binary(QStringLiteral("diamond-train")),
-                           args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("dead"))));
-            QVERIFY(ranks[r].waitForStarted());
-        }
         QByteArray out;
-        while (!out.contains("\"metric\"") && ranks[0].state() != QProcess::NotRunning) {
-            ranks[0].waitForReadyRead(1000);
-            out += ranks[0].readAllStandardOutput();
-        }
+        startTwoRanksAndWaitForMetrics(ranks, config, dir_.filePath(QStringLiteral("dead")), out);
         QElapsedTimer timer;
         timer.start();
         ::kill(static_cast<pid_t>(ranks[1].processId()), SIGKILL);
@@ -236,25 +243,10 @@ private Q_SLOTS:
 
     void sigtermToOneRankStopsAllWith85() {
         const QString config = writeConfig(QStringLiteral("term.json"), QStringLiteral("spirals"), 1000000, 0);
-        const QString port = QString::number(freePort());
         const QString runDir = dir_.filePath(QStringLiteral("term"));
         QProcess ranks[2];
-        for (int r = 0; r < 2; ++r) {
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("RANK"), QString::number(r));
-            env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
-            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
-            env.insert(QStringLiteral("MASTER_PORT"), port);
-            ranks[r].setProcessEnvironment(env);
-            ranks[r].start(diamond::test::binary(QStringLiteral("diamond-train")),
-                           args(QStringLiteral("spirals"), config, runDir));
-            QVERIFY(ranks[r].waitForStarted());
-        }
         QByteArray out;
-        while (!out.contains("\"metric\"") && ranks[0].state() != QProcess::NotRunning) {
-            ranks[0].waitForReadyRead(1000);
-            out += ranks[0].readAllStandardOutput();
-        }
+        startTwoRanksAndWaitForMetrics(ranks, config, runDir, out);
         ::kill(static_cast<pid_t>(ranks[1].processId()), SIGTERM);
         for (auto &p : ranks) {
             QVERIFY(p.waitForFinished(60000));
@@ -264,6 +256,47 @@ private Q_SLOTS:
         const QJsonObject requeue = lastOf(parseLines(out), QStringLiteral("requeue"));
         QVERIFY(QFile::exists(requeue.value(QStringLiteral("checkpoint")).toString()));
         QCOMPARE(QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("*.pt")}).size(), 1);
+    }
+
+    void sigtermToLauncherIsForwarded() {
+        const QString config = writeConfig(QStringLiteral("launcher.json"), QStringLiteral("spirals"), 1000000, 0);
+        const QString runDir = dir_.filePath(QStringLiteral("launcher"));
+        QProcess p;
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                args(QStringLiteral("spirals"), config, runDir) << QStringLiteral("--nproc") << QStringLiteral("2"));
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        while (!out.contains("\"metric\"") && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(1000);
+            out += p.readAllStandardOutput();
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 85);
+        out += p.readAllStandardOutput();
+        QVERIFY(QFile::exists(
+            lastOf(parseLines(out), QStringLiteral("requeue")).value(QStringLiteral("checkpoint")).toString()));
+        // Resuming the two-rank checkpoint with one rank keeps going (the data order is global).
+        QJsonObject c;
+        {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            c = QJsonDocument::fromJson(f.readAll()).object();
+        }
+        const int step = lastOf(parseLines(out), QStringLiteral("requeue")).value(QStringLiteral("step")).toInt();
+        c[QStringLiteral("steps")] = step + 10;
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(c).toJson());
+        f.close();
+        const Finished one = run(args(QStringLiteral("spirals"), config, runDir) << QStringLiteral("--resume"));
+        QCOMPARE(one.exitCode, 0);
+        QCOMPARE(lastOf(one.events, QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(), step);
+        QVERIFY(lastOf(one.events, QStringLiteral("warning"))
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("2 rank")));
+        QCOMPARE(lastOf(one.events, QStringLiteral("finished")).value(QStringLiteral("step")).toInt(), step + 10);
     }
 
     void missingRankIsNamed() {
