@@ -212,6 +212,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default="")
     ap.add_argument("--python-worker", default="")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median is reported")
     args = ap.parse_args()
     if args.python_worker:
         python_worker(args.python_worker, int(args.threads))
@@ -225,8 +226,14 @@ def main():
             for name, w in WORKLOADS.items():
                 if args.only and args.only not in name:
                     continue
-                eng = run_engine(args.bin, name, w, threads, work)
-                py = run_python(name, threads)
+                # Interleave engine and Python runs and keep medians: this VM's speed drifts by ~10 %.
+                engs, pys = [], []
+                for r in range(args.repeat):
+                    engs.append(run_engine(args.bin, name, w, threads, os.path.join(work, "r%d" % r)))
+                    pys.append(run_python(name, threads))
+                median = lambda rows, key: sorted(x[key] for x in rows)[len(rows) // 2]
+                eng = {k: median(engs, k) for k in ("steps_per_s", "peak_rss_mb", "startup_s", "loader_fraction")}
+                py = {k: median(pys, k) for k in ("steps_per_s", "peak_rss_mb")}
                 train_flops = 3 * forward_flops_per_sample(w) * w["batch"]  # forward + backward ~ 3x forward
                 row = {"workload": name, "threads": threads, "engine_steps_per_s": eng["steps_per_s"],
                        "python_steps_per_s": py["steps_per_s"], "ratio": eng["steps_per_s"] / py["steps_per_s"],
