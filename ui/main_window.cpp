@@ -68,6 +68,9 @@ void MainWindow::createDocks() {
         dock->setObjectName(name);
         auto *placeholder = new QLabel(tr("Nothing here yet."), dock);
         placeholder->setAlignment(Qt::AlignCenter);
+        placeholder->setWordWrap(true);
+        placeholder->setMinimumWidth(180);
+        placeholder->setForegroundRole(QPalette::PlaceholderText);
         dock->setWidget(placeholder);
         addDockWidget(area, dock);
         if (view) view->addAction(dock->toggleViewAction());
