@@ -14,9 +14,9 @@
 namespace diamond::app {
 
 struct Migration {
-    int version = 0;          ///< the user_version after this migration
-    QString description;      ///< one line, stored in schema_migrations
-    QStringList statements;   ///< SQL statements, executed in order (one statement each)
+    int version = 0;        ///< the user_version after this migration
+    QString description;    ///< one line, stored in schema_migrations
+    QStringList statements; ///< SQL statements, executed in order (one statement each)
 };
 
 /// All migrations, in order; element i has version i + 1.
@@ -30,9 +30,11 @@ int databaseSchemaVersion(const QSqlDatabase &db);
 
 struct MigrationOutcome {
     bool ok = false;
-    int fromVersion = 0; ///< user_version found before migrating
-    int toVersion = 0;   ///< user_version afterwards (== latestSchemaVersion() on success)
-    QString error;       ///< translated, names the file; empty on success
+    int fromVersion = 0;        ///< user_version found before migrating
+    int toVersion = 0;          ///< user_version afterwards (== latestSchemaVersion() on success)
+    int applied = 0;            ///< migrations applied by this call (0 when another process did them first)
+    bool createdSchema = false; ///< this call applied migration 1, i.e. created the database's tables
+    QString error;              ///< translated, names the file; empty on success
 };
 
 /// Brings db up to latestSchemaVersion(). `fileName` is only used in messages. Refuses (ok=false,

@@ -21,6 +21,16 @@ QString usage() {
         "  spec info FILE [--batch N] [--optimizer NAME] [--json]\n"
         "                                  layer table with shapes, parameters, FLOPs and memory\n"
         "  spec schema                     print the JSON Schema of diamond.spec/1\n"
+        "  init [--no-examples]            create the workspace (with the examples) if it does not exist\n"
+        "  workspace info                  folder, schema version, projects and runs of the workspace\n"
+        "  project list                    projects of the workspace\n"
+        "  project create NAME [--description TEXT]\n"
+        "                                  create a project\n"
+        "\n"
+        "Options:\n"
+        "  --workspace DIR                 workspace folder (default: $DIAMOND_WORKSPACE, else\n"
+        "                                  ~/.local/share/Diamond/default)\n"
+        "  --json                          machine-readable output (workspace and project commands)\n"
         "\n"
         "Run 'diamondctl <command> --help' for a command's options.\n");
 }
@@ -30,7 +40,9 @@ QString usage() {
 int run(const QStringList &arguments) {
     app::setApplicationIdentity();
     Io io;
-    const QStringList args = arguments.mid(1);
+    QStringList args = arguments.mid(1);
+    QString workspace;
+    if (!takeWorkspaceOption(args, &workspace, io)) return kUsage;
     if (args.isEmpty()) {
         io.err << usage();
         return kUsage;
@@ -45,6 +57,9 @@ int run(const QStringList &arguments) {
         return kOk;
     }
     if (command == QLatin1String("spec")) return runSpec(args.mid(1), io);
+    if (command == QLatin1String("init")) return runInit(args.mid(1), workspace, io);
+    if (command == QLatin1String("workspace")) return runWorkspace(args.mid(1), workspace, io);
+    if (command == QLatin1String("project")) return runProject(args.mid(1), workspace, io);
     io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
     return kUsage;
 }

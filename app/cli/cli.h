@@ -20,4 +20,18 @@ int run(const QStringList &arguments);
 /// `diamondctl spec <check|info|schema> ...`; args start after "spec".
 int runSpec(const QStringList &args, Io &io);
 
+/// Removes every global `--workspace DIR` (or `--workspace=DIR`) from args and stores the last DIR in *dir.
+/// Returns false, with a message on io.err, when the option has no value.
+bool takeWorkspaceOption(QStringList &args, QString *dir, Io &io);
+/// The workspace folder to use: `option` when set, else $DIAMOND_WORKSPACE, else Workspace::defaultPath().
+QString resolveWorkspacePath(const QString &option);
+
+/// `diamondctl init [--no-examples] [--json]`: creates the workspace (with the examples) or reports the
+/// existing one. args start after "init".
+int runInit(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl workspace info [--json]`; args start after "workspace".
+int runWorkspace(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl project list|create NAME [--description TEXT] [--json]`; args start after "project".
+int runProject(const QStringList &args, const QString &workspaceOption, Io &io);
+
 } // namespace diamond::cli
