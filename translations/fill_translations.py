@@ -13,7 +13,7 @@ import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-MESSAGE = re.compile(r"(<message(?: numerus=\"yes\")?>\s*<source>(.*?)</source>\s*)(<translation[^>]*>.*?</translation>|<translation[^>]*/>)", re.S)
+MESSAGE = re.compile(r"(<message( numerus=\"yes\")?>\s*<source>(.*?)</source>\s*)(<translation[^>]*>.*?</translation>|<translation[^>]*/>)", re.S)
 
 
 def load_glossary():
@@ -26,16 +26,26 @@ def load_glossary():
     return table
 
 
-def fill(path, translate):
+def english_forms(source):
+    """'%n run(s)' -> ['%n run', '%n runs']."""
+    return [source.replace("(s)", ""), source.replace("(s)", "s")]
+
+
+def fill(path, translate, numerus_forms):
     text = path.read_text(encoding="utf-8")
     missing = []
 
     def repl(m):
-        source = html.unescape(m.group(2))
+        numerus = bool(m.group(2))
+        source = html.unescape(m.group(3))
         target = translate(source)
         if target is None:
             missing.append(source)
             return m.group(1) + '<translation type="unfinished"></translation>'
+        if numerus:
+            forms = "".join("<numerusform>" + html.escape(f, quote=False) + "</numerusform>"
+                            for f in numerus_forms(source, target))
+            return m.group(1) + "<translation>" + forms + "</translation>"
         return m.group(1) + "<translation>" + html.escape(target, quote=False) + "</translation>"
 
     path.write_text(MESSAGE.sub(repl, text), encoding="utf-8")
@@ -44,8 +54,8 @@ def fill(path, translate):
 
 def main():
     glossary = load_glossary()
-    fill(HERE / "diamond_en.ts", lambda s: s)
-    missing = fill(HERE / "diamond_zh_CN.ts", glossary.get)
+    fill(HERE / "diamond_en.ts", lambda s: s, lambda source, target: english_forms(source))
+    missing = fill(HERE / "diamond_zh_CN.ts", glossary.get, lambda source, target: [target])  # Chinese: one form
     for s in missing:
         print("untranslated:", repr(s))
     return 1 if missing else 0

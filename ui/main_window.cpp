@@ -1,9 +1,13 @@
 #include "ui/main_window.h"
 
 #include "app/app_info.h"
+#include "app/sample_workspace.h"
+#include "app/workspace.h"
+#include "ui/workspace_panel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -16,7 +20,7 @@
 
 namespace diamond::ui {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainWindow(parent) {
     setWindowTitle(tr("Diamond"));
     setObjectName(QStringLiteral("MainWindow"));
     tabs_ = new QTabWidget(this);
@@ -36,7 +40,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent) {
 
     createActions();
     createDocks();
-    statusBar()->showMessage(tr("Ready"));
+    openWorkspace(workspaceFolder);
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("ui/geometry")).toByteArray())) resize(1280, 800);
@@ -63,22 +67,40 @@ void MainWindow::createActions() {
 
 void MainWindow::createDocks() {
     QMenu *view = menuBar()->findChild<QMenu *>(QStringLiteral("viewMenu"));
-    auto addDock = [&](const QString &name, const QString &title, Qt::DockWidgetArea area) {
+    auto addDock = [&](const QString &name, const QString &title, Qt::DockWidgetArea area, QWidget *content = nullptr) {
         auto *dock = new QDockWidget(title, this);
         dock->setObjectName(name);
-        auto *placeholder = new QLabel(tr("Nothing here yet."), dock);
-        placeholder->setAlignment(Qt::AlignCenter);
-        placeholder->setWordWrap(true);
-        placeholder->setMinimumWidth(180);
-        placeholder->setForegroundRole(QPalette::PlaceholderText);
-        dock->setWidget(placeholder);
+        if (!content) {
+            auto *placeholder = new QLabel(tr("Nothing here yet."), dock);
+            placeholder->setAlignment(Qt::AlignCenter);
+            placeholder->setWordWrap(true);
+            placeholder->setMinimumWidth(180);
+            placeholder->setForegroundRole(QPalette::PlaceholderText);
+            content = placeholder;
+        }
+        dock->setWidget(content);
         addDockWidget(area, dock);
         if (view) view->addAction(dock->toggleViewAction());
     };
-    addDock(QStringLiteral("workspaceDock"), tr("Workspace"), Qt::LeftDockWidgetArea);
+    workspacePanel_ = new WorkspacePanel(this);
+    addDock(QStringLiteral("workspaceDock"), tr("Workspace"), Qt::LeftDockWidgetArea, workspacePanel_);
     addDock(QStringLiteral("paletteDock"), tr("Layers"), Qt::LeftDockWidgetArea);
     addDock(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea);
     addDock(QStringLiteral("runsDock"), tr("Runs"), Qt::BottomDockWidgetArea);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::openWorkspace(const QString &folder) {
+    workspace_ = std::make_unique<app::Workspace>();
+    if (!app::openWorkspaceWithExamples(*workspace_, folder)) {
+        // Not modal: the window stays usable (designer, templates) without a workspace.
+        statusBar()->showMessage(tr("Could not open the workspace: %1").arg(workspace_->errorString()));
+        workspace_.reset();
+        return;
+    }
+    workspacePanel_->setWorkspace(workspace_.get());
+    statusBar()->showMessage(tr("Workspace: %1").arg(QDir::toNativeSeparators(workspace_->path())));
 }
 
 void MainWindow::showAbout() {

@@ -2,7 +2,13 @@
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
+#include "app/workspace.h"
+#include "ui/workspace_panel.h"
+
+#include <QAbstractItemModelTester>
 #include <QDockWidget>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSettings>
@@ -30,6 +36,25 @@ private Q_SLOTS:
                                      QStringLiteral("Help")}));
         for (const char *name : {"workspaceDock", "paletteDock", "inspectorDock", "runsDock"})
             QVERIFY2(window.findChild<QDockWidget *>(QLatin1String(name)), name);
+    }
+
+    void firstStartShowsTheSampleWorkspace() {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("ws"));
+        diamond::ui::MainWindow window(nullptr, folder);
+        QVERIFY(window.workspace());
+        QCOMPARE(window.workspace()->path(), folder);
+        auto *panel = window.findChild<diamond::ui::WorkspacePanel *>();
+        QVERIFY(panel);
+        QAbstractItemModelTester tester(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(panel->model()->rowCount(), 1);
+        const QStandardItem *project = panel->model()->item(0);
+        QCOMPARE(project->text(), QStringLiteral("Examples"));
+        QCOMPARE(project->rowCount(), 4);
+        QCOMPARE(project->child(0, 1)->text(), QStringLiteral("Draft"));
+        // A second window on the same folder opens it without adding the examples again.
+        diamond::ui::MainWindow again(nullptr, folder);
+        QCOMPARE(again.findChild<diamond::ui::WorkspacePanel *>()->model()->item(0)->rowCount(), 4);
     }
 
     void restoresGeometryFromSettings() {
