@@ -75,9 +75,10 @@ public:
     /// errorString() says why). Safe to call without start(): it then begins after the newest stored event.
     int poll();
 
-    /// The newest `finished`, `error` or `requeue` event seen (read now or stored before), if any.
+    /// The newest `finished`, `error` or `requeue` event seen (read now or stored before) that no `started`
+    /// event follows (a resumed attempt starts afresh), if any.
     std::optional<QJsonObject> lastTerminalEvent() const { return terminal_; }
-    /// Message of the newest `error` event seen, empty when none.
+    /// Message of the newest `error` event seen since the newest `started`, empty when none.
     QString lastErrorMessage() const { return lastError_; }
     QString errorString() const { return error_; }
 

@@ -45,6 +45,55 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::LocalExecutor</name>
+    <message>
+        <source>Run %1 is already running.</source>
+        <translation>Run %1 is already running.</translation>
+    </message>
+    <message>
+        <source>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</source>
+        <translation>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>Cannot start %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::MetricIngestor</name>
+    <message>
+        <source>Cannot store metrics of run %1: %2</source>
+        <translation>Cannot store metrics of run %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::RunManager</name>
+    <message>
+        <source>resumed</source>
+        <translation>resumed</translation>
+    </message>
+    <message>
+        <source>Run %1 is %2; only a draft or queued run can be started.</source>
+        <translation>Run %1 is %2; only a draft or queued run can be started.</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>diamond-train exited with code %1.</source>
+        <translation>diamond-train exited with code %1.</translation>
+    </message>
+    <message>
+        <source>reattached</source>
+        <translation>reattached</translation>
+    </message>
+    <message>
+        <source>engine process lost</source>
+        <translation>engine process lost</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::RunStore</name>
     <message>
         <source>A project needs a name.</source>

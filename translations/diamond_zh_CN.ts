@@ -45,6 +45,55 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::LocalExecutor</name>
+    <message>
+        <source>Run %1 is already running.</source>
+        <translation>运行 %1 已在运行中。</translation>
+    </message>
+    <message>
+        <source>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</source>
+        <translation>找不到训练引擎 %1（请将 DIAMOND_TRAIN 设为其路径）。</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::MetricIngestor</name>
+    <message>
+        <source>Cannot store metrics of run %1: %2</source>
+        <translation>无法保存运行 %1 的指标：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::RunManager</name>
+    <message>
+        <source>resumed</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>Run %1 is %2; only a draft or queued run can be started.</source>
+        <translation>运行 %1 处于%2状态；只能启动草稿或排队中的运行。</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>diamond-train exited with code %1.</source>
+        <translation>diamond-train 以退出码 %1 结束。</translation>
+    </message>
+    <message>
+        <source>reattached</source>
+        <translation>已重新连接</translation>
+    </message>
+    <message>
+        <source>engine process lost</source>
+        <translation>引擎进程丢失</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::RunStore</name>
     <message>
         <source>A project needs a name.</source>

@@ -26,11 +26,18 @@ QString usage() {
         "  project list                    projects of the workspace\n"
         "  project create NAME [--description TEXT]\n"
         "                                  create a project\n"
+        "  run start --spec FILE --config FILE [--project NAME] [--name NAME] [--follow]\n"
+        "                                  train a network locally (--follow: print metrics, exit with\n"
+        "                                  the result: 0 finished, 1 failed, 85 preempted)\n"
+        "  run list | show ID | metrics ID [--csv] [--follow] | logs ID\n"
+        "                                  runs, their state, metric points and engine events\n"
+        "  run cancel ID | resume ID [--follow]\n"
+        "                                  stop a run; continue one from its newest checkpoint\n"
         "\n"
         "Options:\n"
         "  --workspace DIR                 workspace folder (default: $DIAMOND_WORKSPACE, else\n"
         "                                  ~/.local/share/Diamond/default)\n"
-        "  --json                          machine-readable output (workspace and project commands)\n"
+        "  --json                          machine-readable output (workspace, project and run commands)\n"
         "\n"
         "Run 'diamondctl <command> --help' for a command's options.\n");
 }
@@ -60,6 +67,7 @@ int run(const QStringList &arguments) {
     if (command == QLatin1String("init")) return runInit(args.mid(1), workspace, io);
     if (command == QLatin1String("workspace")) return runWorkspace(args.mid(1), workspace, io);
     if (command == QLatin1String("project")) return runProject(args.mid(1), workspace, io);
+    if (command == QLatin1String("run")) return runRun(args.mid(1), workspace, io);
     io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
     return kUsage;
 }

@@ -34,4 +34,7 @@ int runWorkspace(const QStringList &args, const QString &workspaceOption, Io &io
 /// `diamondctl project list|create NAME [--description TEXT] [--json]`; args start after "project".
 int runProject(const QStringList &args, const QString &workspaceOption, Io &io);
 
+/// `diamondctl run start|list|show|metrics|logs|cancel|resume ...` (cli_run.cpp); args start after "run".
+int runRun(const QStringList &args, const QString &workspaceOption, Io &io);
+
 } // namespace diamond::cli

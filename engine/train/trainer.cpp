@@ -408,7 +408,9 @@ private:
             network_->train(true);
         }
         lastValidation_ = acc.values();
-        emitMetrics("val", lastValidation_, 0, Clock::now());
+        // The final evaluation (for the confusion matrix) repeats the last step's: report each step once.
+        if (step_ != lastValidationStep_) emitMetrics("val", lastValidation_, 0, Clock::now());
+        lastValidationStep_ = step_;
         if (withConfusion && acc.confusion().defined()) {
             const torch::Tensor c = acc.confusion();
             json rows = json::array();
@@ -543,6 +545,7 @@ private:
     bool hasBest_ = false;
     std::int64_t evalsWithoutImprovement_ = 0;
     std::map<std::string, double> lastValidation_;
+    std::int64_t lastValidationStep_ = -1;
     std::string resumedFrom_;
 };
 

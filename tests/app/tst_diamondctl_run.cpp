@@ -1,0 +1,170 @@
+// diamondctl run start|list|show|metrics|logs as a process, with the real diamond-train on the spirals example
+// (300 steps, 1 thread), in a workspace inside a temporary folder.
+#include "common/test_paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestDiamondctlRun : public QObject {
+    Q_OBJECT
+
+    struct Result {
+        int exitCode = -1;
+        QString out, err;
+        QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
+    };
+
+    QTemporaryDir home_;
+    QString ws_;
+    QString spec_, config_, broken_;
+
+    Result ctl(QStringList args) {
+        args.prepend(ws_);
+        args.prepend(QStringLiteral("--workspace"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home_.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home_.filePath(QStringLiteral("xdg-data")));
+        env.insert(QStringLiteral("DIAMOND_TRAIN"), diamond::test::binary(QStringLiteral("diamond-train")));
+        p.setProcessEnvironment(env);
+        p.start(diamond::test::binary(QStringLiteral("diamondctl")), args);
+        Result r;
+        if (!p.waitForFinished(120000)) return r;
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    QString writeConfig(const char *name, bool broken) {
+        QFile f(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/run.json")));
+        f.open(QIODevice::ReadOnly);
+        QJsonObject c = QJsonDocument::fromJson(f.readAll()).object();
+        c.insert(QStringLiteral("steps"), 300);
+        c.insert(QStringLiteral("threads"), 1);
+        if (broken)
+            c.insert(QStringLiteral("optimizer"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bogus")}});
+        const QString path = home_.filePath(QLatin1String(name));
+        QFile out(path);
+        out.open(QIODevice::WriteOnly);
+        out.write(QJsonDocument(c).toJson());
+        return path;
+    }
+
+    QStringList startArgs(const QString &config) const {
+        return {QStringLiteral("run"),       QStringLiteral("start"),
+                QStringLiteral("--spec"),    spec_,
+                QStringLiteral("--config"),  config,
+                QStringLiteral("--project"), QStringLiteral("CLI")};
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(home_.isValid());
+        ws_ = home_.filePath(QStringLiteral("ws"));
+        spec_ = diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json"));
+        config_ = writeConfig("run.json", false);
+        broken_ = writeConfig("broken.json", true);
+        QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--no-examples")}).exitCode, 0);
+    }
+
+    void startFollowFinishes() {
+        const Result r = ctl(startArgs(config_) << QStringLiteral("--follow"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY(r.out.contains(QStringLiteral("step     300  val   accuracy")));
+        QVERIFY(r.out.contains(QStringLiteral("Run 1 finished")));
+    }
+
+    void listShowMetricsLogs() {
+        const Result list = ctl({QStringLiteral("run"), QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(list.exitCode, 0);
+        const QJsonArray runs = list.json().value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].toObject().value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+        QCOMPARE(runs[0].toObject().value(QStringLiteral("project")).toString(), QStringLiteral("CLI"));
+        const Result text = ctl({QStringLiteral("run"), QStringLiteral("list")});
+        QVERIFY(text.out.contains(QStringLiteral("finished")));
+
+        const Result show =
+            ctl({QStringLiteral("run"), QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--json")});
+        QCOMPARE(show.exitCode, 0);
+        const QJsonObject doc = show.json();
+        QCOMPARE(doc.value(QStringLiteral("exit_code")).toInt(), 0);
+        QCOMPARE(doc.value(QStringLiteral("weights_sha256")).toString().size(), 64);
+        QVERIFY(doc.value(QStringLiteral("final_metrics")).toObject().contains(QStringLiteral("val_accuracy")));
+        QCOMPARE(doc.value(QStringLiteral("transitions")).toArray().size(), 4); // draft, queued, running, finished
+
+        // Points == distinct (step, split, name) of the metric lines in events.jsonl.
+        QFile events(QDir(doc.value(QStringLiteral("run_dir")).toString()).filePath(QStringLiteral("events.jsonl")));
+        QVERIFY(events.open(QIODevice::ReadOnly));
+        QSet<QString> keys;
+        int lines = 0;
+        for (const QByteArray &line : events.readAll().split('\n')) {
+            if (line.isEmpty()) continue;
+            ++lines;
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            if (e.value(QStringLiteral("event")).toString() == QLatin1String("metric"))
+                keys.insert(
+                    QStringLiteral("%1,%2,%3")
+                        .arg(e.value(QStringLiteral("step")).toInt())
+                        .arg(e.value(QStringLiteral("split")).toString(), e.value(QStringLiteral("name")).toString()));
+        }
+        QCOMPARE(doc.value(QStringLiteral("metric_points")).toInt(), int(keys.size()));
+
+        const Result csv =
+            ctl({QStringLiteral("run"), QStringLiteral("metrics"), QStringLiteral("1"), QStringLiteral("--csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList rows = csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(rows.first(), QStringLiteral("step,split,name,value,wall"));
+        QCOMPARE(rows.size() - 1, int(keys.size()));
+        QSet<QString> csvKeys;
+        for (const QString &row : rows.mid(1))
+            csvKeys.insert(row.section(QLatin1Char(','), 0, 2));
+        QCOMPARE(csvKeys, keys);
+
+        const Result logs = ctl({QStringLiteral("run"), QStringLiteral("logs"), QStringLiteral("1")});
+        QCOMPARE(logs.exitCode, 0);
+        QCOMPARE(int(logs.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size()), lines);
+    }
+
+    void startWithoutFollowIsSettledLater() {
+        const Result r = ctl(startArgs(config_) << QStringLiteral("--json"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const int id = r.json().value(QStringLiteral("id")).toInt();
+        QCOMPARE(r.json().value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            ctl({QStringLiteral("run"), QStringLiteral("show"), QString::number(id), QStringLiteral("--json")})
+                    .json()
+                    .value(QStringLiteral("state"))
+                    .toString() == QLatin1String("finished"),
+            60000);
+        const Result follow =
+            ctl({QStringLiteral("run"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--follow")});
+        QCOMPARE(follow.exitCode, 0);
+        QVERIFY(follow.out.contains(QStringLiteral("finished")));
+    }
+
+    void brokenConfigFails() {
+        const Result r = ctl(startArgs(broken_) << QStringLiteral("--follow"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("optimizer.name")), qPrintable(r.err));
+    }
+
+    void badUsage() {
+        QCOMPARE(ctl({QStringLiteral("run")}).exitCode, 2);
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("show")}).exitCode, 2);
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("start"), QStringLiteral("--spec"), spec_}).exitCode, 2);
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("frobnicate")}).exitCode, 2);
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("show"), QStringLiteral("99")}).exitCode, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiamondctlRun)
+#include "tst_diamondctl_run.moc"
