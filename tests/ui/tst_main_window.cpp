@@ -7,12 +7,12 @@
 
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
-#include <QStandardItemModel>
-#include <QTemporaryDir>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestMainWindow : public QObject {
