@@ -2,8 +2,13 @@
 // stderr, and returns 0 on success, 1 on a failed check or error, 2 on bad usage.
 #pragma once
 
+#include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
+
+namespace diamond::app {
+class Workspace;
+}
 
 namespace diamond::cli {
 
@@ -25,6 +30,12 @@ int runSpec(const QStringList &args, Io &io);
 bool takeWorkspaceOption(QStringList &args, QString *dir, Io &io);
 /// The workspace folder to use: `option` when set, else $DIAMOND_WORKSPACE, else Workspace::defaultPath().
 QString resolveWorkspacePath(const QString &option);
+
+/// Prints `doc` as indented JSON on io.out.
+void printJson(Io &io, const QJsonObject &doc);
+/// Opens the existing workspace for a command (folder from resolveWorkspacePath(option)); on failure prints
+/// the reason, with a hint to run `diamondctl init`, and returns false.
+bool openWorkspace(app::Workspace &ws, const QString &option, Io &io);
 
 /// `diamondctl init [--no-examples] [--json]`: creates the workspace (with the examples) or reports the
 /// existing one. args start after "init".

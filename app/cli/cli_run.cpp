@@ -78,25 +78,6 @@ QString runUsage() {
               "0 finished, 85 preempted, 1 failed or cancelled.\n");
 }
 
-void printJson(Io &io, const QJsonObject &doc) {
-    io.out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
-}
-
-bool openWorkspace(Workspace &ws, const QString &option, Io &io) {
-    const QString path = QDir(resolveWorkspacePath(option)).absolutePath();
-    if (!Workspace::exists(path)) {
-        io.err << tr("diamondctl: no Diamond workspace at %1; run 'diamondctl init' (with --workspace %1 for "
-                     "this folder) to create one\n")
-                      .arg(path);
-        return false;
-    }
-    if (!ws.open(path, Workspace::OpenMode::OpenExisting)) {
-        io.err << tr("diamondctl: %1\n").arg(ws.errorString());
-        return false;
-    }
-    return true;
-}
-
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {

@@ -59,26 +59,6 @@ bool parseOptions(const QStringList &args, const QStringList &valued, const QStr
     return true;
 }
 
-void printJson(Io &io, const QJsonObject &doc) {
-    io.out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
-}
-
-/// Opens the workspace for a command; prints the reason and a hint on failure.
-bool openWorkspace(Workspace &ws, const QString &option, Io &io) {
-    const QString path = QDir(resolveWorkspacePath(option)).absolutePath();
-    if (!Workspace::exists(path)) {
-        io.err << tr("diamondctl: no Diamond workspace at %1; run 'diamondctl init' (with --workspace %1 for "
-                     "this folder) to create one\n")
-                      .arg(path);
-        return false;
-    }
-    if (!ws.open(path, Workspace::OpenMode::OpenExisting)) {
-        io.err << tr("diamondctl: %1\n").arg(ws.errorString());
-        return false;
-    }
-    return true;
-}
-
 QJsonObject projectJson(const app::Project &p) {
     return {{QStringLiteral("id"), p.id},
             {QStringLiteral("name"), p.name},
@@ -127,6 +107,25 @@ bool takeWorkspaceOption(QStringList &args, QString *dir, Io &io) {
         } else {
             ++i;
         }
+    }
+    return true;
+}
+
+void printJson(Io &io, const QJsonObject &doc) {
+    io.out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
+}
+
+bool openWorkspace(Workspace &ws, const QString &option, Io &io) {
+    const QString path = QDir(resolveWorkspacePath(option)).absolutePath();
+    if (!Workspace::exists(path)) {
+        io.err << tr("diamondctl: no Diamond workspace at %1; run 'diamondctl init' (with --workspace %1 for "
+                     "this folder) to create one\n")
+                      .arg(path);
+        return false;
+    }
+    if (!ws.open(path, Workspace::OpenMode::OpenExisting)) {
+        io.err << tr("diamondctl: %1\n").arg(ws.errorString());
+        return false;
     }
     return true;
 }
