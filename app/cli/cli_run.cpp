@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QProcess>
 #include <QSet>
 #include <QSqlQuery>
 #include <QVariant>
@@ -73,6 +74,7 @@ QString runUsage() {
               "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
               "  diamondctl [--workspace DIR] run logs ID\n"
               "  diamondctl [--workspace DIR] run cancel ID\n"
+              "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
               "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
               "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
               "0 finished, 85 preempted, 1 failed or cancelled.\n");
@@ -279,6 +281,38 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
 
 } // namespace
 
+/// `run export ID [--out DIR]`: the engine's export (safetensors, spec, test inputs/outputs, a standalone
+/// PyTorch module) of the run's newest checkpoint, into DIR or <run folder>/export.
+static int runExport(Workspace &ws, qint64 runId, const Options &o, Io &io) {
+    const QString runDir = ws.runDirectory(runId);
+    QStringList args{QStringLiteral("export"), QStringLiteral("--spec"),
+                     QDir(runDir).filePath(QStringLiteral("spec.json")), QStringLiteral("--run-dir"), runDir};
+    if (o.values.contains(QStringLiteral("--out")))
+        args << QStringLiteral("--out") << QDir(o.values.value(QStringLiteral("--out"))).absolutePath();
+    QProcess engine;
+    engine.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    engine.start(app::LocalExecutor::defaultEnginePath(), args);
+    if (!engine.waitForStarted() || !engine.waitForFinished(-1)) {
+        io.err
+            << tr("diamondctl: cannot run %1: %2\n").arg(app::LocalExecutor::defaultEnginePath(), engine.errorString());
+        return kFailed;
+    }
+    const QList<QByteArray> lines = engine.readAllStandardOutput().split('\n');
+    for (const QByteArray &line : lines) {
+        const QJsonObject event = QJsonDocument::fromJson(line).object();
+        const QString kind = event.value(QStringLiteral("event")).toString();
+        if (kind == QLatin1String("exported")) {
+            if (o.json)
+                printJson(io, event);
+            else
+                io.out << tr("Exported run %1 to %2\n").arg(runId).arg(event.value(QStringLiteral("path")).toString());
+        } else if (kind == QLatin1String("error")) {
+            io.err << tr("diamondctl: %1\n").arg(event.value(QStringLiteral("message")).toString());
+        }
+    }
+    return engine.exitStatus() == QProcess::NormalExit && engine.exitCode() == 0 ? kOk : kFailed;
+}
+
 int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     if (args.isEmpty() || args.first() == QLatin1String("--help")) {
         (args.isEmpty() ? io.err : io.out) << runUsage();
@@ -291,9 +325,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),   QStringLiteral("list"), QStringLiteral("show"),
-                                   QStringLiteral("metrics"), QStringLiteral("logs"), QStringLiteral("cancel"),
-                                   QStringLiteral("resume")};
+    static const QStringList known{QStringLiteral("start"),   QStringLiteral("list"),  QStringLiteral("show"),
+                                   QStringLiteral("metrics"), QStringLiteral("logs"),  QStringLiteral("cancel"),
+                                   QStringLiteral("resume"),  QStringLiteral("export")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;
@@ -302,7 +336,8 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         sub == QLatin1String("start")
             ? QStringList{QStringLiteral("--spec"), QStringLiteral("--config"), QStringLiteral("--project"),
                           QStringLiteral("--name"), QStringLiteral("--target")}
-            : QStringList{};
+        : sub == QLatin1String("export") ? QStringList{QStringLiteral("--out")}
+                                         : QStringList{};
     if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv")}, &o, io)) return kUsage;
 
     Workspace ws;
@@ -396,6 +431,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
             io.out << q.value(0).toString() << '\n';
         return kOk;
     }
+    if (sub == QLatin1String("export")) return runExport(ws, runId, o, io);
     if (sub == QLatin1String("cancel")) {
         if (!manager.cancel(runId)) return io.err << tr("diamondctl: %1\n").arg(manager.errorString()), kFailed;
         io.out << tr("Cancelled run %1.\n").arg(runId);

@@ -134,6 +134,17 @@ private Q_SLOTS:
         QCOMPARE(int(logs.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size()), lines);
     }
 
+    void exportWritesTheEnginesExport() {
+        const QString out = home_.filePath(QStringLiteral("export1"));
+        const Result r = ctl({QStringLiteral("run"), QStringLiteral("export"), QStringLiteral("1"),
+                              QStringLiteral("--out"), out, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.json().value(QStringLiteral("event")).toString(), QStringLiteral("exported"));
+        for (const char *file : {"model.safetensors", "spec.json", "model.py", "manifest.json"})
+            QVERIFY2(QFile::exists(QDir(out).filePath(QLatin1String(file))), file);
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("export"), QStringLiteral("99")}).exitCode, 1);
+    }
+
     void startWithoutFollowIsSettledLater() {
         const Result r = ctl(startArgs(config_) << QStringLiteral("--json"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
