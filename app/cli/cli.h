@@ -3,6 +3,8 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QMap>
+#include <QSet>
 #include <QStringList>
 #include <QTextStream>
 
@@ -30,6 +32,18 @@ int runSpec(const QStringList &args, Io &io);
 bool takeWorkspaceOption(QStringList &args, QString *dir, Io &io);
 /// The workspace folder to use: `option` when set, else $DIAMOND_WORKSPACE, else Workspace::defaultPath().
 QString resolveWorkspacePath(const QString &option);
+
+/// The options of one command: --json, options with a value, flags, and positional arguments.
+struct CommandOptions {
+    bool json = false;
+    QStringList positional;
+    QMap<QString, QString> values;
+    QSet<QString> flags;
+};
+/// Parses args; `valued` options take the next argument, `flags` none; --json is always accepted.
+/// Returns false (message on io.err) on an unknown option or a missing value.
+bool parseOptions(const QStringList &args, const QStringList &valued, const QStringList &flags, CommandOptions *out,
+                  Io &io);
 
 /// Prints `doc` as indented JSON on io.out.
 void printJson(Io &io, const QJsonObject &doc);

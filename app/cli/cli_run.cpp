@@ -35,35 +35,7 @@ using app::Workspace;
 
 QString tr(const char *text) { return QCoreApplication::translate("diamondctl", text); }
 
-struct Options {
-    bool json = false;
-    QStringList positional;
-    QMap<QString, QString> values;
-    QSet<QString> flags;
-};
-
-bool parseOptions(const QStringList &args, const QStringList &valued, const QStringList &flags, Options *out, Io &io) {
-    for (int i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (a == QLatin1String("--json")) {
-            out->json = true;
-        } else if (valued.contains(a)) {
-            if (i + 1 >= args.size()) {
-                io.err << tr("diamondctl: %1 needs a value\n").arg(a);
-                return false;
-            }
-            out->values.insert(a, args[++i]);
-        } else if (flags.contains(a)) {
-            out->flags.insert(a);
-        } else if (a.startsWith(QLatin1String("--"))) {
-            io.err << tr("diamondctl: unknown option '%1'\n").arg(a);
-            return false;
-        } else {
-            out->positional << a;
-        }
-    }
-    return true;
-}
+using Options = CommandOptions;
 
 QString runUsage() {
     return tr("Usage:\n"

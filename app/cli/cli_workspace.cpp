@@ -27,37 +27,7 @@ using app::Workspace;
 QString tr(const char *text) { return QCoreApplication::translate("diamondctl", text); }
 
 /// Options of one sub-command: flags without value and options with one value.
-struct Options {
-    bool json = false;
-    QStringList positional;
-    QMap<QString, QString> values;
-    QStringList flags;
-};
-
-/// Parses args; `valued` options take the next argument, `flags` none; --json is always accepted.
-/// Returns false (message on io.err) on an unknown option or a missing value.
-bool parseOptions(const QStringList &args, const QStringList &valued, const QStringList &flags, Options *out, Io &io) {
-    for (int i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (a == QLatin1String("--json")) {
-            out->json = true;
-        } else if (valued.contains(a)) {
-            if (i + 1 >= args.size()) {
-                io.err << tr("diamondctl: %1 needs a value\n").arg(a);
-                return false;
-            }
-            out->values.insert(a, args[++i]);
-        } else if (flags.contains(a)) {
-            out->flags << a;
-        } else if (a.startsWith(QLatin1String("--"))) {
-            io.err << tr("diamondctl: unknown option '%1'\n").arg(a);
-            return false;
-        } else {
-            out->positional << a;
-        }
-    }
-    return true;
-}
+using Options = CommandOptions;
 
 QJsonObject projectJson(const app::Project &p) {
     return {{QStringLiteral("id"), p.id},
@@ -106,6 +76,30 @@ bool takeWorkspaceOption(QStringList &args, QString *dir, Io &io) {
             args.remove(i);
         } else {
             ++i;
+        }
+    }
+    return true;
+}
+
+bool parseOptions(const QStringList &args, const QStringList &valued, const QStringList &flags, CommandOptions *out,
+                  Io &io) {
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == QLatin1String("--json")) {
+            out->json = true;
+        } else if (valued.contains(a)) {
+            if (i + 1 >= args.size()) {
+                io.err << tr("diamondctl: %1 needs a value\n").arg(a);
+                return false;
+            }
+            out->values.insert(a, args[++i]);
+        } else if (flags.contains(a)) {
+            out->flags.insert(a);
+        } else if (a.startsWith(QLatin1String("--"))) {
+            io.err << tr("diamondctl: unknown option '%1'\n").arg(a);
+            return false;
+        } else {
+            out->positional << a;
         }
     }
     return true;
