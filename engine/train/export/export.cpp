@@ -120,19 +120,6 @@ SafetensorsTensor toSafetensors(const std::string &name, const torch::Tensor &te
     return out;
 }
 
-torch::Dtype torchType(spec::DType dtype) {
-    switch (dtype) {
-    case spec::DType::Float32: return torch::kFloat32;
-    case spec::DType::Float64: return torch::kFloat64;
-    case spec::DType::Float16: return torch::kFloat16;
-    case spec::DType::BFloat16: return torch::kBFloat16;
-    case spec::DType::Int64: return torch::kInt64;
-    case spec::DType::Int32: return torch::kInt32;
-    case spec::DType::Bool: return torch::kBool;
-    }
-    return torch::kFloat32;
-}
-
 /// Smallest num_embeddings among the Embedding nodes reachable from graph input `name`, so
 /// that every drawn id is valid for each of them; kDefaultIdBound when there is none.
 std::int64_t idBound(const Network &net, const std::string &name) {

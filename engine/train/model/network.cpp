@@ -245,4 +245,17 @@ std::shared_ptr<Layer> Network::layer(const std::string &id) const {
     return i < 0 ? nullptr : layers_[static_cast<std::size_t>(i)];
 }
 
+torch::Dtype torchType(spec::DType dtype) {
+    switch (dtype) {
+    case spec::DType::Float32: return torch::kFloat32;
+    case spec::DType::Float64: return torch::kFloat64;
+    case spec::DType::Float16: return torch::kFloat16;
+    case spec::DType::BFloat16: return torch::kBFloat16;
+    case spec::DType::Int64: return torch::kInt64;
+    case spec::DType::Int32: return torch::kInt32;
+    case spec::DType::Bool: return torch::kBool;
+    }
+    return torch::kFloat32;
+}
+
 } // namespace diamond::engine

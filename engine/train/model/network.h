@@ -51,6 +51,9 @@ void addAttentionFactories(LayerFactoryMap &m);
 void addMergeFactories(LayerFactoryMap &m);
 } // namespace layers
 
+/// The torch dtype of a spec dtype.
+torch::Dtype torchType(spec::DType dtype);
+
 class Network {
 public:
     /// Analyses the spec and builds every node. Throws EngineError naming the node on an invalid

@@ -232,19 +232,6 @@ std::vector<std::int64_t> concrete(const spec::Shape &shape, std::int64_t batch)
     return out;
 }
 
-torch::Dtype torchType(spec::DType dtype) {
-    switch (dtype) {
-    case spec::DType::Float32: return torch::kFloat32;
-    case spec::DType::Float64: return torch::kFloat64;
-    case spec::DType::Float16: return torch::kFloat16;
-    case spec::DType::BFloat16: return torch::kBFloat16;
-    case spec::DType::Int64: return torch::kInt64;
-    case spec::DType::Int32: return torch::kInt32;
-    case spec::DType::Bool: return torch::kBool;
-    }
-    return torch::kFloat32;
-}
-
 std::string sizes(const torch::Tensor &t) {
     std::string s = "[";
     for (std::int64_t i = 0; i < t.dim(); ++i)

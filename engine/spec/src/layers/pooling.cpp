@@ -90,6 +90,21 @@ std::vector<ParamSpec> maxPoolParams(int n) {
     };
 }
 
+std::vector<ParamSpec> avgPoolParams(int n) {
+    return {
+        P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(n),
+        P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
+            .min(1)
+            .len(n)
+            .optional(),
+        P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
+            .min(0)
+            .len(n),
+        P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
+        P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
+    };
+}
+
 } // namespace
 
 void registerPooling(Registry &r) {
@@ -101,40 +116,14 @@ void registerPooling(Registry &r) {
                    [](const LayerContext &ctx, LayerResult &res) {
                        poolRule(ctx, res, {2, true, true});
                    }));
-    r.add(
-        makeType("AvgPool1d", "Pooling", "1-D average pooling over [N,C,L].",
-                 {
-                     P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(1),
-                     P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
-                         .min(1)
-                         .len(1)
-                         .optional(),
-                     P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
-                         .min(0)
-                         .len(1),
-                     P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
-                     P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
-                 },
-                 [](const LayerContext &ctx, LayerResult &res) {
-                     poolRule(ctx, res, {1, false, false});
-                 }));
-    r.add(
-        makeType("AvgPool2d", "Pooling", "2-D average pooling over [N,C,H,W].",
-                 {
-                     P("kernel_size", ParamKind::IntOrList, nullptr, "Size of the pooling window").min(1).len(2),
-                     P("stride", ParamKind::IntOrList, nullptr, "Step of the window; defaults to kernel_size")
-                         .min(1)
-                         .len(2)
-                         .optional(),
-                     P("padding", ParamKind::IntOrList, 0, "Implicit zero padding on each side, at most kernel_size/2")
-                         .min(0)
-                         .len(2),
-                     P("ceil_mode", ParamKind::Bool, false, "Round the output size up instead of down"),
-                     P("count_include_pad", ParamKind::Bool, true, "Include the zero padding in the average"),
-                 },
-                 [](const LayerContext &ctx, LayerResult &res) {
-                     poolRule(ctx, res, {2, false, false});
-                 }));
+    r.add(makeType("AvgPool1d", "Pooling", "1-D average pooling over [N,C,L].", avgPoolParams(1),
+                   [](const LayerContext &ctx, LayerResult &res) {
+                       poolRule(ctx, res, {1, false, false});
+                   }));
+    r.add(makeType("AvgPool2d", "Pooling", "2-D average pooling over [N,C,H,W].", avgPoolParams(2),
+                   [](const LayerContext &ctx, LayerResult &res) {
+                       poolRule(ctx, res, {2, false, false});
+                   }));
     r.add(makeType("AdaptiveAvgPool2d", "Pooling", "Average pooling to a fixed output size over [N,C,H,W].",
                    {
                        P("output_size", ParamKind::IntOrList, nullptr, "Target [height, width]").min(1).len(2),
