@@ -95,6 +95,46 @@ Migration migration1() {
             })};
 }
 
+// Version 2: sweep settings and trial progress. sweeps.config_json holds the sweep file (docs/sweeps.md);
+// trials.rung is the ASHA rung reached, budget the resource (epochs/steps) granted so far.
+Migration migration2() {
+    return {2, QStringLiteral("sweep settings and trial progress"),
+            l({
+                "ALTER TABLE sweeps ADD COLUMN config_json TEXT NOT NULL DEFAULT '{}'",
+                "ALTER TABLE sweeps ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}'",
+                "ALTER TABLE sweeps ADD COLUMN updated_at TEXT",
+                "ALTER TABLE trials ADD COLUMN rung INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE trials ADD COLUMN budget REAL",
+                "ALTER TABLE trials ADD COLUMN info_json TEXT NOT NULL DEFAULT '{}'",
+                "ALTER TABLE trials ADD COLUMN updated_at TEXT",
+                "CREATE INDEX trials_run ON trials (run_id)",
+            })};
+}
+
+// Version 3: model packages in the gallery, with full-text search (FTS5, kept in sync by the code that
+// writes gallery_entries: one gallery_search row per entry, rowid = gallery_entries.id).
+Migration migration3() {
+    return {3, QStringLiteral("gallery packages and full-text search"),
+            l({
+                "ALTER TABLE gallery_entries ADD COLUMN name TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN version TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN task TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN domain TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN license TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN card_markdown TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN manifest_json TEXT NOT NULL DEFAULT '{}'",
+                "ALTER TABLE gallery_entries ADD COLUMN package_path TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN package_sha256 TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN verified INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE gallery_entries ADD COLUMN key_metric REAL",
+                "ALTER TABLE gallery_entries ADD COLUMN thumbnail BLOB",
+                "ALTER TABLE gallery_entries ADD COLUMN updated_at TEXT",
+                "CREATE INDEX gallery_entries_task ON gallery_entries (task, domain, license)",
+                "CREATE VIRTUAL TABLE gallery_search USING fts5(name, title, card, tags,"
+                " tokenize = 'unicode61 remove_diacritics 2')",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -105,7 +145,7 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 } // namespace
 
 const QList<Migration> &schemaMigrations() {
-    static const QList<Migration> all = {migration1()};
+    static const QList<Migration> all = {migration1(), migration2(), migration3()};
     return all;
 }
 

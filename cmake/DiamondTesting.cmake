@@ -52,3 +52,30 @@ function(diamond_add_engine_test name)
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
                        ENVIRONMENT "DIAMOND_BIN_DIR=${CMAKE_BINARY_DIR}/bin;OMP_NUM_THREADS=1;${ARG_ENVIRONMENT}")
 endfunction()
+
+# diamond_add_qtests_in_directory(LIBS <libs...> LABEL <label> [DEPENDS <targets...>])
+#
+# Every tst_*.cpp in the current directory becomes one diamond_add_qtest(); files named
+# tst_it_*.cpp are labelled integration, the others get LABEL. Targets in DEPENDS that exist
+# (e.g. diamond-train, diamondctl) are built before the tests.
+function(diamond_add_qtests_in_directory)
+  cmake_parse_arguments(ARG "" "LABEL;TIMEOUT" "LIBS;DEPENDS" ${ARGN})
+  file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tst_*.cpp)
+  foreach(src ${test_sources})
+    get_filename_component(name ${src} NAME_WE)
+    set(label ${ARG_LABEL})
+    if(name MATCHES "^tst_it_")
+      set(label integration)
+    endif()
+    set(timeout_args "")
+    if(ARG_TIMEOUT)
+      set(timeout_args TIMEOUT ${ARG_TIMEOUT})
+    endif()
+    diamond_add_qtest(${name} LIBS ${ARG_LIBS} LABELS ${label} ${timeout_args})
+    foreach(dep ${ARG_DEPENDS})
+      if(TARGET ${dep})
+        add_dependencies(${name} ${dep})
+      endif()
+    endforeach()
+  endforeach()
+endfunction()

@@ -68,6 +68,10 @@ int run(const QStringList &arguments) {
     if (command == QLatin1String("workspace")) return runWorkspace(args.mid(1), workspace, io);
     if (command == QLatin1String("project")) return runProject(args.mid(1), workspace, io);
     if (command == QLatin1String("run")) return runRun(args.mid(1), workspace, io);
+    if (command == QLatin1String("sweep")) return runSweep(args.mid(1), workspace, io);
+    if (command == QLatin1String("cluster")) return runCluster(args.mid(1), workspace, io);
+    if (command == QLatin1String("gallery")) return runGallery(args.mid(1), workspace, io);
+    if (command == QLatin1String("serve")) return runServe(args.mid(1), workspace, io);
     io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
     return kUsage;
 }

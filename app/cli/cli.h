@@ -61,5 +61,13 @@ int runProject(const QStringList &args, const QString &workspaceOption, Io &io);
 
 /// `diamondctl run start|list|show|metrics|logs|cancel|resume ...` (cli_run.cpp); args start after "run".
 int runRun(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl sweep start FILE | status ID | stop ID | resume ID | best ID` (cli_sweep.cpp).
+int runSweep(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl cluster add|list|test|probe ...` (cli_cluster.cpp).
+int runCluster(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl gallery publish|import|list|search|show|export ...` (cli_gallery.cpp).
+int runGallery(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl serve [--listen ADDR] [--port N] [--print-token]`: the REST API (cli_serve.cpp).
+int runServe(const QStringList &args, const QString &workspaceOption, Io &io);
 
 } // namespace diamond::cli
