@@ -77,7 +77,8 @@ bool RunManager::launch(const Run &run, bool resume) {
     request.configPath = QDir(dir).filePath(QStringLiteral("run.json"));
     request.runDir = dir;
     request.resume = resume;
-    request.nproc = std::max(1, run.config.value(QStringLiteral("nproc")).toInt(1));
+    request.nproc = std::max(1, run.execution.value(QStringLiteral("nproc")).toInt(1));
+    request.threads = std::max(0, run.execution.value(QStringLiteral("threads")).toInt(0));
     attachIngestor(run.id);
     if (!executor_->start(request)) {
         const QString message = executor_->errorString();

@@ -40,7 +40,7 @@ bool writeFile(const QString &path, const QByteArray &content) {
 
 constexpr const char *kRunColumns = "id, project_id, architecture_version_id, name, config_json, target, state, "
                                     "created_at, started_at, finished_at, exit_code, exit_message, "
-                                    "final_metrics_json, weights_hash";
+                                    "final_metrics_json, weights_hash, execution_json";
 
 Run runFromQuery(const QSqlQuery &q) {
     Run r;
@@ -58,6 +58,7 @@ Run runFromQuery(const QSqlQuery &q) {
     r.exitMessage = q.value(11).toString();
     r.finalMetrics = parseObject(q.value(12));
     r.weightsHash = q.value(13).toString();
+    r.execution = parseObject(q.value(14));
     return r;
 }
 
@@ -213,7 +214,7 @@ std::optional<ArchitectureVersion> RunStore::architectureVersion(qint64 id) {
 // --- runs ---
 
 std::optional<Run> RunStore::createRun(qint64 projectId, qint64 architectureVersionId, const QString &name,
-                                       const QJsonObject &config, const QString &target) {
+                                       const QJsonObject &config, const QString &target, const QJsonObject &execution) {
     error_.clear();
     std::optional<ArchitectureVersion> arch;
     if (architectureVersionId > 0) {
@@ -224,13 +225,15 @@ std::optional<Run> RunStore::createRun(qint64 projectId, qint64 architectureVers
     if (!tx.isActive()) return fail(tx.errorString()), std::nullopt;
     const QString now = databaseTimestamp();
     QSqlQuery q(db());
-    q.prepare(QStringLiteral("INSERT INTO runs (project_id, architecture_version_id, name, config_json, target,"
-                             " state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'draft', ?, ?)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO runs (project_id, architecture_version_id, name, config_json, target,"
+                       " execution_json, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?)"));
     q.addBindValue(projectId);
     q.addBindValue(architectureVersionId > 0 ? QVariant(architectureVersionId) : QVariant());
     q.addBindValue(name);
     q.addBindValue(QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
     q.addBindValue(target);
+    q.addBindValue(QString::fromUtf8(QJsonDocument(execution).toJson(QJsonDocument::Compact)));
     q.addBindValue(now);
     q.addBindValue(now);
     if (!q.exec()) return fail(tr("Cannot create run \"%1\": %2").arg(name, q.lastError().text())), std::nullopt;

@@ -66,8 +66,9 @@ struct Run {
     qint64 projectId = 0;
     qint64 architectureVersionId = 0; ///< 0 when none
     QString name;
-    QJsonObject config;
-    QString target;
+    QJsonObject config;    ///< the engine's run config (run.json, docs/run-config.md)
+    QString target;        ///< "local" or a cluster profile name
+    QJsonObject execution; ///< launch settings outside run.json: "nproc", "threads"; scheduler settings
     RunState state = RunState::Draft;
     QString createdAt, startedAt, finishedAt;
     std::optional<int> exitCode;
@@ -120,7 +121,8 @@ public:
     /// Creates a draft run (transition "-> draft" recorded) and its directory with spec.json (when an
     /// architecture version is given) and run.json.
     std::optional<Run> createRun(qint64 projectId, qint64 architectureVersionId, const QString &name,
-                                 const QJsonObject &config, const QString &target = QStringLiteral("local"));
+                                 const QJsonObject &config, const QString &target = QStringLiteral("local"),
+                                 const QJsonObject &execution = {});
     std::optional<Run> run(qint64 id);
     /// Runs of a project (all projects when projectId is 0), oldest first.
     QList<Run> runs(qint64 projectId = 0);

@@ -135,6 +135,15 @@ Migration migration3() {
             })};
 }
 
+// Version 4: how a run is executed, apart from the engine's run config: {"nproc": N, "threads": T} for local
+// runs, scheduler settings (partition, nodes, time, ...) for cluster targets. See RunStore::Run::execution.
+Migration migration4() {
+    return {4, QStringLiteral("run execution settings"),
+            l({
+                "ALTER TABLE runs ADD COLUMN execution_json TEXT NOT NULL DEFAULT '{}'",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -145,7 +154,7 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 } // namespace
 
 const QList<Migration> &schemaMigrations() {
-    static const QList<Migration> all = {migration1(), migration2(), migration3()};
+    static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4()};
     return all;
 }
 

@@ -22,6 +22,8 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <tuple>
+
 namespace diamond::cli {
 
 namespace {
@@ -38,18 +40,19 @@ QString tr(const char *text) { return QCoreApplication::translate("diamondctl", 
 using Options = CommandOptions;
 
 QString runUsage() {
-    return tr("Usage:\n"
-              "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
-              "                                         [--target local] [--follow] [--json]\n"
-              "  diamondctl [--workspace DIR] run list [--json]\n"
-              "  diamondctl [--workspace DIR] run show ID [--json]\n"
-              "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
-              "  diamondctl [--workspace DIR] run logs ID\n"
-              "  diamondctl [--workspace DIR] run cancel ID\n"
-              "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
-              "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
-              "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
-              "0 finished, 85 preempted, 1 failed or cancelled.\n");
+    return tr(
+        "Usage:\n"
+        "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
+        "                                         [--target local] [--nproc N] [--threads N] [--follow] [--json]\n"
+        "  diamondctl [--workspace DIR] run list [--json]\n"
+        "  diamondctl [--workspace DIR] run show ID [--json]\n"
+        "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
+        "  diamondctl [--workspace DIR] run logs ID\n"
+        "  diamondctl [--workspace DIR] run cancel ID\n"
+        "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
+        "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
+        "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
+        "0 finished, 85 preempted, 1 failed or cancelled.\n");
 }
 
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
@@ -79,6 +82,7 @@ QJsonObject runJson(const Run &r, const QString &projectName) {
                   {QStringLiteral("name"), r.name},
                   {QStringLiteral("state"), app::runStateName(r.state)},
                   {QStringLiteral("target"), r.target},
+                  {QStringLiteral("execution"), r.execution},
                   {QStringLiteral("created_at"), r.createdAt},
                   {QStringLiteral("started_at"), r.startedAt},
                   {QStringLiteral("finished_at"), r.finishedAt},
@@ -215,6 +219,22 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         io.err << tr("diamondctl: unknown target '%1' (this version runs 'local' only)\n").arg(target);
         return kUsage;
     }
+    QJsonObject execution;
+    for (const auto &[option, key, minimum] :
+         {std::tuple{"--nproc", "nproc", 1}, std::tuple{"--threads", "threads", 0}}) {
+        const QString text = o.values.value(QLatin1String(option));
+        if (text.isEmpty()) continue;
+        bool ok = false;
+        const int value = text.toInt(&ok);
+        if (!ok || value < minimum || value > 1024) {
+            io.err << tr("diamondctl: %1 expects a whole number from %2 to 1024, not '%3'\n")
+                          .arg(QLatin1String(option))
+                          .arg(minimum)
+                          .arg(text);
+            return kUsage;
+        }
+        execution.insert(QLatin1String(key), value);
+    }
     QJsonObject spec, config;
     if (!readJsonObject(specPath, &spec, io) || !readJsonObject(configPath, &config, io)) return kFailed;
     RunStore store(ws);
@@ -228,7 +248,7 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
     const auto version = archId ? store.addArchitectureVersion(*archId, spec) : std::nullopt;
     if (!version) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
     const QString name = o.values.value(QStringLiteral("--name"), archName);
-    const auto run = store.createRun(project->id, version->id, name, config, target);
+    const auto run = store.createRun(project->id, version->id, name, config, target, execution);
     if (!run) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
 
     const bool followRun = o.flags.contains(QStringLiteral("--follow"));
@@ -306,8 +326,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     }
     const QStringList valued =
         sub == QLatin1String("start")
-            ? QStringList{QStringLiteral("--spec"), QStringLiteral("--config"), QStringLiteral("--project"),
-                          QStringLiteral("--name"), QStringLiteral("--target")}
+            ? QStringList{QStringLiteral("--spec"),   QStringLiteral("--config"), QStringLiteral("--project"),
+                          QStringLiteral("--name"),   QStringLiteral("--target"), QStringLiteral("--nproc"),
+                          QStringLiteral("--threads")}
         : sub == QLatin1String("export") ? QStringList{QStringLiteral("--out")}
                                          : QStringList{};
     if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv")}, &o, io)) return kUsage;

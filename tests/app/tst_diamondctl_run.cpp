@@ -43,11 +43,11 @@ class TestDiamondctlRun : public QObject {
         return r;
     }
 
-    QString writeConfig(const char *name, bool broken) {
+    QString writeConfig(const char *name, bool broken, int steps = 300) {
         QFile f(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/run.json")));
         f.open(QIODevice::ReadOnly);
         QJsonObject c = QJsonDocument::fromJson(f.readAll()).object();
-        c.insert(QStringLiteral("steps"), 300);
+        c.insert(QStringLiteral("steps"), steps);
         c.insert(QStringLiteral("threads"), 1);
         if (broken)
             c.insert(QStringLiteral("optimizer"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bogus")}});
@@ -63,6 +63,34 @@ class TestDiamondctlRun : public QObject {
                 QStringLiteral("--spec"),    spec_,
                 QStringLiteral("--config"),  config,
                 QStringLiteral("--project"), QStringLiteral("CLI")};
+    }
+
+    /// Distinct (step,split,name) keys of the metric lines in a run's events.jsonl.
+    static QSet<QString> eventMetricKeys(const QString &runDir, QJsonObject *started = nullptr) {
+        QFile events(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
+        if (!events.open(QIODevice::ReadOnly)) return {};
+        QSet<QString> keys;
+        for (const QByteArray &line : events.readAll().split('\n')) {
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            const QString kind = e.value(QStringLiteral("event")).toString();
+            if (kind == QLatin1String("started") && started) *started = e;
+            if (kind != QLatin1String("metric")) continue;
+            keys.insert(
+                QStringLiteral("%1,%2,%3")
+                    .arg(e.value(QStringLiteral("step")).toInt())
+                    .arg(e.value(QStringLiteral("split")).toString(), e.value(QStringLiteral("name")).toString()));
+        }
+        return keys;
+    }
+
+    /// The run's stored points as CSV keys; fails the test on a duplicate.
+    QStringList storedMetricKeys(int id) {
+        const Result csv =
+            ctl({QStringLiteral("run"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--csv")});
+        QStringList keys;
+        for (const QString &row : csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(1))
+            keys << row.section(QLatin1Char(','), 0, 2);
+        return keys;
     }
 
 private Q_SLOTS:
@@ -160,6 +188,78 @@ private Q_SLOTS:
             ctl({QStringLiteral("run"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--follow")});
         QCOMPARE(follow.exitCode, 0);
         QVERIFY(follow.out.contains(QStringLiteral("finished")));
+    }
+
+    void localDataParallelRun() {
+        const Result r =
+            ctl(startArgs(config_) << QStringLiteral("--nproc") << QStringLiteral("2") << QStringLiteral("--threads")
+                                   << QStringLiteral("1") << QStringLiteral("--follow"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const Result list = ctl({QStringLiteral("run"), QStringLiteral("list"), QStringLiteral("--json")});
+        const QJsonObject run = list.json().value(QStringLiteral("runs")).toArray().last().toObject();
+        QCOMPARE(run.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+        QCOMPARE(run.value(QStringLiteral("execution")).toObject().value(QStringLiteral("nproc")).toInt(), 2);
+        const Result show = ctl({QStringLiteral("run"), QStringLiteral("show"),
+                                 QString::number(run.value(QStringLiteral("id")).toInt()), QStringLiteral("--json")});
+        QJsonObject started;
+        const QSet<QString> keys = eventMetricKeys(show.json().value(QStringLiteral("run_dir")).toString(), &started);
+        QCOMPARE(started.value(QStringLiteral("world_size")).toInt(), 2);
+        QCOMPARE(started.value(QStringLiteral("threads")).toInt(), 1);
+        QCOMPARE(show.json().value(QStringLiteral("metric_points")).toInt(), int(keys.size()));
+
+        QCOMPARE(ctl(startArgs(config_) << QStringLiteral("--nproc") << QStringLiteral("0")).exitCode, 2);
+        QCOMPARE(ctl(startArgs(config_) << QStringLiteral("--threads") << QStringLiteral("many")).exitCode, 2);
+    }
+
+    // The process that ingests a live run is killed with SIGKILL; a new one reattaches from the stored
+    // offset. The database ends with exactly the metric lines of events.jsonl: no gap, no duplicate.
+    void killedFollowerReattachesWithoutGapsOrDuplicates() {
+        const QString longConfig = writeConfig("long.json", false, 3000);
+        const Result r = ctl(startArgs(longConfig) << QStringLiteral("--json"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const int id = r.json().value(QStringLiteral("id")).toInt();
+        const QString runDir =
+            ctl({QStringLiteral("run"), QStringLiteral("show"), QString::number(id), QStringLiteral("--json")})
+                .json()
+                .value(QStringLiteral("run_dir"))
+                .toString();
+        QVERIFY(!runDir.isEmpty());
+
+        QProcess follower;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home_.path());
+        follower.setProcessEnvironment(env);
+        follower.start(diamond::test::binary(QStringLiteral("diamondctl")),
+                       {QStringLiteral("--workspace"), ws_, QStringLiteral("run"), QStringLiteral("metrics"),
+                        QString::number(id), QStringLiteral("--follow")});
+        QVERIFY(follower.waitForStarted());
+        // Wait until the follower has stored points, then kill it in the middle of the run.
+        QTRY_VERIFY_WITH_TIMEOUT(follower.readAllStandardOutput().count('\n') > 3 || !storedMetricKeys(id).isEmpty(),
+                                 60000);
+        follower.kill();
+        QVERIFY(follower.waitForFinished());
+        const int storedAtKill = int(storedMetricKeys(id).size());
+        const QJsonObject mid =
+            ctl({QStringLiteral("run"), QStringLiteral("show"), QString::number(id), QStringLiteral("--json")}).json();
+        QVERIFY2(storedAtKill > 0, "nothing was ingested before the kill");
+
+        const Result resumed =
+            ctl({QStringLiteral("run"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--follow")});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const QStringList stored = storedMetricKeys(id);
+        const QSet<QString> unique(stored.begin(), stored.end());
+        QCOMPARE(stored.size(), unique.size()); // no duplicates
+        const QSet<QString> expected = eventMetricKeys(runDir);
+        const QStringList missing = QSet<QString>(expected).subtract(unique).values();
+        const QStringList extra = QSet<QString>(unique).subtract(expected).values();
+        QVERIFY2(missing.isEmpty() && extra.isEmpty(), qPrintable(QStringLiteral("missing %1: %2 / extra %3: %4")
+                                                                      .arg(missing.size())
+                                                                      .arg(missing.mid(0, 8).join(QLatin1Char(' ')))
+                                                                      .arg(extra.size())
+                                                                      .arg(extra.mid(0, 8).join(QLatin1Char(' ')))));
+        QVERIFY(stored.size() > storedAtKill);
+        qInfo("killed the follower at %d of %d points (run state then: %s)", storedAtKill, int(stored.size()),
+              qPrintable(mid.value(QStringLiteral("state")).toString()));
     }
 
     void brokenConfigFails() {
