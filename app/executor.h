@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QHash>
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -31,6 +32,15 @@ public:
     /// Launches the engine without blocking. Returns false (errorString() says why) when it cannot be started
     /// at once; a later failure to start is reported through processExited() with crashed = true.
     virtual bool start(const ExecutionRequest &request) = 0;
+    /// Launches several runs at once. The default starts them one by one; an executor that can pack runs into
+    /// one engine process (PackingLocalExecutor) does so. Returns false (errorString()) when some run could not
+    /// be started; the others keep going and report through processExited() as usual.
+    virtual bool startBatch(const QList<ExecutionRequest> &requests) {
+        bool ok = true;
+        for (const ExecutionRequest &r : requests)
+            ok = start(r) && ok;
+        return ok;
+    }
     /// Same as start() with request.resume set.
     virtual bool resume(ExecutionRequest request) {
         request.resume = true;

@@ -69,7 +69,7 @@ void RunManager::detachIngestor(qint64 runId) {
     foreign_.remove(runId);
 }
 
-bool RunManager::launch(const Run &run, bool resume) {
+ExecutionRequest RunManager::requestFor(const Run &run, bool resume) const {
     const QString dir = ws_.runDirectory(run.id);
     ExecutionRequest request;
     request.runId = run.id;
@@ -79,6 +79,18 @@ bool RunManager::launch(const Run &run, bool resume) {
     request.resume = resume;
     request.nproc = std::max(1, run.execution.value(QStringLiteral("nproc")).toInt(1));
     request.threads = std::max(0, run.execution.value(QStringLiteral("threads")).toInt(0));
+    return request;
+}
+
+bool RunManager::markLaunched(qint64 runId, bool resume) {
+    QFile pidFile(pidFilePath(ws_.runDirectory(runId)));
+    if (pidFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        pidFile.write(QByteArray::number(executor_->processId(runId)) + '\n');
+    return moveTo(runId, RunState::Running, resume ? tr("resumed") : QString());
+}
+
+bool RunManager::launch(const Run &run, bool resume) {
+    const ExecutionRequest request = requestFor(run, resume);
     attachIngestor(run.id);
     if (!executor_->start(request)) {
         const QString message = executor_->errorString();
@@ -88,10 +100,49 @@ bool RunManager::launch(const Run &run, bool resume) {
         Q_EMIT runEnded(run.id, RunState::Failed);
         return fail(message);
     }
-    QFile pidFile(pidFilePath(dir));
-    if (pidFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        pidFile.write(QByteArray::number(executor_->processId(run.id)) + '\n');
-    return moveTo(run.id, RunState::Running, resume ? tr("resumed") : QString());
+    return markLaunched(run.id, resume);
+}
+
+int RunManager::startRuns(const QList<qint64> &runIds) {
+    error_.clear();
+    QList<ExecutionRequest> requests;
+    QStringList problems;
+    for (qint64 id : runIds) {
+        const auto run = store_.run(id);
+        if (!run) {
+            problems << store_.errorString();
+            continue;
+        }
+        if (run->state != RunState::Draft && run->state != RunState::Queued) {
+            problems
+                << tr("Run %1 is %2; only a draft or queued run can be started.").arg(id).arg(runStateName(run->state));
+            continue;
+        }
+        if (run->state == RunState::Draft && !moveTo(id, RunState::Queued)) {
+            problems << error_;
+            continue;
+        }
+        requests.append(requestFor(*run, false));
+        attachIngestor(id);
+    }
+    int launched = 0;
+    if (!requests.isEmpty()) {
+        const bool ok = executor_->startBatch(requests);
+        for (const ExecutionRequest &r : std::as_const(requests)) {
+            if (executor_->status(r.runId) == ProcessStatus::NotRunning && !ok) {
+                const QString message = executor_->errorString();
+                detachIngestor(r.runId);
+                store_.setRunResult(r.runId, {}, {}, message);
+                moveTo(r.runId, RunState::Failed, message);
+                Q_EMIT runEnded(r.runId, RunState::Failed);
+                problems << message;
+                continue;
+            }
+            if (markLaunched(r.runId, false)) ++launched;
+        }
+    }
+    if (!problems.isEmpty()) error_ = problems.join(QLatin1Char('\n'));
+    return launched;
 }
 
 bool RunManager::startRun(qint64 runId) {

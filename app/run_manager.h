@@ -35,6 +35,9 @@ public:
 
     /// Queues and launches a draft (or queued) run. False (errorString()) when refused or the launch failed.
     bool startRun(qint64 runId);
+    /// Queues and launches several draft (or queued) runs with one Executor::startBatch() (a packing executor
+    /// trains them in one engine process). Returns the number launched; errorString() tells about the others.
+    int startRuns(const QList<qint64> &runIds);
     /// Resumes a preempted, failed or cancelled run from its newest checkpoint.
     bool resume(qint64 runId);
     /// Stops a running run (state cancelled once the engine has exited), or cancels a draft/queued one at once.
@@ -60,6 +63,9 @@ Q_SIGNALS:
 
 private:
     bool launch(const Run &run, bool resume);
+    ExecutionRequest requestFor(const Run &run, bool resume) const;
+    /// After the executor accepted the run: engine.pid and the running state.
+    bool markLaunched(qint64 runId, bool resume);
     MetricIngestor *attachIngestor(qint64 runId);
     void detachIngestor(qint64 runId);
     bool moveTo(qint64 runId, RunState state, const QString &note = {}, std::optional<int> exitCode = {});

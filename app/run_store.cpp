@@ -255,6 +255,23 @@ std::optional<Run> RunStore::createRun(qint64 projectId, qint64 architectureVers
     return run(id);
 }
 
+std::optional<Run> RunStore::createRunWithSpec(const QString &projectName, const QJsonObject &spec,
+                                               const QString &architectureName, const QString &runName,
+                                               const QJsonObject &config, const QString &target,
+                                               const QJsonObject &execution) {
+    error_.clear();
+    auto project = projectByName(projectName);
+    if (!project) project = createProject(projectName);
+    if (!project) return std::nullopt;
+    QString archName = architectureName;
+    if (archName.isEmpty()) archName = spec.value(QStringLiteral("name")).toString();
+    if (archName.isEmpty()) archName = tr("Untitled network");
+    const auto archId = ensureArchitecture(project->id, archName);
+    const auto version = archId ? addArchitectureVersion(*archId, spec) : std::nullopt;
+    if (!version) return std::nullopt;
+    return createRun(project->id, version->id, runName.isEmpty() ? archName : runName, config, target, execution);
+}
+
 std::optional<Run> RunStore::run(qint64 id) {
     QSqlQuery q(db());
     q.prepare(QStringLiteral("SELECT %1 FROM runs WHERE id = ?").arg(QLatin1String(kRunColumns)));
@@ -395,6 +412,33 @@ int RunStore::addMetricPoints(qint64 runId, const QList<MetricPoint> &points) {
     }
     if (!tx.commit()) return fail(tx.errorString()), -1;
     return inserted;
+}
+
+QList<QPair<QString, MetricSplit>> RunStore::metricSeries(qint64 runId) {
+    QList<QPair<QString, MetricSplit>> out;
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT n.name, s.split FROM (SELECT DISTINCT name_id, split FROM metric_points"
+                             " WHERE run_id = ?) s JOIN metric_names n ON n.id = s.name_id ORDER BY n.name, s.split"));
+    q.addBindValue(runId);
+    if (!q.exec()) return fail(q.lastError().text()), out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toInt() == 1 ? MetricSplit::Validation : MetricSplit::Train});
+    return out;
+}
+
+QList<QJsonObject> RunStore::events(qint64 runId, const QString &kind, bool includeMetrics) {
+    QList<QJsonObject> out;
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT json FROM events WHERE run_id = ? AND (? = '' OR kind = ?)"
+                             " AND (? OR kind <> 'metric') ORDER BY offset"));
+    q.addBindValue(runId);
+    q.addBindValue(kind);
+    q.addBindValue(kind);
+    q.addBindValue(includeMetrics ? 1 : 0);
+    if (!q.exec()) return fail(q.lastError().text()), out;
+    while (q.next())
+        out.append(QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
+    return out;
 }
 
 QList<MetricPoint> RunStore::metricPoints(qint64 runId, const QString &name, MetricSplit split) {

@@ -23,6 +23,7 @@
 #include "app/workspace.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -44,6 +45,7 @@ inline constexpr int kPreemptedExitCode = 85;
 
 /// Split of a metric point: training or validation data.
 enum class MetricSplit : int { Train = 0, Validation = 1 };
+inline size_t qHash(MetricSplit split, size_t seed = 0) noexcept { return ::qHash(int(split), seed); }
 
 struct Project {
     qint64 id = 0;
@@ -123,6 +125,13 @@ public:
     std::optional<Run> createRun(qint64 projectId, qint64 architectureVersionId, const QString &name,
                                  const QJsonObject &config, const QString &target = QStringLiteral("local"),
                                  const QJsonObject &execution = {});
+    /// One step for front ends: finds or creates project `projectName` and architecture `architectureName`
+    /// (spec's "name" when empty), stores `spec` as a version of it (reusing an identical one) and creates a
+    /// draft run with the given engine config and execution settings. `runName` defaults to the architecture's.
+    std::optional<Run> createRunWithSpec(const QString &projectName, const QJsonObject &spec,
+                                         const QString &architectureName, const QString &runName,
+                                         const QJsonObject &config, const QString &target = QStringLiteral("local"),
+                                         const QJsonObject &execution = {});
     std::optional<Run> run(qint64 id);
     /// Runs of a project (all projects when projectId is 0), oldest first.
     QList<Run> runs(qint64 projectId = 0);
@@ -142,6 +151,11 @@ public:
     int addMetricPoints(qint64 runId, const QList<MetricPoint> &points);
     /// Points of one series ordered by step.
     QList<MetricPoint> metricPoints(qint64 runId, const QString &name, MetricSplit split);
+    /// The (name, split) pairs the run has points for, by name.
+    QList<QPair<QString, MetricSplit>> metricSeries(qint64 runId);
+    /// Stored events of the run in file order, only those of `kind` when it is not empty; `metric` lines are
+    /// left out unless includeMetrics.
+    QList<QJsonObject> events(qint64 runId, const QString &kind = {}, bool includeMetrics = false);
     /// Stores one events.jsonl line; returns false on error. A second insert of the same offset is ignored.
     bool addEvent(qint64 runId, qint64 offset, const QString &kind, const QByteArray &json);
     /// Byte offset of the newest stored event of the run, or -1 when none.

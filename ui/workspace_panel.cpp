@@ -40,6 +40,17 @@ WorkspacePanel::WorkspacePanel(QWidget *parent) : QWidget(parent) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
+    connect(view_, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        const QVariant id = index.siblingAtColumn(0).data(Qt::UserRole);
+        if (id.isValid()) Q_EMIT runActivated(id.toLongLong());
+    });
+}
+
+QString WorkspacePanel::currentProject() const {
+    QModelIndex index = view_->currentIndex().siblingAtColumn(0);
+    if (!index.isValid()) return {};
+    if (index.parent().isValid()) index = index.parent();
+    return index.data().toString();
 }
 
 void WorkspacePanel::setWorkspace(app::Workspace *workspace) {

@@ -23,6 +23,13 @@ public:
     void reload();
 
     QStandardItemModel *model() const { return model_; }
+    QTreeView *view() const { return view_; }
+    /// Name of the project of the current item ("" when none is selected).
+    QString currentProject() const;
+
+Q_SIGNALS:
+    /// A run was double-clicked (or Return pressed on it).
+    void runActivated(qint64 runId);
 
 private:
     app::Workspace *workspace_ = nullptr;

@@ -239,17 +239,12 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
     if (!readJsonObject(specPath, &spec, io) || !readJsonObject(configPath, &config, io)) return kFailed;
     RunStore store(ws);
     const QString projectName = o.values.value(QStringLiteral("--project"), QStringLiteral("Default"));
-    auto project = store.projectByName(projectName);
-    if (!project) project = store.createProject(projectName);
-    if (!project) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
     QString archName = spec.value(QStringLiteral("name")).toString();
     if (archName.isEmpty()) archName = QFileInfo(specPath).completeBaseName();
-    const auto archId = store.ensureArchitecture(project->id, archName);
-    const auto version = archId ? store.addArchitectureVersion(*archId, spec) : std::nullopt;
-    if (!version) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
     const QString name = o.values.value(QStringLiteral("--name"), archName);
-    const auto run = store.createRun(project->id, version->id, name, config, target, execution);
+    const auto run = store.createRunWithSpec(projectName, spec, archName, name, config, target, execution);
     if (!run) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    const auto project = store.projectByName(projectName);
 
     const bool followRun = o.flags.contains(QStringLiteral("--follow"));
     RunManager manager(ws, newExecutor(!followRun));

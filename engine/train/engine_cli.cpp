@@ -1,4 +1,5 @@
 #include "engine_cli.h"
+#include "trial_pack.h"
 
 #include "distributed.h"
 #include "engine_error.h"
@@ -24,6 +25,7 @@ void printHelp() {
     std::cout
         << "Usage: diamond-train --spec SPEC.json --config RUN.json --run-dir DIR [options]\n"
            "       diamond-train export --spec SPEC.json --run-dir DIR [--checkpoint FILE] [--out DIR] [--samples N]\n"
+           "       diamond-train pack --trials PACK.json [--threads N] [--device cpu|cuda]\n"
            "\n"
            "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
            "writes JSON-lines events (protocol "
@@ -45,6 +47,8 @@ void printHelp() {
            "SLURM_JOB_NODELIST (srun). DIAMOND_DIST_TIMEOUT_S sets the rendezvous/collective timeout (60).\n"
            "  --version          print the engine and libtorch versions\n"
            "  --help             print this help\n"
+           "\n"
+           "pack: trains the runs listed in PACK.json one after another in this process (docs/trial-packing.md).\n"
            "\n"
            "Signals: SIGTERM, SIGINT and SIGUSR1 finish the current step, write a checkpoint and exit 85.\n"
            "Exit codes: 0 finished, 1 error, 2 bad command line, 85 checkpointed on request (requeue).\n";
@@ -177,6 +181,7 @@ int runCli(int argc, char **argv) {
     std::unique_ptr<EventWriter> events = std::make_unique<EventWriter>();
     try {
         if (argc > 1 && std::string(argv[1]) == "export") return runExport(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "pack") return runPack(argc - 1, argv + 1);
         return train(argc, argv, events);
     } catch (const UsageError &e) {
         emitError(*events, e.what(), e.field(), e.node(), e.hint());

@@ -1,0 +1,547 @@
+#include "ui/run/curve_chart.h"
+
+#include "ui/run/curve_math.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QGraphicsItem>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QLogValueAxis>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <cmath>
+#include <limits>
+
+namespace diamond::ui {
+
+namespace {
+
+/// The decimated polylines of one frame, in data coordinates.
+struct FrameCurve {
+    QColor color;
+    Qt::PenStyle style = Qt::SolidLine;
+    QVector<QPointF> raw;      ///< drawn faint when smoothed is not empty
+    QVector<QPointF> smoothed; ///< empty when smoothing is off
+};
+
+/// Above this many points per frame, curves are rasterised by rasterizePolyline() instead of QPainter.
+constexpr qsizetype kDenseFramePoints = 60000;
+
+/// Source-over blend of `color` into one premultiplied ARGB pixel.
+inline void blendPixel(QRgb *pixel, QRgb premultipliedColor, uint alpha) {
+    if (alpha == 255) {
+        *pixel = premultipliedColor;
+        return;
+    }
+    const uint inverse = 255 - alpha;
+    const QRgb d = *pixel;
+    auto channel = [&](int shift) {
+        return ((((d >> shift) & 0xff) * inverse + 127) / 255 + ((premultipliedColor >> shift) & 0xff)) & 0xff;
+    };
+    *pixel = (channel(24) << 24) | (channel(16) << 16) | (channel(8) << 8) | channel(0);
+}
+
+/// 1 px polyline, no antialiasing (Bresenham), clipped to the image; coordinates in device pixels.
+void rasterizePolyline(QImage &image, const QPolygonF &poly, const QColor &color) {
+    if (poly.size() < 2) return;
+    const int w = image.width(), h = image.height();
+    const QRgb c = qPremultiply(color.rgba());
+    const uint alpha = uint(color.alpha());
+    const qsizetype stride = image.bytesPerLine() / 4;
+    QRgb *bits = reinterpret_cast<QRgb *>(image.bits());
+    auto plot = [&](int x, int y) {
+        if (uint(x) < uint(w) && uint(y) < uint(h)) blendPixel(bits + y * stride + x, c, alpha);
+    };
+    auto clampCoord = [](double v) { return int(std::clamp(v, -1e6, 1e6)); };
+    int x0 = clampCoord(std::floor(poly[0].x())), y0 = clampCoord(std::floor(poly[0].y()));
+    for (qsizetype i = 1; i < poly.size(); ++i) {
+        const int x1 = clampCoord(std::floor(poly[i].x())), y1 = clampCoord(std::floor(poly[i].y()));
+        // Skip segments entirely outside the image.
+        if (!((x0 < 0 && x1 < 0) || (x0 >= w && x1 >= w) || (y0 < 0 && y1 < 0) || (y0 >= h && y1 >= h))) {
+            int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
+            const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+            int err = dx + dy, x = x0, y = y0;
+            // Long segments are clipped by plot() per pixel; they are rare after decimation.
+            for (int guard = 0; guard < 4 * (w + h) + 8; ++guard) {
+                if (x != x1 || y != y1 || i == poly.size() - 1) plot(x, y);
+                if (x == x1 && y == y1) break;
+                const int e2 = 2 * err;
+                if (e2 >= dy) err += dy, x += sx;
+                if (e2 <= dx) err += dx, y += sy;
+            }
+        }
+        x0 = x1;
+        y0 = y1;
+    }
+}
+
+} // namespace
+
+/// Draws every curve of a frame inside the chart's plot area with 1 px pens (wide pens are slow).
+class CurveLayer : public QGraphicsItem {
+public:
+    explicit CurveLayer(QChart *chart) : QGraphicsItem(chart), chart_(chart) { setZValue(10); }
+    QRectF boundingRect() const override { return chart_->plotArea(); }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override {
+        const QRectF area = chart_->plotArea();
+        if (area.width() <= 1 || area.height() <= 1) return;
+        painter->save();
+        painter->setClipRect(area);
+        qsizetype drawn = 0;
+        for (const FrameCurve &c : curves)
+            drawn += c.raw.size() + c.smoothed.size();
+        const bool dense = drawn >= kDenseFramePoints;
+        // Dense frames (many runs overlaid) are rasterised by hand into one image: 1 px lines without
+        // antialiasing, which costs a few ns per pixel instead of QPainter's per-segment setup.
+        QImage raster;
+        const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+        if (dense) {
+            raster = QImage((area.size() * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+            raster.fill(Qt::transparent);
+        } else {
+            painter->setRenderHint(QPainter::Antialiasing, true);
+        }
+        const double xs = area.width() / (xHi - xLo);
+        const bool log = logY;
+        const double ylo = log ? std::log10(yLo) : yLo, yhi = log ? std::log10(yHi) : yHi;
+        const double ys = area.height() / (yhi - ylo);
+        QPolygonF poly;
+        auto draw = [&](const QVector<QPointF> &pts, const QColor &color, Qt::PenStyle style) {
+            poly.clear();
+            poly.reserve(pts.size());
+            const QPointF origin = dense ? QPointF(0, 0) : area.topLeft();
+            const double scale = dense ? dpr : 1.0;
+            for (const QPointF &p : pts) {
+                double y = p.y();
+                if (log) {
+                    if (!(y > 0)) continue;
+                    y = std::log10(y);
+                }
+                if (!std::isfinite(y)) continue;
+                poly.append(QPointF(origin.x() + (p.x() - xLo) * xs * scale,
+                                    origin.y() + (area.height() - (y - ylo) * ys) * scale));
+            }
+            if (dense) {
+                rasterizePolyline(raster, poly, color);
+                return;
+            }
+            QPen pen(color, 1.0, style);
+            pen.setCosmetic(true);
+            painter->setPen(pen);
+            painter->drawPolyline(poly);
+        };
+        for (const FrameCurve &c : curves) {
+            if (c.smoothed.isEmpty()) {
+                draw(c.raw, c.color, c.style);
+            } else {
+                QColor faint = c.color;
+                faint.setAlpha(70);
+                draw(c.raw, faint, c.style);
+                draw(c.smoothed, c.color, c.style);
+            }
+        }
+        if (dense) {
+            raster.setDevicePixelRatio(dpr);
+            painter->drawImage(area.topLeft(), raster);
+        }
+        painter->restore();
+    }
+    void refresh() {
+        prepareGeometryChange();
+        update();
+    }
+
+    QVector<FrameCurve> curves;
+    double xLo = 0, xHi = 1, yLo = 0, yHi = 1;
+    bool logY = false;
+
+private:
+    QChart *chart_;
+};
+
+/// The chart view: axes, grid and title from QtCharts; curves from CurveLayer; wheel zoom and drag pan on x.
+class CurveChartCanvas : public QChartView {
+public:
+    CurveChartCanvas(CurveChart *owner) : owner_(owner) {
+        chart_ = new QChart;
+        chart_->legend()->hide();
+        chart_->setMargins(QMargins(4, 4, 8, 4));
+        chart_->setBackgroundRoundness(0);
+        setChart(chart_);
+        setRenderHint(QPainter::Antialiasing);
+        x_ = new QValueAxis;
+        x_->setLabelFormat(QStringLiteral("%g"));
+        chart_->addAxis(x_, Qt::AlignBottom);
+        setLogAxis(false);
+        layer_ = new CurveLayer(chart_);
+        note_ = new QGraphicsSimpleTextItem(chart_);
+        note_->setZValue(11);
+        QFont small = note_->font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        note_->setFont(small);
+        applyPalette();
+        connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF &) { placeNote(); });
+        setMinimumSize(260, 180);
+    }
+
+    void setLogAxis(bool log) {
+        if (y_) {
+            chart_->removeAxis(y_);
+            delete y_;
+        }
+        if (log) {
+            auto *axis = new QLogValueAxis;
+            axis->setLabelFormat(QStringLiteral("%g"));
+            axis->setBase(10);
+            axis->setMinorTickCount(-1);
+            y_ = axis;
+        } else {
+            auto *axis = new QValueAxis;
+            axis->setLabelFormat(QStringLiteral("%g"));
+            y_ = axis;
+        }
+        chart_->addAxis(y_, Qt::AlignLeft);
+        applyPalette();
+    }
+
+    void applyPalette() {
+        const QPalette pal = palette();
+        chart_->setBackgroundBrush(pal.color(QPalette::Base));
+        chart_->setTitleBrush(pal.color(QPalette::Text));
+        for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(x_), y_}) {
+            if (!axis) continue;
+            axis->setLabelsBrush(pal.color(QPalette::Text));
+            axis->setTitleBrush(pal.color(QPalette::Text));
+            QColor grid = pal.color(QPalette::Text);
+            grid.setAlpha(40);
+            axis->setGridLineColor(grid);
+            axis->setLinePenColor(grid);
+        }
+        if (note_) note_->setBrush(pal.color(QPalette::PlaceholderText));
+    }
+
+    void placeNote() {
+        const QRectF area = chart_->plotArea();
+        note_->setPos(area.right() - note_->boundingRect().width() - 4,
+                      area.bottom() - note_->boundingRect().height() - 2);
+        layer_->refresh();
+    }
+
+    QChart *chart_ = nullptr;
+    QValueAxis *x_ = nullptr;
+    QAbstractAxis *y_ = nullptr;
+    CurveLayer *layer_ = nullptr;
+    QGraphicsSimpleTextItem *note_ = nullptr;
+
+protected:
+    void wheelEvent(QWheelEvent *event) override {
+        const QRectF area = chart_->plotArea();
+        const double fraction = std::clamp((event->position().x() - area.left()) / area.width(), 0.0, 1.0);
+        const QPointF range = owner_->xRange();
+        const double anchor = range.x() + fraction * (range.y() - range.x());
+        const double factor = event->angleDelta().y() > 0 ? 0.8 : 1.25;
+        owner_->setXRange(anchor - (anchor - range.x()) * factor, anchor + (range.y() - anchor) * factor);
+        event->accept();
+    }
+    void mousePressEvent(QMouseEvent *event) override {
+        if (event->button() == Qt::LeftButton) {
+            dragging_ = true;
+            dragStart_ = event->position();
+            dragRange_ = owner_->xRange();
+            setCursor(Qt::ClosedHandCursor);
+            event->accept();
+            return;
+        }
+        QChartView::mousePressEvent(event);
+    }
+    void mouseMoveEvent(QMouseEvent *event) override {
+        if (!dragging_) return QChartView::mouseMoveEvent(event);
+        const double perPixel = (dragRange_.y() - dragRange_.x()) / std::max(1.0, chart_->plotArea().width());
+        const double shift = -(event->position().x() - dragStart_.x()) * perPixel;
+        owner_->setXRange(dragRange_.x() + shift, dragRange_.y() + shift);
+    }
+    void mouseReleaseEvent(QMouseEvent *event) override {
+        dragging_ = false;
+        unsetCursor();
+        QChartView::mouseReleaseEvent(event);
+    }
+    void mouseDoubleClickEvent(QMouseEvent *) override { owner_->resetView(); }
+    void changeEvent(QEvent *event) override {
+        if (event->type() == QEvent::PaletteChange) applyPalette();
+        QChartView::changeEvent(event);
+    }
+
+private:
+    CurveChart *owner_;
+    bool dragging_ = false;
+    QPointF dragStart_, dragRange_;
+};
+
+/// A row of check boxes, one per series, in the series' colours; unchecking hides the series.
+class CurveLegend : public QWidget {
+public:
+    explicit CurveLegend(CurveChart *chart) : QWidget(chart), chart_(chart) {
+        layout_ = new QHBoxLayout(this);
+        layout_->setContentsMargins(8, 0, 8, 2);
+        layout_->addStretch();
+    }
+    void rebuild(const QStringList &keys, const std::function<QPair<QString, QColor>(const QString &)> &info) {
+        for (QCheckBox *box : std::as_const(boxes_))
+            delete box;
+        boxes_.clear();
+        for (const QString &key : keys) {
+            const auto [label, color] = info(key);
+            auto *box = new QCheckBox(label, this);
+            box->setChecked(chart_->isSeriesVisible(key));
+            box->setObjectName(QStringLiteral("legend:") + key);
+            QPixmap swatch(14, 14);
+            swatch.fill(color);
+            box->setIcon(QIcon(swatch));
+            connect(box, &QCheckBox::toggled, chart_, [this, key](bool on) { chart_->setSeriesVisible(key, on); });
+            layout_->insertWidget(layout_->count() - 1, box);
+            boxes_.append(box);
+        }
+    }
+
+private:
+    CurveChart *chart_;
+    QHBoxLayout *layout_;
+    QList<QCheckBox *> boxes_;
+};
+
+CurveChart::CurveChart(QWidget *parent) : QWidget(parent) {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    canvas_ = new CurveChartCanvas(this);
+    legend_ = new CurveLegend(this);
+    layout->addWidget(canvas_, 1);
+    layout->addWidget(legend_);
+    frameTimer_ = new QTimer(this);
+    frameTimer_->setSingleShot(true);
+    frameTimer_->setInterval(kRepaintIntervalMs);
+    connect(frameTimer_, &QTimer::timeout, this, [this] {
+        rebuildFrame();
+        ++frames_;
+    });
+    updateAxes();
+}
+
+CurveChart::~CurveChart() = default;
+
+void CurveChart::setTitle(const QString &title) { canvas_->chart_->setTitle(title); }
+
+void CurveChart::setAxisTitles(const QString &x, const QString &y) {
+    canvas_->x_->setTitleText(x);
+    canvas_->y_->setTitleText(y);
+    yTitle_ = y;
+}
+
+void CurveChart::addSeries(const QString &key, const QString &label, const QColor &color, Qt::PenStyle style) {
+    Series &s = series_[key];
+    s.label = label;
+    s.color = color;
+    s.style = style;
+    if (!order_.contains(key)) order_.append(key);
+    legend_->rebuild(order_, [this](const QString &k) { return qMakePair(series_[k].label, series_[k].color); });
+    scheduleFrame();
+}
+
+void CurveChart::removeSeries(const QString &key) {
+    series_.remove(key);
+    order_.removeAll(key);
+    legend_->rebuild(order_, [this](const QString &k) { return qMakePair(series_[k].label, series_[k].color); });
+    scheduleFrame();
+}
+
+void CurveChart::clear() {
+    series_.clear();
+    order_.clear();
+    legend_->rebuild(order_, {});
+    followData_ = true;
+    scheduleFrame();
+}
+
+void CurveChart::replacePoints(const QString &key, QVector<QPointF> points) {
+    auto it = series_.find(key);
+    if (it == series_.end()) return;
+    it->points = std::move(points);
+    it->smoothedValid = false;
+    scheduleFrame();
+}
+
+void CurveChart::appendPoints(const QString &key, const QVector<QPointF> &points) {
+    auto it = series_.find(key);
+    if (it == series_.end() || points.isEmpty()) return;
+    it->points += points;
+    it->smoothedValid = false;
+    scheduleFrame();
+}
+
+void CurveChart::setSeriesVisible(const QString &key, bool visible) {
+    auto it = series_.find(key);
+    if (it == series_.end() || it->visible == visible) return;
+    it->visible = visible;
+    if (auto *box = legend_->findChild<QCheckBox *>(QStringLiteral("legend:") + key)) box->setChecked(visible);
+    Q_EMIT seriesVisibilityChanged(key, visible);
+    scheduleFrame();
+}
+
+bool CurveChart::isSeriesVisible(const QString &key) const {
+    const auto it = series_.find(key);
+    return it != series_.end() && it->visible;
+}
+
+void CurveChart::setLegendVisible(bool visible) { legend_->setVisible(visible); }
+
+void CurveChart::setLogY(bool on) {
+    if (logY_ == on) return;
+    logY_ = on;
+    canvas_->setLogAxis(on);
+    canvas_->y_->setTitleText(yTitle_);
+    scheduleFrame();
+}
+
+void CurveChart::setSmoothing(double weight) {
+    weight = std::clamp(weight, 0.0, 0.99);
+    if (weight == smoothing_) return;
+    smoothing_ = weight;
+    for (Series &s : series_)
+        s.smoothedValid = false;
+    canvas_->note_->setText(weight > 0 ? tr("debiased EMA smoothing, weight %1").arg(QString::number(weight, 'f', 2))
+                                       : QString());
+    canvas_->placeNote();
+    scheduleFrame();
+}
+
+void CurveChart::setXRange(double lo, double hi) {
+    if (!(hi > lo)) return;
+    followData_ = false;
+    xLo_ = lo;
+    xHi_ = hi;
+    rebuildFrame(); // panning and zooming redraw at once: decimation is cheap
+}
+
+void CurveChart::resetView() {
+    followData_ = true;
+    rebuildFrame();
+}
+
+QPointF CurveChart::xRange() const { return {xLo_, xHi_}; }
+QPointF CurveChart::yRange() const { return {yLo_, yHi_}; }
+
+int CurveChart::pointCount(const QString &key) const {
+    const auto it = series_.find(key);
+    return it == series_.end() ? 0 : int(it->points.size());
+}
+
+int CurveChart::drawnPointCount(const QString &key) const {
+    const int index = drawnIndex_.value(key, -1);
+    if (index < 0 || index >= canvas_->layer_->curves.size()) return 0;
+    return int(canvas_->layer_->curves[index].raw.size());
+}
+
+int CurveChart::frameCount() const { return frames_; }
+bool CurveChart::hasPendingFrame() const { return frameTimer_->isActive(); }
+
+QImage CurveChart::renderNow() {
+    rebuildFrame();
+    QImage image(canvas_->viewport()->size() * devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(devicePixelRatioF());
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    canvas_->render(&painter);
+    return image;
+}
+
+void CurveChart::scheduleFrame() {
+    if (!frameTimer_->isActive()) frameTimer_->start();
+}
+
+void CurveChart::updateAxes() {
+    canvas_->x_->setRange(xLo_, xHi_);
+    if (auto *log = qobject_cast<QLogValueAxis *>(canvas_->y_))
+        log->setRange(yLo_, yHi_);
+    else
+        static_cast<QValueAxis *>(canvas_->y_)->setRange(yLo_, yHi_);
+}
+
+void CurveChart::rebuildFrame() {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (followData_) {
+        double lo = inf, hi = -inf;
+        for (const QString &key : std::as_const(order_)) {
+            const Series &s = series_[key];
+            if (!s.visible || s.points.isEmpty()) continue;
+            lo = std::min(lo, s.points.first().x());
+            hi = std::max(hi, s.points.last().x());
+        }
+        if (lo == inf) lo = 0, hi = 1;
+        if (!(hi > lo)) hi = lo + 1;
+        niceRange(&lo, &hi, 6);
+        xLo_ = lo;
+        xHi_ = hi;
+    }
+    // One bucket per pixel column: first/min/max/last keep the envelope and the ends of every column.
+    const int columns = std::max(16, int(canvas_->chart_->plotArea().width()));
+    CurveLayer *layer = canvas_->layer_;
+    layer->curves.clear();
+    drawnIndex_.clear();
+    double ylo = inf, yhi = -inf;
+    auto extend = [&](const QVector<QPointF> &pts) {
+        for (const QPointF &p : pts) {
+            if (p.x() < xLo_ || p.x() > xHi_ || !std::isfinite(p.y()) || (logY_ && p.y() <= 0)) continue;
+            ylo = std::min(ylo, p.y());
+            yhi = std::max(yhi, p.y());
+        }
+    };
+    for (const QString &key : std::as_const(order_)) {
+        Series &s = series_[key];
+        if (!s.visible) continue;
+        FrameCurve curve;
+        curve.color = s.color;
+        curve.style = s.style;
+        curve.raw = decimateMinMax(s.points, xLo_, xHi_, columns);
+        if (smoothing_ > 0) {
+            if (!s.smoothedValid) {
+                s.smoothed = debiasedExponentialSmoothing(s.points, smoothing_);
+                s.smoothedValid = true;
+            }
+            curve.smoothed = decimateMinMax(s.smoothed, xLo_, xHi_, columns);
+        }
+        extend(curve.raw);
+        drawnIndex_.insert(key, int(layer->curves.size()));
+        layer->curves.append(std::move(curve));
+    }
+    if (ylo == inf) {
+        ylo = logY_ ? 0.1 : 0;
+        yhi = logY_ ? 10 : 1;
+    }
+    if (logY_) {
+        yLo_ = std::pow(10.0, std::floor(std::log10(ylo)));
+        yHi_ = std::pow(10.0, std::ceil(std::log10(yhi)));
+        if (!(yHi_ > yLo_)) yHi_ = yLo_ * 10;
+    } else {
+        niceRange(&ylo, &yhi, 5);
+        yLo_ = ylo;
+        yHi_ = yhi;
+    }
+    updateAxes();
+    layer->xLo = xLo_;
+    layer->xHi = xHi_;
+    layer->yLo = yLo_;
+    layer->yHi = yHi_;
+    layer->logY = logY_;
+    layer->refresh();
+}
+
+} // namespace diamond::ui

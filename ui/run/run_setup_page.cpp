@@ -1,0 +1,435 @@
+#include "ui/run/run_setup_page.h"
+
+#include "app/engine_plan.h"
+#include "ui/run/dataset_preview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace diamond::ui {
+
+namespace {
+
+struct SourceInfo {
+    const char *id;
+    const char *label;
+    bool file;
+    bool folder;
+};
+
+const SourceInfo kSources[] = {
+    {"spirals", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Spirals (synthetic)"), false, false},
+    {"moons", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Moons (synthetic)"), false, false},
+    {"blobs", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Gaussian blobs (synthetic)"), false, false},
+    {"checkerboard", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Checkerboard (synthetic)"), false, false},
+    {"sine", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Sine regression (synthetic)"), false, false},
+    {"shapes", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Shapes images (synthetic)"), false, false},
+    {"csv", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "CSV file"), true, false},
+    {"npy", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "NumPy arrays (.npy)"), true, false},
+    {"npz", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "NumPy archive (.npz)"), true, false},
+    {"hdf5", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "HDF5 file"), true, false},
+    {"idx", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "MNIST-style IDX file"), true, false},
+    {"image_folder", QT_TRANSLATE_NOOP("diamond::ui::RunSetupPage", "Image folder (one folder per class)"), false,
+     true},
+};
+
+const SourceInfo *sourceInfo(const QString &id) {
+    for (const SourceInfo &s : kSources)
+        if (id == QLatin1String(s.id)) return &s;
+    return nullptr;
+}
+
+QDoubleSpinBox *doubleBox(QWidget *parent, double lo, double hi, int decimals, double step) {
+    auto *box = new QDoubleSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setDecimals(decimals);
+    box->setSingleStep(step);
+    box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    return box;
+}
+
+QSpinBox *intBox(QWidget *parent, int lo, int hi) {
+    auto *box = new QSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setGroupSeparatorShown(true);
+    return box;
+}
+
+} // namespace
+
+RunSetupPage::RunSetupPage(QWidget *parent) : QWidget(parent) {
+    planJob_ = new app::EnginePlanJob(this);
+    planTimer_ = new QTimer(this);
+    planTimer_->setSingleShot(true);
+    planTimer_->setInterval(700);
+    connect(planTimer_, &QTimer::timeout, this, &RunSetupPage::requestPlan);
+    connect(planJob_, &app::EnginePlanJob::planReady, this, [this](const QJsonObject &plan) {
+        plan_ = plan;
+        planError_.clear();
+        planLabel_->setText(planText());
+        train_->setEnabled(true);
+        Q_EMIT planUpdated();
+    });
+    connect(planJob_, &app::EnginePlanJob::failed, this, [this](const QString &message, const QJsonObject &) {
+        plan_ = {};
+        planError_ = message;
+        planLabel_->setText(planText());
+        Q_EMIT planUpdated();
+    });
+    buildUi();
+    QJsonObject initial{{QStringLiteral("format"), QStringLiteral("diamond.run/1")},
+                        {QStringLiteral("data"), QJsonObject{{QStringLiteral("source"), QStringLiteral("spirals")}}}};
+    setConfig(initial);
+}
+
+void RunSetupPage::buildUi() {
+    auto *outer = new QHBoxLayout(this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *formHost = new QWidget(scroll);
+    auto *column = new QVBoxLayout(formHost);
+
+    auto *data = new QGroupBox(tr("Data"), formHost);
+    auto *dataForm = new QFormLayout(data);
+    source_ = new QComboBox(data);
+    for (const SourceInfo &s : kSources)
+        source_->addItem(tr(s.label), QLatin1String(s.id));
+    dataForm->addRow(tr("&Dataset:"), source_);
+    auto *pathRow = new QHBoxLayout;
+    path_ = new QLineEdit(data);
+    path_->setPlaceholderText(tr("File or folder"));
+    browse_ = new QPushButton(tr("&Browse…"), data);
+    pathRow->addWidget(path_, 1);
+    pathRow->addWidget(browse_);
+    auto *pathLabel = new QLabel(tr("&Path:"), data);
+    pathLabel->setBuddy(path_);
+    dataForm->addRow(pathLabel, pathRow);
+    targetColumn_ = new QLineEdit(data);
+    targetColumn_->setPlaceholderText(tr("column to predict (name or index)"));
+    dataForm->addRow(tr("&Target column:"), targetColumn_);
+    samples_ = intBox(data, 4, 10000000);
+    samples_->setToolTip(tr("Number of samples the synthetic source generates"));
+    dataForm->addRow(tr("&Samples:"), samples_);
+    validationSplit_ = doubleBox(data, 0.0, 0.9, 2, 0.05);
+    validationSplit_->setToolTip(tr("Fraction of the samples held out for validation"));
+    dataForm->addRow(tr("&Validation split:"), validationSplit_);
+    column->addWidget(data);
+
+    auto *training = new QGroupBox(tr("Training"), formHost);
+    auto *trainForm = new QFormLayout(training);
+    optimizer_ = new QComboBox(training);
+    for (const char *name : {"adam", "adamw", "sgd", "rmsprop"})
+        optimizer_->addItem(QLatin1String(name), QLatin1String(name));
+    trainForm->addRow(tr("&Optimizer:"), optimizer_);
+    lr_ = doubleBox(training, 1e-7, 10.0, 7, 0.001);
+    lr_->setToolTip(tr("Learning rate (the peak rate for one-cycle)"));
+    trainForm->addRow(tr("&Learning rate:"), lr_);
+    weightDecay_ = doubleBox(training, 0.0, 1.0, 6, 0.0001);
+    trainForm->addRow(tr("&Weight decay:"), weightDecay_);
+    momentum_ = doubleBox(training, 0.0, 0.999, 3, 0.05);
+    trainForm->addRow(tr("&Momentum:"), momentum_);
+    schedule_ = new QComboBox(training);
+    for (const char *name : {"constant", "cosine", "step", "warmup", "one_cycle"})
+        schedule_->addItem(QLatin1String(name), QLatin1String(name));
+    trainForm->addRow(tr("S&chedule:"), schedule_);
+    warmup_ = intBox(training, 0, 10000000);
+    trainForm->addRow(tr("Warm-up ste&ps:"), warmup_);
+    loss_ = new QComboBox(training);
+    loss_->addItem(tr("by task"), QString());
+    for (const char *name : {"cross_entropy", "mse", "l1", "huber", "bce_with_logits"})
+        loss_->addItem(QLatin1String(name), QLatin1String(name));
+    trainForm->addRow(tr("Lo&ss:"), loss_);
+    auto *metricRow = new QHBoxLayout;
+    for (const char *name : {"accuracy", "top5", "mae", "rmse", "r2"}) {
+        auto *box = new QCheckBox(QLatin1String(name), training);
+        box->setObjectName(QLatin1String(name));
+        metrics_.append(box);
+        metricRow->addWidget(box);
+    }
+    auto *metricsLabel = new QLabel(tr("Metrics:"), training);
+    trainForm->addRow(metricsLabel, metricRow);
+    epochs_ = intBox(training, 1, 100000);
+    trainForm->addRow(tr("&Epochs:"), epochs_);
+    batch_ = intBox(training, 1, 1 << 20);
+    trainForm->addRow(tr("&Batch size:"), batch_);
+    seed_ = intBox(training, 0, 2147483647);
+    trainForm->addRow(tr("S&eed:"), seed_);
+    column->addWidget(training);
+
+    auto *where = new QGroupBox(tr("Where"), formHost);
+    auto *whereForm = new QFormLayout(where);
+    target_ = new QComboBox(where);
+    target_->addItem(tr("This computer"), QStringLiteral("local"));
+    whereForm->addRow(tr("&Run on:"), target_);
+    threads_ = intBox(where, 0, 256);
+    threads_->setSpecialValueText(tr("all cores"));
+    whereForm->addRow(tr("&Threads:"), threads_);
+    nproc_ = intBox(where, 1, 64);
+    nproc_->setToolTip(tr("Data-parallel processes on this computer"));
+    whereForm->addRow(tr("&Processes:"), nproc_);
+    column->addWidget(where);
+    column->addStretch();
+    scroll->setWidget(formHost);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(formHost->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 8);
+    outer->addWidget(scroll, 1);
+
+    auto *right = new QVBoxLayout;
+    auto *previewBox = new QGroupBox(tr("Preview"), this);
+    auto *previewLayout = new QVBoxLayout(previewBox);
+    preview_ = new DatasetPreviewWidget(previewBox);
+    previewLayout->addWidget(preview_);
+    right->addWidget(previewBox, 3);
+    auto *planBox = new QGroupBox(tr("Plan"), this);
+    auto *planLayout = new QVBoxLayout(planBox);
+    planLabel_ = new QLabel(planBox);
+    planLabel_->setObjectName(QStringLiteral("planLabel"));
+    planLabel_->setWordWrap(true);
+    planLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    planLabel_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    planLayout->addWidget(planLabel_, 1);
+    train_ = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Train"), planBox);
+    train_->setObjectName(QStringLiteral("trainButton"));
+    QFont bold = train_->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.2);
+    train_->setFont(bold);
+    train_->setMinimumHeight(40);
+    train_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    train_->setToolTip(tr("Start training (Ctrl+Return)"));
+    planLayout->addWidget(train_);
+    right->addWidget(planBox, 2);
+    outer->addLayout(right, 1);
+
+    connect(source_, &QComboBox::currentIndexChanged, this, &RunSetupPage::sourceChanged);
+    connect(browse_, &QPushButton::clicked, this, &RunSetupPage::browse);
+    connect(path_, &QLineEdit::editingFinished, this, &RunSetupPage::sourceChanged);
+    connect(train_, &QPushButton::clicked, this, [this] { Q_EMIT trainRequested(config(), execution(), target()); });
+    // Every edit refreshes the plan (debounced).
+    for (QSpinBox *box : {samples_, warmup_, epochs_, batch_, seed_, threads_, nproc_})
+        connect(box, &QSpinBox::valueChanged, this, &RunSetupPage::schedulePlan);
+    for (QDoubleSpinBox *box : {validationSplit_, lr_, weightDecay_, momentum_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &RunSetupPage::schedulePlan);
+    for (QComboBox *box : {optimizer_, schedule_, loss_})
+        connect(box, &QComboBox::currentIndexChanged, this, &RunSetupPage::schedulePlan);
+    for (QCheckBox *box : std::as_const(metrics_))
+        connect(box, &QCheckBox::toggled, this, &RunSetupPage::schedulePlan);
+    connect(targetColumn_, &QLineEdit::editingFinished, this, &RunSetupPage::schedulePlan);
+}
+
+void RunSetupPage::setConfig(const QJsonObject &config) {
+    base_ = config;
+    loadForm(config);
+    sourceChanged();
+}
+
+void RunSetupPage::loadForm(const QJsonObject &c) {
+    loading_ = true;
+    const QJsonObject data = c.value(QStringLiteral("data")).toObject();
+    const int index = source_->findData(data.value(QStringLiteral("source")).toString(QStringLiteral("spirals")));
+    source_->setCurrentIndex(std::max(0, index));
+    path_->setText(data.value(QStringLiteral("path")).toString(data.value(QStringLiteral("inputs")).toString()));
+    targetColumn_->setText(data.value(QStringLiteral("target")).toVariant().toString());
+    samples_->setValue(data.value(QStringLiteral("samples")).toInt(1000));
+    validationSplit_->setValue(data.value(QStringLiteral("validation_split")).toDouble(0.2));
+    const QJsonObject opt = c.value(QStringLiteral("optimizer")).toObject();
+    optimizer_->setCurrentIndex(
+        std::max(0, optimizer_->findData(opt.value(QStringLiteral("name")).toString(QStringLiteral("adam")))));
+    lr_->setValue(opt.value(QStringLiteral("lr")).toDouble(0.001));
+    weightDecay_->setValue(opt.value(QStringLiteral("weight_decay")).toDouble(0.0));
+    momentum_->setValue(opt.value(QStringLiteral("momentum")).toDouble(0.0));
+    const QJsonObject schedule = c.value(QStringLiteral("schedule")).toObject();
+    schedule_->setCurrentIndex(
+        std::max(0, schedule_->findData(schedule.value(QStringLiteral("name")).toString(QStringLiteral("constant")))));
+    warmup_->setValue(schedule.value(QStringLiteral("warmup_steps")).toInt(0));
+    loss_->setCurrentIndex(std::max(
+        0, loss_->findData(c.value(QStringLiteral("loss")).toObject().value(QStringLiteral("name")).toString())));
+    const QJsonArray metrics = c.value(QStringLiteral("metrics")).toArray();
+    for (QCheckBox *box : std::as_const(metrics_))
+        box->setChecked(metrics.contains(QJsonValue(box->objectName())));
+    epochs_->setValue(c.value(QStringLiteral("epochs")).toInt(10));
+    batch_->setValue(c.value(QStringLiteral("batch_size")).toInt(32));
+    seed_->setValue(c.value(QStringLiteral("seed")).toInt(0));
+    threads_->setValue(c.value(QStringLiteral("threads")).toInt(0));
+    loading_ = false;
+}
+
+QJsonObject RunSetupPage::config() const {
+    QJsonObject c = base_;
+    c.insert(QStringLiteral("format"), QStringLiteral("diamond.run/1"));
+    const QString source = source_->currentData().toString();
+    QJsonObject data = c.value(QStringLiteral("data")).toObject();
+    if (data.value(QStringLiteral("source")).toString() != source) data = {}; // options of another source
+    data.insert(QStringLiteral("source"), source);
+    data.insert(QStringLiteral("validation_split"), validationSplit_->value());
+    const SourceInfo *info = sourceInfo(source);
+    if (info && !info->file && !info->folder) data.insert(QStringLiteral("samples"), samples_->value());
+    if (info && (info->file || info->folder)) {
+        data.insert(source == QLatin1String("npy") ? QStringLiteral("inputs") : QStringLiteral("path"), path_->text());
+    }
+    if (source == QLatin1String("csv") && !targetColumn_->text().isEmpty())
+        data.insert(QStringLiteral("target"), targetColumn_->text());
+    c.insert(QStringLiteral("data"), data);
+
+    QJsonObject opt = c.value(QStringLiteral("optimizer")).toObject();
+    opt.insert(QStringLiteral("name"), optimizer_->currentData().toString());
+    opt.insert(QStringLiteral("lr"), lr_->value());
+    if (weightDecay_->value() > 0)
+        opt.insert(QStringLiteral("weight_decay"), weightDecay_->value());
+    else
+        opt.remove(QStringLiteral("weight_decay"));
+    const bool hasMomentum = opt.value(QStringLiteral("name")).toString() == QLatin1String("sgd") ||
+                             opt.value(QStringLiteral("name")).toString() == QLatin1String("rmsprop");
+    if (hasMomentum && momentum_->value() > 0)
+        opt.insert(QStringLiteral("momentum"), momentum_->value());
+    else
+        opt.remove(QStringLiteral("momentum"));
+    if (!hasMomentum) opt.remove(QStringLiteral("nesterov"));
+    c.insert(QStringLiteral("optimizer"), opt);
+
+    QJsonObject schedule = c.value(QStringLiteral("schedule")).toObject();
+    if (schedule.value(QStringLiteral("name")).toString() != schedule_->currentData().toString()) schedule = {};
+    schedule.insert(QStringLiteral("name"), schedule_->currentData().toString());
+    if (warmup_->value() > 0 && schedule_->currentData().toString() != QLatin1String("one_cycle"))
+        schedule.insert(QStringLiteral("warmup_steps"), warmup_->value());
+    else
+        schedule.remove(QStringLiteral("warmup_steps"));
+    c.insert(QStringLiteral("schedule"), schedule);
+
+    if (loss_->currentData().toString().isEmpty())
+        c.remove(QStringLiteral("loss"));
+    else {
+        QJsonObject loss = c.value(QStringLiteral("loss")).toObject();
+        if (loss.value(QStringLiteral("name")).toString() != loss_->currentData().toString()) loss = {};
+        loss.insert(QStringLiteral("name"), loss_->currentData().toString());
+        c.insert(QStringLiteral("loss"), loss);
+    }
+    QJsonArray metrics;
+    for (QCheckBox *box : metrics_)
+        if (box->isChecked()) metrics.append(box->objectName());
+    if (metrics.isEmpty())
+        c.remove(QStringLiteral("metrics"));
+    else
+        c.insert(QStringLiteral("metrics"), metrics);
+    c.insert(QStringLiteral("epochs"), epochs_->value());
+    c.remove(QStringLiteral("steps")); // the form sets the length in epochs
+    c.insert(QStringLiteral("batch_size"), batch_->value());
+    c.insert(QStringLiteral("seed"), seed_->value());
+    c.remove(QStringLiteral("threads")); // threads go through execution(), like the CLI's --threads
+    return c;
+}
+
+QJsonObject RunSetupPage::execution() const {
+    QJsonObject e;
+    if (nproc_->value() > 1) e.insert(QStringLiteral("nproc"), nproc_->value());
+    if (threads_->value() > 0) e.insert(QStringLiteral("threads"), threads_->value());
+    return e;
+}
+
+QString RunSetupPage::target() const { return target_->currentData().toString(); }
+
+void RunSetupPage::setClusterTargets(const QStringList &names) {
+    const QString current = target();
+    while (target_->count() > 1)
+        target_->removeItem(1);
+    for (const QString &name : names)
+        target_->addItem(tr("Cluster: %1").arg(name), name);
+    target_->setCurrentIndex(std::max(0, target_->findData(current)));
+}
+
+void RunSetupPage::setSpec(const QJsonObject &spec) {
+    spec_ = spec;
+    schedulePlan();
+}
+
+bool RunSetupPage::isPlanPending() const { return planTimer_->isActive() || planJob_->isRunning(); }
+
+QString RunSetupPage::planText() const {
+    if (!planError_.isEmpty())
+        return QStringLiteral("<p style='color:#c0392b'><b>%1</b><br>%2</p>")
+            .arg(tr("This run cannot start:").toHtmlEscaped(), planError_.toHtmlEscaped());
+    if (plan_.isEmpty()) return tr("The plan appears here once the network and the settings are complete.");
+    const QLocale locale;
+    const double seconds = plan_.value(QStringLiteral("estimated_seconds")).toDouble();
+    const QString duration = seconds >= 90 ? tr("about %n minute(s)", "", int(std::lround(seconds / 60)))
+                                           : tr("about %n second(s)", "", int(std::ceil(seconds)));
+    return tr("<table>"
+              "<tr><td>Data</td><td><b>%1</b></td></tr>"
+              "<tr><td>Samples</td><td>%2 train, %3 validation</td></tr>"
+              "<tr><td>Parameters</td><td><b>%4</b></td></tr>"
+              "<tr><td>Memory</td><td>%5 MiB</td></tr>"
+              "<tr><td>Steps</td><td>%6</td></tr>"
+              "<tr><td>Device</td><td>%7, %8 thread(s)</td></tr>"
+              "<tr><td>Time</td><td><b>%9</b> (%10 ms per step)</td></tr></table>")
+        .arg(plan_.value(QStringLiteral("data")).toString().toHtmlEscaped(),
+             locale.toString(plan_.value(QStringLiteral("train_samples")).toDouble(), 'f', 0),
+             locale.toString(plan_.value(QStringLiteral("validation_samples")).toDouble(), 'f', 0),
+             locale.toString(plan_.value(QStringLiteral("parameters")).toDouble(), 'f', 0),
+             locale.toString(plan_.value(QStringLiteral("memory_bytes")).toDouble() / 1048576.0, 'f', 1),
+             locale.toString(plan_.value(QStringLiteral("steps")).toDouble(), 'f', 0),
+             plan_.value(QStringLiteral("device")).toString(),
+             QString::number(plan_.value(QStringLiteral("threads")).toInt()), duration)
+        .arg(locale.toString(plan_.value(QStringLiteral("seconds_per_step")).toDouble() * 1000, 'f', 2));
+}
+
+void RunSetupPage::sourceChanged() {
+    const QString source = source_->currentData().toString();
+    const SourceInfo *info = sourceInfo(source);
+    const bool fileLike = info && (info->file || info->folder);
+    path_->setEnabled(fileLike);
+    browse_->setEnabled(fileLike);
+    targetColumn_->setEnabled(source == QLatin1String("csv"));
+    samples_->setEnabled(!fileLike);
+    preview_->showDataset(source, path_->text());
+    schedulePlan();
+}
+
+void RunSetupPage::browse() {
+    const SourceInfo *info = sourceInfo(source_->currentData().toString());
+    if (!info) return;
+    // Non-native dialogs are asynchronous with open(); the result arrives through fileSelected.
+    auto *dialog = new QFileDialog(this, tr("Choose the dataset"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(info->folder ? QFileDialog::Directory : QFileDialog::ExistingFile);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        path_->setText(file);
+        sourceChanged();
+    });
+    dialog->open();
+}
+
+void RunSetupPage::schedulePlan() {
+    if (loading_) return;
+    plan_ = {};
+    planTimer_->start();
+}
+
+void RunSetupPage::requestPlan() {
+    if (spec_.isEmpty()) {
+        planError_.clear();
+        planLabel_->setText(tr("Open or draw a network in the designer to see the plan."));
+        return;
+    }
+    planLabel_->setText(tr("Computing the plan…"));
+    planJob_->start(spec_, config(), 1);
+}
+
+} // namespace diamond::ui

@@ -1,0 +1,98 @@
+// RunSetupPage: everything a run needs besides the network: dataset (with a preview), optimizer, schedule, loss,
+// metrics, epochs, batch size, validation split, seed, and where to run it. The engine's dry-run plan of the
+// current network + settings is refreshed (debounced, asynchronously) whenever either changes, so the plan is on
+// screen before Train is pressed.
+//
+// config() returns the run config (docs/run-config.md): the base config given to setConfig() with the form's
+// fields written over it, so options the form does not show are kept.
+#pragma once
+
+#include <QJsonObject>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace diamond::app {
+class EnginePlanJob;
+}
+
+namespace diamond::ui {
+
+class DatasetPreviewWidget;
+
+class RunSetupPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunSetupPage(QWidget *parent = nullptr);
+
+    void setConfig(const QJsonObject &config);
+    QJsonObject config() const;
+    /// {"nproc": N, "threads": T} for RunStore::createRun.
+    QJsonObject execution() const;
+    QString target() const;
+    /// Compute targets besides this computer (cluster profile names).
+    void setClusterTargets(const QStringList &names);
+
+    /// The network the plan is computed for.
+    void setSpec(const QJsonObject &spec);
+    QJsonObject plan() const { return plan_; }
+    QString planText() const;
+    bool isPlanPending() const;
+
+    QPushButton *trainButton() const { return train_; }
+    DatasetPreviewWidget *preview() const { return preview_; }
+
+Q_SIGNALS:
+    /// Train was pressed with a valid form.
+    void trainRequested(const QJsonObject &config, const QJsonObject &execution, const QString &target);
+    void planUpdated();
+
+private:
+    void buildUi();
+    void loadForm(const QJsonObject &config);
+    void sourceChanged();
+    void browse();
+    void schedulePlan();
+    void requestPlan();
+
+    QJsonObject base_;
+    QJsonObject spec_;
+    QJsonObject plan_;
+    QString planError_;
+    app::EnginePlanJob *planJob_ = nullptr;
+    QTimer *planTimer_ = nullptr;
+    bool loading_ = false;
+
+    QComboBox *source_ = nullptr;
+    QLineEdit *path_ = nullptr;
+    QPushButton *browse_ = nullptr;
+    QLineEdit *targetColumn_ = nullptr;
+    QSpinBox *samples_ = nullptr;
+    QDoubleSpinBox *validationSplit_ = nullptr;
+    DatasetPreviewWidget *preview_ = nullptr;
+    QComboBox *optimizer_ = nullptr;
+    QDoubleSpinBox *lr_ = nullptr;
+    QDoubleSpinBox *weightDecay_ = nullptr;
+    QDoubleSpinBox *momentum_ = nullptr;
+    QComboBox *schedule_ = nullptr;
+    QSpinBox *warmup_ = nullptr;
+    QComboBox *loss_ = nullptr;
+    QList<QCheckBox *> metrics_;
+    QSpinBox *epochs_ = nullptr;
+    QSpinBox *batch_ = nullptr;
+    QSpinBox *seed_ = nullptr;
+    QComboBox *target_ = nullptr;
+    QSpinBox *threads_ = nullptr;
+    QSpinBox *nproc_ = nullptr;
+    QLabel *planLabel_ = nullptr;
+    QPushButton *train_ = nullptr;
+};
+
+} // namespace diamond::ui

@@ -1,0 +1,94 @@
+#include "ui/run/runs_panel.h"
+
+#include "ui/run/runs_model.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace diamond::ui {
+
+RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent) {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto *top = new QHBoxLayout;
+    filter_ = new QLineEdit(this);
+    filter_->setPlaceholderText(tr("Filter runs (name, project, state, target)…"));
+    filter_->setClearButtonEnabled(true);
+    open_ = new QPushButton(tr("&Open"), this);
+    compare_ = new QPushButton(tr("&Compare"), this);
+    compare_->setToolTip(tr("Overlay the curves of the selected runs"));
+    top->addWidget(filter_, 1);
+    top->addWidget(open_);
+    top->addWidget(compare_);
+    layout->addLayout(top);
+
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setSortRole(RunsTableModel::SortRole);
+    view_ = new QTableView(this);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(RunsTableModel::Name, Qt::DescendingOrder);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view_->verticalHeader()->hide();
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setAlternatingRowColors(true);
+    view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    layout->addWidget(view_, 1);
+
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        Q_EMIT openRunRequested(index.data(RunsTableModel::RunIdRole).toLongLong());
+    });
+    connect(open_, &QPushButton::clicked, this, [this] {
+        for (qint64 id : selectedRunIds())
+            Q_EMIT openRunRequested(id);
+    });
+    connect(compare_, &QPushButton::clicked, this, [this] { Q_EMIT compareRequested(selectedRunIds()); });
+    connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPanel::updateButtons);
+    updateButtons();
+}
+
+void RunsPanel::setWorkspace(app::Workspace *workspace) {
+    proxy_->setSourceModel(nullptr);
+    delete model_;
+    model_ = nullptr;
+    if (workspace) {
+        model_ = new RunsTableModel(*workspace, this);
+        proxy_->setSourceModel(model_);
+        view_->resizeColumnsToContents();
+    }
+    updateButtons();
+}
+
+QList<qint64> RunsPanel::selectedRunIds() const {
+    QList<qint64> ids;
+    for (const QModelIndex &index : view_->selectionModel()->selectedRows())
+        ids.append(index.data(RunsTableModel::RunIdRole).toLongLong());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void RunsPanel::refreshRun(qint64 runId) {
+    if (model_) model_->refreshRun(runId);
+}
+
+void RunsPanel::reload() {
+    if (model_) model_->reload();
+}
+
+void RunsPanel::updateButtons() {
+    const int selected = int(view_->selectionModel()->selectedRows().size());
+    open_->setEnabled(selected >= 1);
+    compare_->setEnabled(selected >= 2);
+}
+
+} // namespace diamond::ui
