@@ -16,7 +16,7 @@ PACKAGES=(
   libtorch-dev libgloo-dev libopenblas0-openmp libopenblas-dev
   # remote, app
   libssh-dev nlohmann-json3-dev libsqlite3-dev libhdf5-dev libgraphviz-dev qtkeychain-qt6-dev
-  libpng-dev libjpeg-dev zlib1g-dev libstb-dev
+  libpng-dev libjpeg-dev zlib1g-dev libstb-dev libzip-dev libssl-dev
   # GUI tests and screenshots
   xvfb xauth x11-utils imagemagick fonts-noto-cjk fonts-dejavu-core
   # test infrastructure: real sshd + single-node Slurm on loopback, PyTorch-Python for benchmarks

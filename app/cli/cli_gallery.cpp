@@ -1,11 +1,204 @@
-// Placeholder until the command is implemented: refuses with a clear message.
+// diamondctl gallery publish|import|list|search|show|export|remove: the workspace's model gallery
+// (app/gallery, docs/model-package.md). Errors: "diamondctl: ..." on stderr, exit 1 (refused package: the
+// message starts with the stable code), 2 for bad usage; --json prints one JSON document.
 #include "cli.h"
+
+#include "app/gallery/gallery_store.h"
+#include "app/workspace.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 namespace diamond::cli {
 
-int runGallery(const QStringList &, const QString &, Io &io) {
-    io.err << QStringLiteral("diamondctl: this command is not available in this build yet\n");
-    return kUsage;
+namespace {
+
+using app::gallery::GalleryEntry;
+using app::gallery::GalleryQuery;
+using app::gallery::GalleryStore;
+
+QString tr(const char *text) { return QCoreApplication::translate("diamondctl", text); }
+
+QString galleryUsage() {
+    return tr("Usage:\n"
+              "  diamondctl gallery publish RUN_ID [--name NAME] [--version V] [--title TEXT] [--card FILE.md]\n"
+              "                     [--license SPDX] [--tags a,b] [--domain D] [--task T] [--author NAME]\n"
+              "                     [--citation TEXT] [--json]\n"
+              "  diamondctl gallery import FILE.diamond [--json]\n"
+              "  diamondctl gallery list [--task T] [--domain D] [--license L] [--verified]\n"
+              "                     [--sort date|metric|name] [--asc] [--limit N] [--json]\n"
+              "  diamondctl gallery search QUERY [same options as list; default sort: relevance]\n"
+              "  diamondctl gallery show ID [--json]\n"
+              "  diamondctl gallery export ID FILE.diamond\n"
+              "  diamondctl gallery remove ID\n");
+}
+
+void printEntryLine(Io &io, const GalleryEntry &e) {
+    io.out << QString::number(e.id).rightJustified(4) << "  " << (e.verified ? tr("yes") : tr("no")).leftJustified(8)
+           << "  " << e.name.left(28).leftJustified(28) << "  " << e.version.leftJustified(8) << "  "
+           << e.task.leftJustified(14) << "  "
+           << (e.keyMetric ? QStringLiteral("%1=%2").arg(e.keyMetricName).arg(*e.keyMetric, 0, 'g', 4) : QString())
+           << '\n';
+}
+
+int listOrSearch(GalleryStore &store, const CommandOptions &o, bool search, Io &io) {
+    GalleryQuery q;
+    if (search) {
+        if (o.positional.isEmpty()) return io.err << tr("diamondctl: gallery search needs a QUERY\n"), kUsage;
+        q.text = o.positional.join(QLatin1Char(' '));
+        q.sort = GalleryQuery::Sort::Relevance;
+    } else if (!o.positional.isEmpty()) {
+        return io.err << tr("diamondctl: gallery list takes no arguments\n") << galleryUsage(), kUsage;
+    }
+    q.task = o.values.value(QStringLiteral("--task"));
+    q.domain = o.values.value(QStringLiteral("--domain"));
+    q.license = o.values.value(QStringLiteral("--license"));
+    q.verifiedOnly = o.flags.contains(QStringLiteral("--verified"));
+    q.ascending = o.flags.contains(QStringLiteral("--asc"));
+    const QString sort = o.values.value(QStringLiteral("--sort"));
+    if (sort == QLatin1String("metric"))
+        q.sort = GalleryQuery::Sort::Metric;
+    else if (sort == QLatin1String("date"))
+        q.sort = GalleryQuery::Sort::Date;
+    else if (sort == QLatin1String("name"))
+        q.sort = GalleryQuery::Sort::Name;
+    else if (sort == QLatin1String("relevance"))
+        q.sort = GalleryQuery::Sort::Relevance;
+    else if (!sort.isEmpty())
+        return io.err << tr("diamondctl: unknown sort '%1'\n").arg(sort), kUsage;
+    if (o.values.contains(QStringLiteral("--limit"))) q.limit = o.values.value(QStringLiteral("--limit")).toInt();
+    int total = 0;
+    const QList<GalleryEntry> entries = store.search(q, &total);
+    if (!store.errorString().isEmpty()) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    if (o.json) {
+        QJsonArray a;
+        for (const GalleryEntry &e : entries)
+            a.append(app::gallery::entryJson(e, false));
+        printJson(io, {{QStringLiteral("total"), total}, {QStringLiteral("entries"), a}});
+        return kOk;
+    }
+    io.out << tr("id").rightJustified(4) << "  " << tr("verified").leftJustified(8) << "  "
+           << tr("name").leftJustified(28) << "  " << tr("version").leftJustified(8) << "  "
+           << tr("task").leftJustified(14) << "  " << tr("key metric") << '\n';
+    for (const GalleryEntry &e : entries)
+        printEntryLine(io, e);
+    return kOk;
+}
+
+int printImport(const app::gallery::ImportResult &r, GalleryStore &store, bool json, Io &io, const QString &verb) {
+    if (!r.entry) return io.err << tr("diamondctl: %1: %2\n").arg(store.errorCode(), store.errorString()), kFailed;
+    if (json) {
+        QJsonObject doc = app::gallery::entryJson(*r.entry, false);
+        doc.insert(QStringLiteral("already_present"), r.alreadyPresent);
+        doc.insert(QStringLiteral("verify_message"), r.verifyMessage);
+        printJson(io, doc);
+        return kOk;
+    }
+    if (r.alreadyPresent)
+        io.out << tr("Package already in the gallery as entry %1.\n").arg(r.entry->id);
+    else
+        io.out << tr("%1 gallery entry %2 \"%3\" %4 (sha256 %5)\n")
+                      .arg(verb)
+                      .arg(r.entry->id)
+                      .arg(r.entry->name, r.entry->version, r.entry->packageSha256);
+    io.out << (r.entry->verified ? tr("Verified: %1\n") : tr("Not verified: %1\n")).arg(r.verifyMessage);
+    return kOk;
+}
+
+} // namespace
+
+int runGallery(const QStringList &args, const QString &workspaceOption, Io &io) {
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.contains(QStringLiteral("--help"))) {
+        (args.isEmpty() ? io.err : io.out) << galleryUsage();
+        return args.isEmpty() ? kUsage : kOk;
+    }
+    const QString sub = args.first();
+    static const QStringList known{QStringLiteral("publish"), QStringLiteral("import"), QStringLiteral("list"),
+                                   QStringLiteral("search"),  QStringLiteral("show"),   QStringLiteral("export"),
+                                   QStringLiteral("remove")};
+    if (!known.contains(sub))
+        return io.err << tr("diamondctl: unknown gallery command '%1'\n").arg(sub) << galleryUsage(), kUsage;
+    CommandOptions o;
+    const QStringList valued{QStringLiteral("--name"),     QStringLiteral("--version"), QStringLiteral("--title"),
+                             QStringLiteral("--card"),     QStringLiteral("--license"), QStringLiteral("--tags"),
+                             QStringLiteral("--domain"),   QStringLiteral("--task"),    QStringLiteral("--author"),
+                             QStringLiteral("--citation"), QStringLiteral("--sort"),    QStringLiteral("--limit")};
+    if (!parseOptions(args.mid(1), valued, {QStringLiteral("--verified"), QStringLiteral("--asc")}, &o, io))
+        return kUsage;
+    app::Workspace ws;
+    if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
+    GalleryStore store(ws);
+    if (sub == QLatin1String("list") || sub == QLatin1String("search"))
+        return listOrSearch(store, o, sub == QLatin1String("search"), io);
+
+    if (o.positional.isEmpty())
+        return io.err << tr("diamondctl: gallery %1: missing argument\n").arg(sub) << galleryUsage(), kUsage;
+    if (sub == QLatin1String("import")) {
+        if (o.positional.size() != 1) return io.err << galleryUsage(), kUsage;
+        return printImport(store.importPackage(QFileInfo(o.positional.first()).absoluteFilePath()), store, o.json, io,
+                           tr("Imported"));
+    }
+    bool ok = false;
+    const qint64 id = o.positional.first().toLongLong(&ok);
+    if (!ok || id <= 0) return io.err << tr("diamondctl: '%1' is not an ID\n").arg(o.positional.first()), kUsage;
+    if (sub == QLatin1String("publish")) {
+        app::gallery::PublishOptions p;
+        p.name = o.values.value(QStringLiteral("--name"));
+        p.version = o.values.value(QStringLiteral("--version"));
+        p.title = o.values.value(QStringLiteral("--title"));
+        p.license = o.values.value(QStringLiteral("--license"));
+        p.domain = o.values.value(QStringLiteral("--domain"));
+        p.task = o.values.value(QStringLiteral("--task"));
+        p.citation = o.values.value(QStringLiteral("--citation"));
+        if (o.values.contains(QStringLiteral("--author"))) p.authors << o.values.value(QStringLiteral("--author"));
+        for (const QString &t : o.values.value(QStringLiteral("--tags")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            p.tags << t.trimmed();
+        if (o.values.contains(QStringLiteral("--card"))) {
+            QFile card(o.values.value(QStringLiteral("--card")));
+            if (!card.open(QIODevice::ReadOnly))
+                return io.err << tr("diamondctl: cannot read %1: %2\n").arg(card.fileName(), card.errorString()),
+                       kFailed;
+            p.card = QString::fromUtf8(card.readAll());
+        }
+        return printImport(store.publishRun(id, p), store, o.json, io, tr("Published"));
+    }
+    const auto entry = store.entry(id, true);
+    if (!entry) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    if (sub == QLatin1String("show")) {
+        if (o.json) {
+            QJsonObject doc = app::gallery::entryJson(*entry, true);
+            doc.insert(QStringLiteral("package_file"), store.packageFile(*entry));
+            printJson(io, doc);
+            return kOk;
+        }
+        io.out << tr("Entry:      %1 \"%2\" version %3\n").arg(entry->id).arg(entry->name, entry->version)
+               << tr("Verified:   %1\n").arg(entry->verified ? tr("yes") : tr("no"))
+               << tr("Task:       %1   Domain: %2   License: %3\n").arg(entry->task, entry->domain, entry->license)
+               << tr("Tags:       %1\n").arg(entry->tags.join(QStringLiteral(", ")))
+               << tr("Package:    %1 (sha256 %2)\n").arg(store.packageFile(*entry), entry->packageSha256) << '\n'
+               << entry->card << '\n';
+        return kOk;
+    }
+    if (sub == QLatin1String("remove")) {
+        if (!store.remove(id)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+        io.out << tr("Removed gallery entry %1.\n").arg(id);
+        return kOk;
+    }
+    // export
+    if (o.positional.size() != 2) return io.err << tr("diamondctl: gallery export needs ID and FILE\n"), kUsage;
+    const QString source = store.packageFile(*entry);
+    if (source.isEmpty()) return io.err << tr("diamondctl: the package file of entry %1 is missing\n").arg(id), kFailed;
+    const QString target = o.positional.at(1);
+    QFile::remove(target);
+    if (!QFile::copy(source, target)) return io.err << tr("diamondctl: cannot write %1\n").arg(target), kFailed;
+    if (o.json)
+        printJson(io, {{QStringLiteral("id"), id}, {QStringLiteral("path"), QFileInfo(target).absoluteFilePath()}});
+    else
+        io.out << tr("Exported gallery entry %1 to %2\n").arg(id).arg(target);
+    return kOk;
 }
 
 } // namespace diamond::cli

@@ -1,4 +1,5 @@
 #include "engine_cli.h"
+#include "export/predict.h"
 #include "trial_pack.h"
 
 #include "distributed.h"
@@ -26,6 +27,8 @@ void printHelp() {
         << "Usage: diamond-train --spec SPEC.json --config RUN.json --run-dir DIR [options]\n"
            "       diamond-train export --spec SPEC.json --run-dir DIR [--checkpoint FILE] [--out DIR] [--samples N]\n"
            "       diamond-train pack --trials PACK.json [--threads N] [--device cpu|cuda]\n"
+           "       diamond-train predict --spec SPEC.json --weights W.safetensors --inputs IN.safetensors\n"
+           "                             --output OUT.safetensors [--threads N] [--device cpu|cuda]\n"
            "\n"
            "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
            "writes JSON-lines events (protocol "
@@ -37,6 +40,7 @@ void printHelp() {
            "  --config FILE      run configuration (diamond.run/1)\n"
            "  --run-dir DIR      directory for events, checkpoints and exports (created if missing)\n"
            "  --resume           continue from the newest valid checkpoint in DIR\n"
+           "  --init-weights W   start from the weights in W.safetensors (fine-tuning; a fresh optimizer, step 0)\n"
            "  --dry-run          validate spec, config and data, time a few steps, print the plan\n"
            "  --threads N        intra-op threads (default: all physical cores)\n"
            "  --device cpu|cuda  compute device (default: from the config, else cpu)\n"
@@ -49,13 +53,14 @@ void printHelp() {
            "  --help             print this help\n"
            "\n"
            "pack: trains the runs listed in PACK.json one after another in this process (docs/trial-packing.md).\n"
+           "predict: runs the network with the given weights on the given inputs (docs/export.md).\n"
            "\n"
            "Signals: SIGTERM, SIGINT and SIGUSR1 finish the current step, write a checkpoint and exit 85.\n"
            "Exit codes: 0 finished, 1 error, 2 bad command line, 85 checkpointed on request (requeue).\n";
 }
 
 struct Arguments {
-    std::string spec, config, runDir, device;
+    std::string spec, config, runDir, device, initWeights;
     bool resume = false, dryRun = false;
     int threads = -1;
     int nproc = 1;
@@ -89,6 +94,8 @@ Arguments parseArguments(int argc, char **argv) {
             a.runDir = value(i, arg);
         else if (arg == "--resume")
             a.resume = true;
+        else if (arg == "--init-weights")
+            a.initWeights = value(i, arg);
         else if (arg == "--dry-run")
             a.dryRun = true;
         else if (arg == "--device") {
@@ -151,6 +158,7 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
     TrainerOptions options;
     options.runDir = args.runDir;
     options.resume = args.resume;
+    options.initWeights = args.initWeights;
     options.dryRun = args.dryRun;
     options.threadsOverride = args.threads;
     options.deviceOverride = args.device;
@@ -182,6 +190,7 @@ int runCli(int argc, char **argv) {
     try {
         if (argc > 1 && std::string(argv[1]) == "export") return runExport(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "pack") return runPack(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "predict") return runPredict(argc - 1, argv + 1);
         return train(argc, argv, events);
     } catch (const UsageError &e) {
         emitError(*events, e.what(), e.field(), e.node(), e.hint());

@@ -1,5 +1,7 @@
 #include "trainer.h"
 
+#include "export/tensor_io.h"
+
 #include "checkpoint.h"
 #include "data/dataset.h"
 #include "engine_error.h"
@@ -109,6 +111,8 @@ private:
                                   std::to_string(spec_.outputs.size()) + " outputs.",
                               {}, {}, "Combine inputs with Concat, or keep one output.");
         network_ = Network::build(spec_);
+        if (!options_.initWeights.empty())
+            loadNetworkWeights(*network_, readSafetensors(options_.initWeights), options_.initWeights);
         data_ = loadAndSplit(config_.data, config_.seed);
         checkDataAgainstSpec();
         if (loss_.name.empty()) loss_.name = defaultLoss(data_.train.task);
@@ -231,7 +235,8 @@ private:
                       {"loss", loss_.name},
                       {"metrics", metrics_},
                       {"start_step", step_},
-                      {"resumed_from", resumedFrom_.empty() ? json() : json(resumedFrom_)}});
+                      {"resumed_from", resumedFrom_.empty() ? json() : json(resumedFrom_)},
+                      {"init_weights", options_.initWeights.empty() ? json() : json(options_.initWeights)}});
     }
 
     /// Loss and metric sums of one micro-batch; returns the loss value.

@@ -15,6 +15,7 @@ namespace diamond::engine {
 struct TrainerOptions {
     std::string runDir;         ///< events.jsonl and checkpoints/ go here (created if missing)
     bool resume = false;        ///< continue from the newest valid checkpoint
+    std::string initWeights;    ///< safetensors file to start from (fine-tuning); a checkpoint (resume) wins
     bool dryRun = false;        ///< validate, time a few steps, print the plan; train nothing
     int threadsOverride = -1;   ///< --threads; -1 = from the config
     std::string deviceOverride; ///< --device; empty = from the config

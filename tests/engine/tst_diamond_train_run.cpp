@@ -1,6 +1,6 @@
 // Real diamond-train processes on the shipped examples: training quality, the event stream,
 // bit-exact resume after SIGKILL, signals, NaN handling, dry runs and error reporting.
-#include "common/test_paths.h"
+#include "common/engine_process.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,74 +14,7 @@
 
 #include <csignal>
 
-namespace {
-
-struct EngineRun {
-    int exitCode = -1;
-    QList<QJsonObject> events;
-    QString stderrText;
-
-    QList<QJsonObject> ofKind(const QString &kind) const {
-        QList<QJsonObject> out;
-        for (const auto &e : events)
-            if (e.value(QStringLiteral("event")).toString() == kind) out << e;
-        return out;
-    }
-    QJsonObject last(const QString &kind) const {
-        const auto all = ofKind(kind);
-        return all.isEmpty() ? QJsonObject() : all.last();
-    }
-};
-
-QList<QJsonObject> parseLines(const QByteArray &bytes) {
-    QList<QJsonObject> out;
-    for (const QByteArray &line : bytes.split('\n')) {
-        if (line.trimmed().isEmpty()) continue;
-        out << QJsonDocument::fromJson(line).object();
-    }
-    return out;
-}
-
-QString example(const char *name, const char *file) {
-    return diamond::test::sourcePath(
-        QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
-}
-
-QStringList trainArgs(const QString &spec, const QString &config, const QString &runDir) {
-    return {QStringLiteral("--spec"),    spec,   QStringLiteral("--config"),  config,
-            QStringLiteral("--run-dir"), runDir, QStringLiteral("--threads"), QStringLiteral("1")};
-}
-
-EngineRun runEngine(const QStringList &args, int timeoutMs = 240000) {
-    QProcess p;
-    p.start(diamond::test::binary(QStringLiteral("diamond-train")), args);
-    EngineRun r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.events = parseLines(p.readAllStandardOutput());
-    r.stderrText = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-/// Writes `doc` (a config derived from an example) to `path`.
-QString writeJson(const QString &path, const QJsonObject &doc) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    f.write(QJsonDocument(doc).toJson());
-    return path;
-}
-
-QJsonObject readJson(const QString &path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-} // namespace
+using namespace diamond::test;
 
 class TestDiamondTrainRun : public QObject {
     Q_OBJECT
@@ -135,7 +68,7 @@ private Q_SLOTS:
         // events.jsonl holds exactly what went to stdout.
         QFile log(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
         QVERIFY(log.open(QIODevice::ReadOnly));
-        QCOMPARE(parseLines(log.readAll()), r.events);
+        QCOMPARE(parseEventLines(log.readAll()), r.events);
     }
 
     void resumeAfterSigkillIsBitExact() {
@@ -205,7 +138,7 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 85);
         out += p.readAllStandardOutput();
-        const auto events = parseLines(out);
+        const auto events = parseEventLines(out);
         QVERIFY(!events.isEmpty());
         const QJsonObject requeue = events.last();
         QCOMPARE(requeue.value(QStringLiteral("event")).toString(), QStringLiteral("requeue"));

@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace diamond::ui {
 
@@ -50,37 +51,49 @@ inline void blendPixel(QRgb *pixel, QRgb premultipliedColor, uint alpha) {
     *pixel = (channel(24) << 24) | (channel(16) << 16) | (channel(8) << 8) | channel(0);
 }
 
-/// 1 px polyline, no antialiasing (Bresenham), clipped to the image; coordinates in device pixels.
+/// A 1 px polyline without antialiasing, drawn as one vertical span per pixel column: each column gets the y range
+/// the line covers inside it. Cost is O(points + columns), independent of how many points share a column, which
+/// is what makes 100 overlaid runs cheap. Coordinates in device pixels; clipped to the image.
 void rasterizePolyline(QImage &image, const QPolygonF &poly, const QColor &color) {
     if (poly.size() < 2) return;
     const int w = image.width(), h = image.height();
+    if (w <= 0 || h <= 0) return;
+    thread_local std::vector<float> lo, hi;
+    lo.assign(size_t(w), std::numeric_limits<float>::infinity());
+    hi.assign(size_t(w), -std::numeric_limits<float>::infinity());
+    auto extend = [&](int col, double a, double b) {
+        if (col < 0 || col >= w) return;
+        lo[size_t(col)] = std::min(lo[size_t(col)], float(std::min(a, b)));
+        hi[size_t(col)] = std::max(hi[size_t(col)], float(std::max(a, b)));
+    };
+    for (qsizetype i = 1; i < poly.size(); ++i) {
+        QPointF p = poly[i - 1], q = poly[i];
+        if (p.x() > q.x()) std::swap(p, q);
+        if (q.x() < 0 || p.x() >= w) continue;
+        const int c0 = int(std::floor(p.x())), c1 = int(std::floor(q.x()));
+        if (c0 == c1) {
+            extend(c0, p.y(), q.y());
+            continue;
+        }
+        const double slope = (q.y() - p.y()) / (q.x() - p.x());
+        extend(c0, p.y(), p.y() + slope * (c0 + 1 - p.x()));
+        const int first = std::max(c0 + 1, 0), last = std::min(c1 - 1, w - 1);
+        for (int col = first; col <= last; ++col) {
+            const double ya = p.y() + slope * (col - p.x());
+            extend(col, ya, ya + slope);
+        }
+        extend(c1, q.y() - slope * (q.x() - c1), q.y());
+    }
     const QRgb c = qPremultiply(color.rgba());
     const uint alpha = uint(color.alpha());
     const qsizetype stride = image.bytesPerLine() / 4;
     QRgb *bits = reinterpret_cast<QRgb *>(image.bits());
-    auto plot = [&](int x, int y) {
-        if (uint(x) < uint(w) && uint(y) < uint(h)) blendPixel(bits + y * stride + x, c, alpha);
-    };
-    auto clampCoord = [](double v) { return int(std::clamp(v, -1e6, 1e6)); };
-    int x0 = clampCoord(std::floor(poly[0].x())), y0 = clampCoord(std::floor(poly[0].y()));
-    for (qsizetype i = 1; i < poly.size(); ++i) {
-        const int x1 = clampCoord(std::floor(poly[i].x())), y1 = clampCoord(std::floor(poly[i].y()));
-        // Skip segments entirely outside the image.
-        if (!((x0 < 0 && x1 < 0) || (x0 >= w && x1 >= w) || (y0 < 0 && y1 < 0) || (y0 >= h && y1 >= h))) {
-            int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
-            const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-            int err = dx + dy, x = x0, y = y0;
-            // Long segments are clipped by plot() per pixel; they are rare after decimation.
-            for (int guard = 0; guard < 4 * (w + h) + 8; ++guard) {
-                if (x != x1 || y != y1 || i == poly.size() - 1) plot(x, y);
-                if (x == x1 && y == y1) break;
-                const int e2 = 2 * err;
-                if (e2 >= dy) err += dy, x += sx;
-                if (e2 <= dx) err += dx, y += sy;
-            }
-        }
-        x0 = x1;
-        y0 = y1;
+    for (int col = 0; col < w; ++col) {
+        if (!(lo[size_t(col)] <= hi[size_t(col)])) continue;
+        const int y0 = std::max(0, int(std::floor(lo[size_t(col)]))),
+                  y1 = std::min(h - 1, int(std::floor(hi[size_t(col)])));
+        for (int y = y0; y <= y1; ++y)
+            blendPixel(bits + y * stride + col, c, alpha);
     }
 }
 

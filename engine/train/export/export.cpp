@@ -6,6 +6,7 @@
 #include "events.h"
 #include "export/python_codegen.h"
 #include "export/safetensors.h"
+#include "export/tensor_io.h"
 #include "model/network.h"
 #include "sha256.h"
 
@@ -90,34 +91,6 @@ void writeBytes(const fs::path &path, const std::string &bytes) {
     std::error_code ec;
     fs::rename(tmp, path, ec);
     if (ec) throw EngineError("Could not move " + path.string() + " into place: " + ec.message(), "--out");
-}
-
-std::string safetensorsDtype(const std::string &name, torch::ScalarType type) {
-    switch (type) {
-    case torch::kFloat64: return "F64";
-    case torch::kFloat32: return "F32";
-    case torch::kFloat16: return "F16";
-    case torch::kBFloat16: return "BF16";
-    case torch::kInt64: return "I64";
-    case torch::kInt32: return "I32";
-    case torch::kInt16: return "I16";
-    case torch::kInt8: return "I8";
-    case torch::kUInt8: return "U8";
-    case torch::kBool: return "BOOL";
-    default: break;
-    }
-    throw EngineError("The tensor '" + name + "' has the type " + std::string(c10::toString(type)) +
-                      ", which safetensors cannot store.");
-}
-
-SafetensorsTensor toSafetensors(const std::string &name, const torch::Tensor &tensor) {
-    const torch::Tensor t = tensor.detach().cpu().contiguous();
-    SafetensorsTensor out;
-    out.name = name;
-    out.dtype = safetensorsDtype(name, t.scalar_type());
-    out.shape = t.sizes().vec();
-    out.data.assign(static_cast<const char *>(t.data_ptr()), static_cast<std::size_t>(t.numel() * t.element_size()));
-    return out;
 }
 
 /// Smallest num_embeddings among the Embedding nodes reachable from graph input `name`, so

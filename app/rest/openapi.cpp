@@ -1,0 +1,73 @@
+// The OpenAPI 3 document of the REST API, written by hand (tests/app/gallery/tst_it_rest_api.cpp checks it
+// against RestServer::routeTable() and the live server). docs/openapi.json is `diamondctl serve --openapi`.
+#include "rest_server.h"
+
+#include <QJsonDocument>
+
+namespace diamond::app::rest {
+
+namespace {
+
+const char *kDocument = R"JSON({
+  "openapi": "3.0.3",
+  "info": {
+    "title": "Diamond REST API",
+    "version": "1.0.0",
+    "description": "Drive a Diamond workspace as a web service: projects, specs, runs with live metrics, sweeps, the model gallery and clusters. Every request needs `Authorization: Bearer TOKEN` (`diamondctl serve --print-token`). Errors are `{\"error\": {\"code\", \"message\"}}`."
+  },
+  "servers": [{"url": "http://127.0.0.1:8765"}],
+  "security": [{"bearer": []}],
+  "paths": {
+    "/api/v1/openapi.json": {"get": {"operationId": "getOpenApi", "summary": "This document", "responses": {"200": {"description": "OpenAPI 3 document", "content": {"application/json": {}}}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/projects": {
+      "get": {"operationId": "listProjects", "summary": "Projects of the workspace", "responses": {"200": {"description": "{projects: [Project]}", "content": {"application/json": {"schema": {"type": "object", "properties": {"projects": {"type": "array", "items": {"$ref": "#/components/schemas/Project"}}}}}}}, "401": {"$ref": "#/components/responses/Unauthorized"}}},
+      "post": {"operationId": "createProject", "summary": "Create a project", "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "description": {"type": "string"}}}}}}, "responses": {"201": {"description": "{id, name}"}, "409": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}
+    },
+    "/api/v1/specs/validate": {"post": {"operationId": "validateSpec", "summary": "Validate a network spec (diamond.spec/1)", "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}}, "responses": {"200": {"description": "{valid: bool, diagnostics: [Diagnostic]}"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/specs/info": {"post": {"operationId": "specInfo", "summary": "Layers, shapes, parameters and FLOPs of a spec", "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}}, "responses": {"200": {"description": "{name, params, buffers, flops, layers}"}, "422": {"description": "invalid spec: {error, diagnostics}"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/runs": {
+      "get": {"operationId": "listRuns", "summary": "Runs (optionally of one project)", "parameters": [{"name": "project", "in": "query", "schema": {"type": "integer"}}], "responses": {"200": {"description": "{runs: [Run]}"}, "401": {"$ref": "#/components/responses/Unauthorized"}}},
+      "post": {"operationId": "createRun", "summary": "Create a run and start it locally", "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["spec", "config"], "properties": {"spec": {"type": "object"}, "config": {"type": "object", "description": "run config diamond.run/1"}, "project": {"type": "string", "default": "Default"}, "name": {"type": "string"}, "start": {"type": "boolean", "default": true}}}}}}, "responses": {"201": {"description": "Run", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Run"}}}}, "422": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}
+    },
+    "/api/v1/runs/{id}": {"get": {"operationId": "getRun", "summary": "One run", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"200": {"description": "Run", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Run"}}}}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/runs/{id}/cancel": {"post": {"operationId": "cancelRun", "summary": "Stop a run", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"202": {"description": "Run"}, "409": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/runs/{id}/resume": {"post": {"operationId": "resumeRun", "summary": "Continue a preempted, failed or cancelled run from its newest checkpoint", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"202": {"description": "Run"}, "409": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/runs/{id}/metrics": {"get": {"operationId": "runMetrics", "summary": "Stored metric points", "parameters": [{"$ref": "#/components/parameters/Id"}, {"name": "since_step", "in": "query", "schema": {"type": "integer"}}, {"name": "name", "in": "query", "schema": {"type": "string"}}], "responses": {"200": {"description": "{run, points: [MetricPoint]}"}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/runs/{id}/metrics/live": {"get": {"operationId": "liveMetrics", "summary": "Server-Sent Events: `metric` (MetricPoint), `state` ({run, state}), `end` (Run) then the stream closes", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"200": {"description": "event stream", "content": {"text/event-stream": {}}}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/runs/{id}/publish": {"post": {"operationId": "publishRun", "summary": "Publish a finished run to the gallery", "parameters": [{"$ref": "#/components/parameters/Id"}], "requestBody": {"required": false, "content": {"application/json": {"schema": {"type": "object", "properties": {"name": {"type": "string"}, "version": {"type": "string"}, "title": {"type": "string"}, "card": {"type": "string", "description": "Markdown; default: generated from the run"}, "license": {"type": "string"}, "citation": {"type": "string"}, "domain": {"type": "string"}, "task": {"type": "string"}, "authors": {"type": "array", "items": {"type": "string"}}, "tags": {"type": "array", "items": {"type": "string"}}}}}}}, "responses": {"201": {"description": "GalleryEntry"}, "409": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/sweeps": {"get": {"operationId": "listSweeps", "summary": "Sweeps (read-only)", "responses": {"200": {"description": "{sweeps: [...]}"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/sweeps/{id}": {"get": {"operationId": "getSweep", "summary": "One sweep with its trials", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"200": {"description": "sweep"}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/gallery": {
+      "get": {"operationId": "searchGallery", "summary": "Search the gallery (FTS5 over name, title, card, tags)", "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}, {"name": "task", "in": "query", "schema": {"type": "string"}}, {"name": "domain", "in": "query", "schema": {"type": "string"}}, {"name": "license", "in": "query", "schema": {"type": "string"}}, {"name": "verified", "in": "query", "schema": {"type": "boolean"}}, {"name": "sort", "in": "query", "schema": {"type": "string", "enum": ["relevance", "metric", "date", "name"]}}, {"name": "order", "in": "query", "schema": {"type": "string", "enum": ["asc", "desc"]}}, {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}}, {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}}], "responses": {"200": {"description": "{total, entries: [GalleryEntry]}"}, "401": {"$ref": "#/components/responses/Unauthorized"}}},
+      "post": {"operationId": "uploadPackage", "summary": "Import a .diamond package (checked, re-run, stored)", "requestBody": {"required": true, "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}, "responses": {"201": {"description": "GalleryEntry plus verify_message"}, "200": {"description": "already in the gallery"}, "413": {"$ref": "#/components/responses/Error"}, "422": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}
+    },
+    "/api/v1/gallery/{id}": {"get": {"operationId": "getGalleryEntry", "summary": "One gallery entry with its card and manifest", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"200": {"description": "GalleryEntry"}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/gallery/{id}/package": {"get": {"operationId": "downloadPackage", "summary": "The .diamond file", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"200": {"description": "package", "content": {"application/vnd.diamond.package+zip": {"schema": {"type": "string", "format": "binary"}}}}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/gallery/{id}/thumbnail": {"get": {"operationId": "galleryThumbnail", "summary": "The architecture thumbnail", "parameters": [{"$ref": "#/components/parameters/Id"}], "responses": {"200": {"description": "PNG", "content": {"image/png": {}}}, "404": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}},
+    "/api/v1/clusters": {"get": {"operationId": "listClusters", "summary": "Cluster profiles (read-only)", "responses": {"200": {"description": "{clusters: [...]}"}, "401": {"$ref": "#/components/responses/Unauthorized"}}}}
+  },
+  "components": {
+    "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+    "parameters": {"Id": {"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}},
+    "responses": {
+      "Unauthorized": {"description": "missing or wrong bearer token (code unauthorized)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+      "Error": {"description": "error with a stable code", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    },
+    "schemas": {
+      "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "string", "description": "unauthorized, route_not_found, method_not_allowed, not_found, bad_request, invalid_json, invalid_spec, conflict, payload_too_large, length_required, header_too_large, run_not_finished, export_failed, engine_start_failed, package_missing, package_* (docs/model-package.md), internal"}, "message": {"type": "string"}}}}},
+      "Project": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "description": {"type": "string"}, "created_at": {"type": "string"}, "run_count": {"type": "integer"}}},
+      "Run": {"type": "object", "properties": {"id": {"type": "integer"}, "project_id": {"type": "integer"}, "name": {"type": "string"}, "state": {"type": "string", "enum": ["draft", "queued", "running", "finished", "failed", "cancelled", "preempted", "resumed"]}, "target": {"type": "string"}, "created_at": {"type": "string"}, "started_at": {"type": "string"}, "finished_at": {"type": "string"}, "exit_code": {"type": "integer", "nullable": true}, "exit_message": {"type": "string"}, "final_metrics": {"type": "object"}, "weights_sha256": {"type": "string"}, "config": {"type": "object"}}},
+      "MetricPoint": {"type": "object", "properties": {"step": {"type": "integer"}, "name": {"type": "string"}, "split": {"type": "string", "enum": ["train", "val"]}, "value": {"type": "number"}, "wall": {"type": "number"}}},
+      "GalleryEntry": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "version": {"type": "string"}, "title": {"type": "string"}, "task": {"type": "string"}, "domain": {"type": "string"}, "license": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}, "verified": {"type": "boolean"}, "key_metric": {"type": "number", "nullable": true}, "key_metric_name": {"type": "string"}, "package_sha256": {"type": "string"}, "run_id": {"type": "integer", "nullable": true}, "created_at": {"type": "string"}, "updated_at": {"type": "string"}, "card": {"type": "string"}, "manifest": {"type": "object"}}}
+    }
+  }
+})JSON";
+
+} // namespace
+
+QJsonObject openApiDocument() {
+    static const QJsonObject doc = QJsonDocument::fromJson(QByteArray(kDocument)).object();
+    return doc;
+}
+
+} // namespace diamond::app::rest

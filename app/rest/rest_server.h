@@ -1,0 +1,140 @@
+// The REST API of `diamondctl serve` (docs/rest-api.md, OpenAPI document: openApiDocument()).
+//
+// Contracts:
+// - Every request, including unknown paths and the OpenAPI document, needs "Authorization: Bearer <token>";
+//   otherwise 401 {"error": {"code": "unauthorized", ...}}. The token is compared in constant time.
+// - Errors are JSON {"error": {"code": STABLE_CODE, "message": TEXT}} with a matching HTTP status.
+// - Request limits are enforced on the socket before the body is buffered: headers at most 64 KiB (431),
+//   bodies at most Options::maxBodyBytes (gallery uploads: maxUploadBytes) by Content-Length (413), chunked
+//   bodies refused (411). The rest of a refused body is discarded, then the connection is closed.
+// - Path parameters are integers matched by the route patterns; nothing from a request becomes a file path:
+//   packages are found through the gallery database (GalleryStore::packageFile), uploads go to generated
+//   temporary names.
+// - Live metrics: GET /api/v1/runs/{id}/metrics/live is a Server-Sent Events stream (text/event-stream) of
+//   the run's stored points, then new ones as they arrive, then an `end` event when the run ends.
+// Runs created here are owned by this process's RunManager; runs started elsewhere are followed through
+// RunManager::reattach(). Gallery publish/import run on worker threads (own workspace connection), so the
+// server keeps answering while the engine exports or re-runs test inputs; clients must not pipeline requests.
+#pragma once
+
+#include "app/workspace.h"
+
+#include <QAbstractHttpServer>
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QList>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QTcpServer;
+class QTcpSocket;
+class QTimer;
+
+namespace diamond::app {
+class RunManager;
+}
+
+namespace diamond::app::rest {
+
+/// The bearer token of a workspace: <workspace>/rest-token (mode 0600), created with 32 random bytes (hex)
+/// when missing. Refuses a token file readable by group or others. Empty with *error on failure.
+QString ensureToken(const QString &workspaceFolder, QString *error);
+
+/// The OpenAPI 3 document of the API (served at /api/v1/openapi.json).
+QJsonObject openApiDocument();
+
+class RestServer : public QAbstractHttpServer {
+    Q_OBJECT
+public:
+    struct Options {
+        QHostAddress address = QHostAddress::LocalHost;
+        quint16 port = 0; ///< 0: any free port
+        QString token;
+        qint64 maxBodyBytes = qint64(4) << 20;     ///< JSON request bodies
+        qint64 maxUploadBytes = qint64(512) << 20; ///< POST /api/v1/gallery (a .diamond file)
+    };
+    /// One route: HTTP method and OpenAPI path template ("/api/v1/runs/{id}").
+    struct RouteInfo {
+        QByteArray method;
+        QString path;
+    };
+
+    /// `workspace` must be open and outlive the server.
+    RestServer(Workspace &workspace, const Options &options, QObject *parent = nullptr);
+    ~RestServer() override;
+
+    /// Starts listening; false with errorString() when the address or port cannot be used.
+    bool start();
+    quint16 port() const { return port_; }
+    QString errorString() const { return error_; }
+
+    /// Every route the server dispatches (the test compares it with openApiDocument()).
+    static QList<RouteInfo> routeTable();
+
+    struct Reply {
+        int status = 200;
+        QByteArray body;
+        QByteArray contentType = "application/json";
+        QList<QPair<QByteArray, QByteArray>> headers;
+        bool streamed = false; ///< the handler wrote (or is writing) the response itself
+        QString filePath;      ///< when set, the body is this file, streamed
+    };
+    struct Request {
+        const QHttpServerRequest &http;
+        QTcpSocket *socket;
+        QList<qint64> ids; ///< the {id} path parameters, in order
+    };
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    using Handler = Reply (RestServer::*)(const Request &);
+    struct Route;
+    static const QList<Route> &routes();
+    void send(QTcpSocket *socket, const Reply &reply);
+    /// Runs `work` on a worker thread with its own connection to the workspace and sends its reply when done
+    /// (for gallery publish/import, which wait for the engine). Returns a streamed reply.
+    Reply deferred(QTcpSocket *socket, std::function<Reply(Workspace &)> work);
+
+    // rest_routes.cpp
+    Reply getOpenApi(const Request &);
+    Reply listProjects(const Request &);
+    Reply createProject(const Request &);
+    Reply validateSpec(const Request &);
+    Reply specInfo(const Request &);
+    Reply listRuns(const Request &);
+    Reply createRun(const Request &);
+    Reply getRun(const Request &);
+    Reply cancelRun(const Request &);
+    Reply resumeRun(const Request &);
+    Reply runMetrics(const Request &);
+    Reply liveMetrics(const Request &);
+    Reply listSweeps(const Request &);
+    Reply getSweep(const Request &);
+    Reply listClusters(const Request &);
+    // rest_gallery.cpp
+    Reply searchGallery(const Request &);
+    Reply uploadPackage(const Request &);
+    Reply getGalleryEntry(const Request &);
+    Reply downloadPackage(const Request &);
+    Reply galleryThumbnail(const Request &);
+    Reply publishRun(const Request &);
+
+    Workspace &ws_;
+    Options options_;
+    QTcpServer *tcp_ = nullptr;
+    RunManager *manager_ = nullptr;
+    quint16 port_ = 0;
+    QString error_;
+};
+
+/// JSON error reply {"error": {"code", "message"}}.
+RestServer::Reply errorReply(int status, const QString &code, const QString &message);
+/// JSON reply of a document.
+RestServer::Reply jsonReply(const QJsonObject &doc, int status = 200);
+
+} // namespace diamond::app::rest

@@ -1,0 +1,564 @@
+#include "app/sweep/sweep_controller.h"
+
+#include "app/event_log.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QTimer>
+
+#include <cmath>
+#include <csignal>
+#include <sys/types.h>
+#include <unistd.h>
+
+namespace diamond::app::sweep {
+
+namespace {
+
+constexpr int kMaxRestarts = 2;
+
+QByteArray processCommand(qint64 pid) {
+    QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.readAll().split('\0').value(0);
+}
+
+TrialPhase phaseOf(const QString &state) {
+    if (state == QLatin1String("paused")) return TrialPhase::Paused;
+    if (state == QLatin1String("completed")) return TrialPhase::Completed;
+    if (state == QLatin1String("failed")) return TrialPhase::Failed;
+    if (state == QLatin1String("stopped")) return TrialPhase::Stopped;
+    return TrialPhase::Running; // pending, running
+}
+
+bool isEnded(const QString &state) {
+    return state == QLatin1String("completed") || state == QLatin1String("stopped") || state == QLatin1String("failed");
+}
+
+} // namespace
+
+// --- TrialExecutor ---
+
+TrialExecutor::TrialExecutor(QObject *parent) : Executor(parent), local_(new LocalExecutor(this)) {
+    connect(local_, &Executor::statusChanged, this, &Executor::statusChanged);
+    connect(local_, &Executor::processExited, this,
+            [this](qint64 runId, int exitCode, bool crashed, bool cancelRequested, const QString &err) {
+                const bool clean = exitCode == 0 && !crashed;
+                if (clean) clean_.insert(runId);
+                const int reported =
+                    clean && !cancelRequested && pause_.contains(runId) ? kPreemptedExitCode : exitCode;
+                Q_EMIT processExited(runId, reported, crashed, cancelRequested, err);
+            });
+}
+
+void TrialExecutor::setPauseOnSuccess(qint64 runId, bool pause) {
+    if (pause)
+        pause_.insert(runId);
+    else
+        pause_.remove(runId);
+}
+
+bool TrialExecutor::start(const ExecutionRequest &request) {
+    clean_.remove(request.runId);
+    const bool ok = local_->start(request);
+    error_ = local_->errorString();
+    return ok;
+}
+
+// --- SweepController ---
+
+SweepController::SweepController(Workspace &workspace, QObject *parent)
+    : QObject(parent), ws_(workspace), runs_(workspace), store_(workspace), executor_(new TrialExecutor),
+      manager_(new RunManager(workspace, executor_, this)), poll_(new QTimer(this)) {
+    connect(manager_, &RunManager::runEnded, this, &SweepController::onRunEnded);
+    connect(manager_, &RunManager::metricsAppended, this, &SweepController::onMetrics);
+    poll_->setInterval(1000);
+    connect(poll_, &QTimer::timeout, this, &SweepController::poll);
+}
+
+SweepController::~SweepController() {
+    // Hand the sweep back: a later controller (another process) may take it without waiting for this pid.
+    if (started_ && !isFinished() && sweepId_ > 0) {
+        if (auto row = store_.sweep(sweepId_)) {
+            QJsonObject s = row->stateJson;
+            s.remove(QStringLiteral("controller_pid"));
+            store_.setSweepState(sweepId_, row->state, s);
+        }
+    }
+}
+
+void SweepController::setEnginePath(const QString &path) { executor_->local()->setEnginePath(path); }
+
+void SweepController::setPollInterval(int ms) { poll_->setInterval(ms); }
+
+bool SweepController::fail(const QString &message) {
+    error_ = message;
+    return false;
+}
+
+bool SweepController::isFinished() const { return isEnded(state_); }
+
+QString SweepController::runName(int index) const {
+    return tr("%1 [sweep %2, trial %3]").arg(def_.name).arg(sweepId_).arg(index);
+}
+
+qint64 SweepController::livePid(const SweepRow &sweep) {
+    const qint64 pid = sweep.stateJson.value(QStringLiteral("controller_pid")).toInteger();
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0) return 0;
+    const QByteArray cmd = processCommand(pid);
+    const QByteArray expected = sweep.stateJson.value(QStringLiteral("controller_cmd")).toString().toUtf8();
+    if (cmd.isEmpty()) return QFile::exists(QStringLiteral("/proc/self")) ? 0 : pid; // a zombie, or no /proc
+    return cmd == expected ? pid : 0;
+}
+
+std::optional<qint64> SweepController::create(const SweepDefinition &definition) {
+    error_.clear();
+    auto project = runs_.projectByName(definition.project);
+    if (!project) project = runs_.createProject(definition.project);
+    if (!project) return fail(runs_.errorString()), std::nullopt;
+    QString archName = definition.spec.value(QStringLiteral("name")).toString();
+    if (archName.isEmpty()) archName = definition.name;
+    const auto archId = runs_.ensureArchitecture(project->id, archName);
+    const auto version = archId ? runs_.addArchitectureVersion(*archId, definition.spec) : std::nullopt;
+    if (!version) return fail(runs_.errorString()), std::nullopt;
+    const auto id = store_.createSweep(project->id, version->id, definition);
+    if (!id) return fail(store_.errorString()), std::nullopt;
+    if (!load(*id)) return std::nullopt;
+    return id;
+}
+
+bool SweepController::load(qint64 sweepId) {
+    error_.clear();
+    const auto row = store_.sweep(sweepId);
+    if (!row) return fail(store_.errorString());
+    QString error;
+    auto def = SweepDefinition::fromJson(row->document, {}, &error);
+    if (!def) return fail(tr("Sweep %1 has an invalid stored definition: %2").arg(sweepId).arg(error));
+    def_ = *def;
+    algo_ = SweepAlgorithm::create(def_.space, def_.algorithm, def_.seed, &error);
+    if (!algo_) return fail(error);
+    sweepId_ = sweepId;
+    projectId_ = row->projectId;
+    if (const auto version = runs_.architectureVersion(row->architectureVersionId))
+        architectureId_ = version->architectureId;
+    state_ = row->state;
+    for (const TrialRow &t : store_.trials(sweepId)) {
+        TrialRecord r;
+        r.index = t.index;
+        r.params = t.params;
+        r.bracket = t.info.value(QStringLiteral("bracket")).toInt();
+        r.rung = t.rung;
+        r.phase = phaseOf(t.state);
+        const QJsonObject losses = t.info.value(QStringLiteral("losses")).toObject();
+        for (auto it = losses.begin(); it != losses.end(); ++it)
+            r.losses.insert(it.key().toInt(), it.value().toDouble());
+        algo_->restore(r);
+    }
+    return true;
+}
+
+QList<TrialRow> SweepController::trials() { return store_.trials(sweepId_); }
+
+double SweepController::usedBudget() const {
+    double used = 0;
+    for (const TrialRow &t : const_cast<SweepStore &>(store_).trials(sweepId_))
+        used += t.budget;
+    return used;
+}
+
+std::optional<TrialRow> SweepController::trialRow(int index) {
+    for (const TrialRow &t : store_.trials(sweepId_))
+        if (t.index == index) return t;
+    return std::nullopt;
+}
+
+void SweepController::setState(const QString &state, const QString &note) {
+    state_ = state;
+    QJsonObject s = store_.sweep(sweepId_).value_or(SweepRow{}).stateJson;
+    if (!note.isEmpty()) s.insert(QStringLiteral("note"), note);
+    if (isEnded(state)) s.remove(QStringLiteral("controller_pid"));
+    store_.setSweepState(sweepId_, state, s);
+    Q_EMIT stateChanged(state);
+    if (isEnded(state)) {
+        poll_->stop();
+        Q_EMIT finished(state);
+    }
+}
+
+bool SweepController::start() {
+    error_.clear();
+    if (!algo_) return fail(tr("No sweep is loaded."));
+    const auto row = store_.sweep(sweepId_);
+    if (!row) return fail(store_.errorString());
+    if (isEnded(row->state)) return fail(tr("Sweep %1 is %2.").arg(sweepId_).arg(row->state));
+    const qint64 other = livePid(*row);
+    if (other > 0 && other != QCoreApplication::applicationPid())
+        return fail(tr("Sweep %1 is being run by process %2.").arg(sweepId_).arg(other));
+    QJsonObject s = row->stateJson;
+    s.insert(QStringLiteral("controller_pid"), QCoreApplication::applicationPid());
+    s.insert(QStringLiteral("controller_cmd"), QString::fromUtf8(processCommand(QCoreApplication::applicationPid())));
+    state_ = row->state;
+    store_.setSweepState(sweepId_, state_, s);
+    poll_->start();
+
+    // Settle what a previous controller left behind.
+    QList<qint64> deadOrphans;
+    for (TrialRow t : store_.trials(sweepId_)) {
+        if (t.state != QLatin1String("pending") && t.state != QLatin1String("running")) continue;
+        const auto run = t.runId > 0 ? runs_.run(t.runId) : std::nullopt;
+        if (!run) {
+            interrupted_.append(t.index);
+            continue;
+        }
+        if (run->state == RunState::Running) {
+            active_.insert(run->id, Active{t.index, true});
+            if (!RunManager::enginePidAlive(ws_.runDirectory(run->id))) deadOrphans.append(run->id);
+        } else if (run->state == RunState::Finished) {
+            active_.insert(run->id, Active{t.index, false});
+            handleEnd(run->id, RunState::Finished, true);
+        } else if (run->state == RunState::Preempted) {
+            MetricIngestor ingestor(ws_, run->id);
+            ingestor.poll();
+            const auto terminal = ingestor.lastTerminalEvent();
+            if (terminal && terminal->value(QStringLiteral("event")).toString() == QLatin1String("finished")) {
+                active_.insert(run->id, Active{t.index, false});
+                handleEnd(run->id, RunState::Preempted, true);
+            } else {
+                interrupted_.append(t.index);
+            }
+        } else {
+            interrupted_.append(t.index);
+        }
+    }
+    for (qint64 runId : deadOrphans)
+        settleOrphan(runId);
+    started_ = true; // from here on, ends of runs schedule new work
+    if (state_ == QLatin1String("stopping"))
+        stop();
+    else
+        schedule();
+    return true;
+}
+
+void SweepController::pause() {
+    if (state_ != QLatin1String("running")) return;
+    setState(QStringLiteral("paused"));
+}
+
+void SweepController::resume() {
+    if (state_ != QLatin1String("paused")) return;
+    setState(QStringLiteral("running"));
+    schedule();
+}
+
+void SweepController::stop() {
+    if (isFinished() || sweepId_ == 0) return;
+    if (state_ != QLatin1String("stopping")) setState(QStringLiteral("stopping"));
+    interrupted_.clear();
+    const QList<qint64> running = active_.keys();
+    for (qint64 runId : running)
+        manager_->cancel(runId); // own engines end asynchronously; others at once
+    for (TrialRow t : store_.trials(sweepId_)) {
+        if (isEnded(t.state) || active_.contains(t.runId)) continue;
+        if (t.runId > 0) {
+            const auto run = runs_.run(t.runId);
+            if (run &&
+                (run->state == RunState::Running || run->state == RunState::Preempted ||
+                 run->state == RunState::Draft || run->state == RunState::Queued || run->state == RunState::Resumed))
+                manager_->cancel(t.runId);
+        }
+        t.state = QStringLiteral("stopped");
+        t.info.insert(QStringLiteral("note"), tr("stopped with the sweep"));
+        store_.updateTrial(t);
+        if (algo_) algo_->markStopped(t.index);
+        Q_EMIT trialEnded(t.index, t.state);
+    }
+    finishIfIdle();
+}
+
+std::optional<qint64> SweepController::architectureVersionFor(const QJsonObject &spec) {
+    if (spec == def_.spec) {
+        if (const auto row = store_.sweep(sweepId_)) return row->architectureVersionId;
+    }
+    const auto version = runs_.addArchitectureVersion(architectureId_, spec);
+    if (!version) return fail(runs_.errorString()), std::nullopt;
+    return version->id;
+}
+
+void SweepController::schedule() {
+    if (!started_ || isFinished()) return;
+    if (state_ != QLatin1String("running")) {
+        finishIfIdle();
+        return;
+    }
+    while (active_.size() < def_.maxConcurrent) {
+        if (!interrupted_.isEmpty()) {
+            const int index = interrupted_.takeFirst();
+            auto t = trialRow(index);
+            if (t && !relaunch(*t)) {
+                t->state = QStringLiteral("failed");
+                t->info.insert(QStringLiteral("note"), error_);
+                store_.updateTrial(*t);
+                algo_->markFailed(index);
+                Q_EMIT trialEnded(index, t->state);
+            }
+            continue;
+        }
+        const Job job = algo_->next();
+        if (job.kind == Job::Wait || job.kind == Job::Done) break;
+        double cost = job.budget;
+        if (job.kind == Job::Promote)
+            if (const auto t = trialRow(job.trial)) cost -= t->budget;
+        if (def_.totalBudget > 0 && usedBudget() + cost > def_.totalBudget + 1e-9) break;
+        const bool ok = job.kind == Job::NewTrial ? launchNew(job) : promote(job);
+        if (!ok) {
+            setState(QStringLiteral("failed"), error_);
+            return;
+        }
+    }
+    finishIfIdle();
+}
+
+bool SweepController::launchNew(const Job &job) {
+    QJsonObject spec, config;
+    QString error;
+    if (!def_.trialDocuments(job.params, job.budget, &spec, &config, &error))
+        return fail(tr("trial %1: %2").arg(job.trial).arg(error));
+    const auto version = architectureVersionFor(spec);
+    if (!version) return false;
+    TrialRow t;
+    t.sweepId = sweepId_;
+    t.index = job.trial;
+    t.params = job.params;
+    t.state = QStringLiteral("pending");
+    t.rung = job.rung;
+    t.budget = job.budget;
+    t.info = QJsonObject{{QStringLiteral("bracket"), job.bracket},
+                         {QStringLiteral("run_name"), runName(job.trial)},
+                         {QStringLiteral("architecture_version_id"), *version}};
+    const auto id = store_.insertTrial(t); // before the run exists: a crash from here on adopts the run by name
+    if (!id) return fail(store_.errorString());
+    t.id = *id;
+    algo_->start(job);
+    return relaunch(t);
+}
+
+bool SweepController::relaunch(TrialRow &t) {
+    if (t.runId == 0) {
+        if (const auto adopted = store_.unlinkedRunNamed(projectId_, runName(t.index))) {
+            t.runId = *adopted;
+        } else {
+            QJsonObject spec, config;
+            QString error;
+            if (!def_.trialDocuments(t.params, t.budget, &spec, &config, &error))
+                return fail(tr("trial %1: %2").arg(t.index).arg(error));
+            const auto version = architectureVersionFor(spec);
+            if (!version) return false;
+            const auto run = runs_.createRun(projectId_, *version, runName(t.index), config);
+            if (!run) return fail(runs_.errorString());
+            t.runId = run->id;
+        }
+    }
+    t.state = QStringLiteral("running");
+    if (!store_.updateTrial(t)) return fail(store_.errorString());
+    const auto run = runs_.run(t.runId);
+    if (!run) return fail(runs_.errorString());
+    if (!QFileInfo(executor_->local()->enginePath()).isExecutable())
+        return fail(tr("The training engine %1 was not found (set DIAMOND_TRAIN to its path).")
+                        .arg(executor_->local()->enginePath()));
+    const int top = algo_->topRung(t.info.value(QStringLiteral("bracket")).toInt());
+    executor_->setPauseOnSuccess(t.runId, t.rung < top);
+    active_.insert(t.runId, Active{t.index, false});
+    Q_EMIT trialStarted(t.index, t.runId, t.rung, t.budget);
+    bool ok;
+    if (run->state == RunState::Draft || run->state == RunState::Queued) {
+        ok = manager_->startRun(t.runId);
+    } else {
+        if (!store_.setRunConfig(t.runId, def_.withBudget(run->config, t.budget))) {
+            active_.remove(t.runId);
+            return fail(store_.errorString());
+        }
+        ok = manager_->resume(t.runId);
+    }
+    // A failed launch has ended the run (runEnded) already, which recorded the trial's failure.
+    if (!ok && active_.contains(t.runId)) {
+        active_.remove(t.runId);
+        return fail(manager_->errorString());
+    }
+    return true;
+}
+
+bool SweepController::promote(const Job &job) {
+    auto t = trialRow(job.trial);
+    if (!t) return fail(tr("No trial %1 in sweep %2.").arg(job.trial).arg(sweepId_));
+    t->rung = job.rung;
+    t->budget = job.budget;
+    algo_->start(job);
+    return relaunch(*t); // writes the promotion (state, rung, budget) before resuming the run
+}
+
+void SweepController::onRunEnded(qint64 runId, RunState state) {
+    if (!active_.contains(runId)) return;
+    const bool reached =
+        state == RunState::Finished || (state == RunState::Preempted && executor_->exitedCleanly(runId));
+    handleEnd(runId, state, reached);
+}
+
+void SweepController::handleEnd(qint64 runId, RunState state, bool reached) {
+    const Active a = active_.take(runId);
+    auto t = store_.trialByRun(runId);
+    if (!t) return;
+    const bool stopping = state_ == QLatin1String("stopping");
+    if (reached) {
+        const QList<MetricPoint> points = runs_.metricPoints(
+            runId, def_.objective.metric, def_.objective.validation ? MetricSplit::Validation : MetricSplit::Train);
+        if (points.isEmpty()) {
+            t->state = QStringLiteral("failed");
+            t->info.insert(QStringLiteral("note"), tr("the run reported no %1 metric").arg(def_.objective.describe()));
+            algo_->markFailed(t->index);
+        } else {
+            const double value = points.last().value;
+            const double loss = def_.objective.loss(value);
+            QJsonObject losses = t->info.value(QStringLiteral("losses")).toObject();
+            QJsonObject values = t->info.value(QStringLiteral("values")).toObject();
+            losses.insert(QString::number(t->rung), loss);
+            values.insert(QString::number(t->rung), value);
+            t->info.insert(QStringLiteral("losses"), losses);
+            t->info.insert(QStringLiteral("values"), values);
+            t->objective = value;
+            algo_->report(t->index, t->rung, loss);
+            const bool top = t->rung >= algo_->topRung(t->info.value(QStringLiteral("bracket")).toInt());
+            t->state = top ? QStringLiteral("completed") : QStringLiteral("paused");
+            Q_EMIT trialReported(t->index, t->rung, value);
+            const auto run = runs_.run(runId);
+            if (!top && run && run->state == RunState::Finished) {
+                // Settled as finished by another process (e.g. a reattach while no controller ran): a finished
+                // run cannot be resumed, so the trial keeps its result but is not promotable.
+                t->state = QStringLiteral("stopped");
+                t->info.insert(QStringLiteral("note"), tr("the run was marked finished outside the sweep"));
+                algo_->markStopped(t->index);
+            } else if (!top && stopping) {
+                manager_->cancel(runId);
+                t->state = QStringLiteral("stopped");
+                algo_->markStopped(t->index);
+            }
+        }
+    } else if (state == RunState::Cancelled || stopping) {
+        t->state = QStringLiteral("stopped");
+        algo_->markStopped(t->index);
+        if (state == RunState::Preempted) manager_->cancel(runId);
+    } else {
+        // Failed or preempted without reaching the budget: an engine error fails the trial; a lost engine or
+        // an outside SIGTERM is resumed from the newest checkpoint (a few times at most).
+        const auto run = runs_.run(runId);
+        const bool engineError = state == RunState::Failed && run && run->exitCode && !a.orphan;
+        const int restarts = t->info.value(QStringLiteral("restarts")).toInt();
+        if (engineError || restarts >= kMaxRestarts) {
+            t->state = QStringLiteral("failed");
+            t->info.insert(QStringLiteral("note"), run ? run->exitMessage : QString());
+            algo_->markFailed(t->index);
+        } else {
+            t->info.insert(QStringLiteral("restarts"), restarts + 1);
+            interrupted_.append(t->index);
+        }
+    }
+    store_.updateTrial(*t);
+    if (t->state != QLatin1String("running")) Q_EMIT trialEnded(t->index, t->state);
+    if (started_) schedule();
+}
+
+void SweepController::onMetrics(qint64 runId, const QList<MetricPoint> &points) {
+    const auto it = active_.constFind(runId);
+    if (it == active_.constEnd()) return;
+    const MetricSplit split = def_.objective.validation ? MetricSplit::Validation : MetricSplit::Train;
+    for (const MetricPoint &p : points)
+        if (p.name == def_.objective.metric && p.split == split)
+            algo_->reportIntermediate(it->trial, double(p.step), def_.objective.loss(p.value));
+}
+
+void SweepController::poll() {
+    if (const auto row = store_.sweep(sweepId_)) {
+        if (row->state == QLatin1String("stopping") && state_ != QLatin1String("stopping")) {
+            stop();
+            return;
+        }
+        if (row->state == QLatin1String("paused") && state_ == QLatin1String("running")) pause();
+        if (row->state == QLatin1String("running") && state_ == QLatin1String("paused")) resume();
+    }
+    QList<qint64> dead;
+    for (auto it = active_.cbegin(); it != active_.cend(); ++it)
+        if (it->orphan && !RunManager::enginePidAlive(ws_.runDirectory(it.key()))) dead.append(it.key());
+    for (qint64 runId : dead)
+        settleOrphan(runId);
+}
+
+void SweepController::settleOrphan(qint64 runId) {
+    // The engine of a dead controller has exited: its result is the newest terminal event of this launch.
+    MetricIngestor ingestor(ws_, runId);
+    ingestor.poll();
+    std::optional<QJsonObject> terminal = ingestor.lastTerminalEvent();
+    if (terminal) {
+        const QList<RunTransition> transitions = runs_.transitions(runId);
+        for (auto it = transitions.crbegin(); it != transitions.crend(); ++it) {
+            if (it->to != RunState::Queued && it->to != RunState::Resumed) continue;
+            const QDateTime launched = QDateTime::fromString(it->at, Qt::ISODateWithMs);
+            const double time = terminal->value(QStringLiteral("time")).toDouble();
+            if (launched.isValid() && time > 0 && time * 1000.0 < double(launched.toMSecsSinceEpoch()) - 1000.0)
+                terminal.reset(); // written by an earlier launch
+            break;
+        }
+    }
+    const QString kind = terminal ? terminal->value(QStringLiteral("event")).toString() : QString();
+    QFile::remove(ws_.runDirectory(runId) + QStringLiteral("/engine.pid"));
+    const auto t = store_.trialByRun(runId);
+    const int top = t ? algo_->topRung(t->info.value(QStringLiteral("bracket")).toInt()) : 0;
+    if (kind == QLatin1String("finished")) {
+        const bool intermediate = t && t->rung < top;
+        const RunState state = intermediate ? RunState::Preempted : RunState::Finished;
+        runs_.transition(runId, state, tr("sweep: settled after a controller restart"),
+                         intermediate ? kPreemptedExitCode : 0);
+        handleEnd(runId, state, true);
+    } else if (kind == QLatin1String("requeue")) {
+        runs_.transition(runId, RunState::Preempted, tr("sweep: settled after a controller restart"),
+                         kPreemptedExitCode);
+        handleEnd(runId, RunState::Preempted, false);
+    } else {
+        const QString message = kind == QLatin1String("error") ? terminal->value(QStringLiteral("message")).toString()
+                                                               : tr("engine process lost");
+        runs_.setRunResult(runId, {}, {}, message);
+        runs_.transition(runId, RunState::Failed, message);
+        handleEnd(runId, RunState::Failed, false);
+    }
+}
+
+void SweepController::finishIfIdle() {
+    if (!started_ || isFinished() || !active_.isEmpty() || !interrupted_.isEmpty()) return;
+    if (state_ == QLatin1String("running")) {
+        const Job job = algo_->next();
+        if (job.kind == Job::NewTrial || job.kind == Job::Promote) {
+            double cost = job.budget;
+            if (job.kind == Job::Promote)
+                if (const auto t = trialRow(job.trial)) cost -= t->budget;
+            if (!(def_.totalBudget > 0 && usedBudget() + cost > def_.totalBudget + 1e-9)) return;
+        } else if (job.kind != Job::Done) {
+            return;
+        }
+    } else if (state_ != QLatin1String("stopping")) {
+        return;
+    }
+    // Trials never promoted end here; their runs are cancelled (checkpoints stay).
+    for (TrialRow t : store_.trials(sweepId_)) {
+        if (isEnded(t.state)) continue;
+        if (t.runId > 0) manager_->cancel(t.runId);
+        t.state = QStringLiteral("stopped");
+        store_.updateTrial(t);
+        algo_->markStopped(t.index);
+        Q_EMIT trialEnded(t.index, t.state);
+    }
+    setState(state_ == QLatin1String("stopping") ? QStringLiteral("stopped") : QStringLiteral("completed"));
+}
+
+} // namespace diamond::app::sweep

@@ -1,0 +1,56 @@
+// The sweep file, format "diamond.sweep/1" (docs/sweeps.md): base spec and run config, search space,
+// algorithm and settings, objective, limits and seed. Parsing validates every field and names it in the error.
+#pragma once
+
+#include "app/sweep/algorithm.h"
+#include "app/sweep/search_space.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace diamond::app::sweep {
+
+inline constexpr const char *kSweepFormat = "diamond.sweep/1";
+
+struct SweepObjective {
+    QString metric = QStringLiteral("loss");
+    bool validation = true; ///< split "val" (else "train")
+    bool maximize = false;
+    /// Loss for the algorithm (lower is better) from a metric value.
+    double loss(double value) const { return maximize ? -value : value; }
+    /// "val accuracy (max)".
+    QString describe() const;
+};
+
+struct SweepDefinition {
+    QString name;
+    QString project = QStringLiteral("Default");
+    QJsonObject spec;   ///< the base spec (read from the file's "spec" path, or embedded)
+    QJsonObject config; ///< the base run config
+    SearchSpace space;
+    AlgorithmSettings algorithm;
+    SweepObjective objective;
+    bool budgetInSteps = false; ///< limits.budget_unit: "epochs" (default) or "steps"
+    int maxConcurrent = 1;
+    double totalBudget = 0; ///< 0 = unlimited
+    int threadsPerTrial = 1;
+    std::uint64_t seed = 0;
+
+    /// Parses a sweep document; relative "spec"/"config" paths are read relative to `baseDir`. The embedded
+    /// form ("spec"/"config" as objects) is what toJson() writes and the database stores.
+    static std::optional<SweepDefinition> fromJson(const QJsonObject &doc, const QString &baseDir, QString *error);
+    /// Reads and parses a sweep file.
+    static std::optional<SweepDefinition> fromFile(const QString &path, QString *error);
+    /// The document with spec and config embedded.
+    QJsonObject toJson() const;
+
+    /// The trial's spec and run config: the sample applied, the budget (epochs or steps) set, threads set.
+    bool trialDocuments(const QJsonObject &sample, double budget, QJsonObject *spec, QJsonObject *config,
+                        QString *error) const;
+    /// The run config with its budget replaced by `budget`.
+    QJsonObject withBudget(QJsonObject config, double budget) const;
+};
+
+} // namespace diamond::app::sweep

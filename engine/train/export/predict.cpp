@@ -1,0 +1,130 @@
+#include "export/predict.h"
+
+#include "engine_cli.h"
+#include "engine_error.h"
+#include "events.h"
+#include "export/tensor_io.h"
+#include "model/network.h"
+
+#include "diamond/spec/spec.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace diamond::engine {
+
+namespace {
+
+struct PredictArguments {
+    std::string spec, weights, inputs, output, device = "cpu";
+    int threads = -1;
+};
+
+PredictArguments parsePredictArguments(int argc, char **argv) {
+    PredictArguments a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError("Option '" + arg + "' needs a value.", arg);
+            return argv[++i];
+        };
+        if (arg == "--spec")
+            a.spec = value();
+        else if (arg == "--weights")
+            a.weights = value();
+        else if (arg == "--inputs")
+            a.inputs = value();
+        else if (arg == "--output")
+            a.output = value();
+        else if (arg == "--device")
+            a.device = value();
+        else if (arg == "--threads") {
+            const std::string v = value();
+            char *end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (*end != '\0' || n < 1 || n > 4096)
+                throw UsageError("--threads expects 1..4096, not '" + v + "'.", "--threads");
+            a.threads = static_cast<int>(n);
+        } else {
+            throw UsageError("Unknown option '" + arg + "' for predict. See diamond-train --help.", arg);
+        }
+    }
+    for (const auto &[name, v] : {std::pair{"--spec", &a.spec}, std::pair{"--weights", &a.weights},
+                                  std::pair{"--inputs", &a.inputs}, std::pair{"--output", &a.output}})
+        if (v->empty()) throw UsageError(std::string("predict needs ") + name + ".", name);
+    if (a.device != "cpu" && a.device.rfind("cuda", 0) != 0)
+        throw UsageError("--device must be cpu or cuda, not '" + a.device + "'.", "--device");
+    return a;
+}
+
+} // namespace
+
+int runPredict(int argc, char **argv) {
+    const PredictArguments args = parsePredictArguments(argc, argv);
+    if (args.threads > 0) at::set_num_threads(args.threads);
+    const spec::ParseResult parsed = spec::loadSpecFile(args.spec);
+    for (const auto &d : parsed.diagnostics)
+        if (d.severity == spec::Severity::Error)
+            throw EngineError(args.spec + ": " + spec::formatDiagnostic(d), "spec", d.node, d.hint);
+    std::unique_ptr<Network> net = Network::build(parsed.spec);
+    loadNetworkWeights(*net, readSafetensors(args.weights), args.weights);
+    net->train(false);
+    const torch::Device device(args.device);
+    if (!device.is_cpu()) net->to(device);
+
+    const SafetensorsFile inputFile = readSafetensors(args.inputs);
+    std::vector<torch::Tensor> inputs;
+    std::int64_t samples = -1;
+    for (const auto &in : parsed.spec.inputs) {
+        const SafetensorsTensor *entry = inputFile.find(in.name);
+        if (!entry)
+            throw EngineError(args.inputs + " has no tensor '" + in.name + "' for the network's input of that name.",
+                              "--inputs", in.name);
+        torch::Tensor t = fromSafetensors(*entry);
+        if (t.dim() != static_cast<std::int64_t>(in.shape.size()))
+            throw EngineError(args.inputs + ": the input '" + in.name + "' has " + std::to_string(t.dim()) +
+                                  " dimensions; the spec expects " + spec::formatShape(in.shape) + ".",
+                              "--inputs", in.name);
+        for (std::size_t d = 0; d < in.shape.size(); ++d)
+            if (in.shape[d] != spec::kBatch && t.size(static_cast<std::int64_t>(d)) != in.shape[d])
+                throw EngineError(args.inputs + ": the input '" + in.name + "' does not match the spec's shape " +
+                                      spec::formatShape(in.shape) + ".",
+                                  "--inputs", in.name);
+        if (t.scalar_type() != torchType(in.dtype))
+            throw EngineError(args.inputs + ": the input '" + in.name + "' is " +
+                                  std::string(c10::toString(t.scalar_type())) + ", the spec says " +
+                                  spec::dtypeName(in.dtype) + ".",
+                              "--inputs", in.name);
+        if (samples < 0) samples = t.size(0);
+        inputs.push_back(t.to(device));
+    }
+    for (const SafetensorsTensor &entry : inputFile.tensors) {
+        bool known = false;
+        for (const auto &in : parsed.spec.inputs)
+            known = known || in.name == entry.name;
+        if (!known)
+            throw EngineError(args.inputs + " holds the tensor '" + entry.name +
+                                  "', which is not an input of the network.",
+                              "--inputs");
+    }
+    std::vector<torch::Tensor> outputs;
+    {
+        torch::NoGradGuard noGrad;
+        outputs = net->forward(inputs);
+    }
+    SafetensorsFile outFile;
+    outFile.metadata = {{"format", "pt"}};
+    nlohmann::json names = nlohmann::json::array();
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        outFile.tensors.push_back(toSafetensors(parsed.spec.outputs[i].name, outputs[i]));
+        names.push_back(parsed.spec.outputs[i].name);
+    }
+    const std::filesystem::path parent = std::filesystem::path(args.output).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    writeSafetensors(args.output, outFile);
+    EventWriter events;
+    events.emit({{"event", "predicted"}, {"path", args.output}, {"outputs", names}, {"samples", samples}});
+    return kExitFinished;
+}
+
+} // namespace diamond::engine

@@ -1,0 +1,80 @@
+// Running the real diamond-train in tests: the process, its JSON-lines events, small JSON file helpers.
+#pragma once
+
+#include "common/test_paths.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <QProcess>
+#include <QStringList>
+
+namespace diamond::test {
+
+struct EngineRun {
+    int exitCode = -1; ///< -1: timed out, -2: crashed
+    QList<QJsonObject> events;
+    QString stderrText;
+
+    QList<QJsonObject> ofKind(const QString &kind) const {
+        QList<QJsonObject> out;
+        for (const auto &e : events)
+            if (e.value(QStringLiteral("event")).toString() == kind) out << e;
+        return out;
+    }
+    QJsonObject last(const QString &kind) const {
+        const auto all = ofKind(kind);
+        return all.isEmpty() ? QJsonObject() : all.last();
+    }
+};
+
+inline QList<QJsonObject> parseEventLines(const QByteArray &bytes) {
+    QList<QJsonObject> out;
+    for (const QByteArray &line : bytes.split('\n')) {
+        if (line.trimmed().isEmpty()) continue;
+        out << QJsonDocument::fromJson(line).object();
+    }
+    return out;
+}
+
+/// The file of a shipped example, e.g. example("spirals", "run.json").
+inline QString example(const char *name, const char *file) {
+    return sourcePath(QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
+}
+
+/// --spec, --config, --run-dir and one thread.
+inline QStringList trainArgs(const QString &spec, const QString &config, const QString &runDir) {
+    return {QStringLiteral("--spec"),    spec,   QStringLiteral("--config"),  config,
+            QStringLiteral("--run-dir"), runDir, QStringLiteral("--threads"), QStringLiteral("1")};
+}
+
+inline EngineRun runEngine(const QStringList &args, int timeoutMs = 240000) {
+    QProcess p;
+    p.start(binary(QStringLiteral("diamond-train")), args);
+    EngineRun r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.events = parseEventLines(p.readAllStandardOutput());
+    r.stderrText = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+inline QString writeJson(const QString &path, const QJsonObject &doc) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(QJsonDocument(doc).toJson());
+    return path;
+}
+
+inline QJsonObject readJson(const QString &path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace diamond::test
