@@ -235,6 +235,9 @@ int RunManager::reattach() {
     const QList<Run> all = store_.runs();
     for (const Run &run : all) {
         if (run.state != RunState::Running || ingestors_.contains(run.id)) continue;
+        // A cluster run's engine is not a process of this machine: only the ClusterExecutor that submitted it
+        // can tell whether its job is alive, so it is not judged by engine.pid here.
+        if (!run.target.isEmpty() && run.target != QLatin1String("local")) continue;
         ++looked;
         MetricIngestor *ingestor = attachIngestor(run.id);
         ingestor->poll();

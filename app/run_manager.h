@@ -42,8 +42,8 @@ public:
     bool resume(qint64 runId);
     /// Stops a running run (state cancelled once the engine has exited), or cancels a draft/queued one at once.
     bool cancel(qint64 runId);
-    /// Picks up runs in state running that no manager of this object owns (see the file comment). Returns the
-    /// number of runs looked at.
+    /// Picks up local runs in state running that no manager of this object owns (see the file comment); runs on a
+    /// cluster target are left to their ClusterExecutor. Returns the number of runs looked at.
     int reattach();
 
     /// True while the run's engine is followed by this manager (own process or reattached live engine).

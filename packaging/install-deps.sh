@@ -21,6 +21,7 @@ PACKAGES=(
   xvfb xauth x11-utils imagemagick fonts-noto-cjk fonts-dejavu-core
   # test infrastructure: real sshd + single-node Slurm on loopback, PyTorch-Python for benchmarks
   openssh-server openssh-client munge slurmctld slurmd slurm-client python3 python3-torch python3-numpy
+  podman runc
   # fuzzing
   clang-14 libclang-rt-14-dev
   # misc tools used by tests

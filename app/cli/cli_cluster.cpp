@@ -1,11 +1,231 @@
-// Placeholder until the command is implemented: refuses with a clear message.
+// diamondctl cluster add|list|show|remove|test|probe: cluster profiles of the workspace (app/cluster_store.h),
+// their connection test and partition probe (over SSH, or on this machine for host "local").
 #include "cli.h"
+
+#include "app/cluster_connection.h"
+#include "app/cluster_store.h"
+#include "app/workspace.h"
+#include "remote/scheduler.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 namespace diamond::cli {
 
-int runCluster(const QStringList &, const QString &, Io &io) {
-    io.err << QStringLiteral("diamondctl: this command is not available in this build yet\n");
-    return kUsage;
+namespace {
+
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1) {
+    return QCoreApplication::translate("diamondctl", text, disambiguation, n);
+}
+
+QString clusterUsage() {
+    return tr("Usage:\n"
+              "  diamondctl cluster add NAME --host HOST --scratch DIR --engine PATH [--port N] [--user USER]\n"
+              "                         [--scheduler slurm|pbs|none] [--account A] [--modules M1,M2]\n"
+              "                         [--container RUNTIME:IMAGE] [--identity KEY] [--known-hosts FILE] [--json]\n"
+              "  diamondctl cluster add --from-json FILE [--json]      (the JSON form of docs/clusters.md)\n"
+              "  diamondctl cluster list [--json]\n"
+              "  diamondctl cluster show NAME [--json]\n"
+              "  diamondctl cluster remove NAME\n"
+              "  diamondctl cluster test NAME [--json]       connection, scheduler, scratch folder, engine\n"
+              "  diamondctl cluster probe NAME [--save] [--json]   partitions from sinfo/scontrol (qstat -Qf)\n"
+              "HOST \"local\" means this computer (no SSH).\n");
+}
+
+QString partitionLine(const remote::PartitionInfo &p) {
+    QString gpus = p.gpusPerNode ? QStringLiteral("%1%2")
+                                       .arg(p.gpusPerNode)
+                                       .arg(p.gpuType.isEmpty() ? QString() : QStringLiteral(" x ") + p.gpuType)
+                                 : QStringLiteral("-");
+    return tr("  %1%2  nodes %3, CPUs/node %4, memory/node %5 MB, GPUs/node %6, max walltime %7\n")
+        .arg(p.name, p.isDefault ? QStringLiteral(" (default)") : QString())
+        .arg(p.nodes)
+        .arg(p.cpusPerNode)
+        .arg(p.memoryMb)
+        .arg(gpus)
+        .arg(p.maxWalltimeMinutes ? tr("%n min", nullptr, p.maxWalltimeMinutes) : tr("unlimited"));
+}
+
+int add(const CommandOptions &o, app::ClusterStore &store, Io &io) {
+    QJsonObject json;
+    if (o.values.contains(QStringLiteral("--from-json"))) {
+        QFile f(o.values.value(QStringLiteral("--from-json")));
+        if (!f.open(QIODevice::ReadOnly)) {
+            io.err << tr("diamondctl: cannot read %1: %2\n").arg(f.fileName(), f.errorString());
+            return kFailed;
+        }
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+        if (!doc.isObject()) {
+            io.err << tr("diamondctl: %1 is not a JSON object: %2\n").arg(f.fileName(), parseError.errorString());
+            return kFailed;
+        }
+        json = doc.object();
+        if (!o.positional.isEmpty()) json.insert(QStringLiteral("name"), o.positional.first());
+    } else {
+        if (o.positional.size() != 1) {
+            io.err << tr("diamondctl: cluster add needs one NAME\n") << clusterUsage();
+            return kUsage;
+        }
+        json.insert(QStringLiteral("name"), o.positional.first());
+        const QList<std::pair<const char *, const char *>> keys{{"--host", "host"},
+                                                                {"--user", "user"},
+                                                                {"--scheduler", "scheduler"},
+                                                                {"--account", "account"},
+                                                                {"--scratch", "scratch_dir"},
+                                                                {"--engine", "engine_path"},
+                                                                {"--identity", "identity_file"},
+                                                                {"--known-hosts", "known_hosts_file"}};
+        for (const auto &[option, key] : keys)
+            if (o.values.contains(QLatin1String(option)))
+                json.insert(QLatin1String(key), o.values.value(QLatin1String(option)));
+        if (o.values.contains(QStringLiteral("--port"))) {
+            bool ok = false;
+            const int port = o.values.value(QStringLiteral("--port")).toInt(&ok);
+            json.insert(QStringLiteral("port"),
+                        ok ? QJsonValue(port) : QJsonValue(o.values.value(QStringLiteral("--port"))));
+        }
+        if (o.values.contains(QStringLiteral("--modules")))
+            json.insert(QStringLiteral("modules"),
+                        QJsonArray::fromStringList(
+                            o.values.value(QStringLiteral("--modules")).split(QLatin1Char(','), Qt::SkipEmptyParts)));
+        if (o.values.contains(QStringLiteral("--container"))) {
+            const QString c = o.values.value(QStringLiteral("--container"));
+            json.insert(QStringLiteral("container"),
+                        QJsonObject{{QStringLiteral("runtime"), c.section(QLatin1Char(':'), 0, 0)},
+                                    {QStringLiteral("image"), c.section(QLatin1Char(':'), 1)}});
+        }
+    }
+    QString error;
+    const auto profile = remote::ClusterProfile::fromJson(json, &error);
+    if (!profile) {
+        io.err << tr("diamondctl: invalid cluster profile: %1\n").arg(error);
+        return kUsage;
+    }
+    if (!store.add(*profile)) {
+        io.err << tr("diamondctl: %1\n").arg(store.errorString());
+        return kFailed;
+    }
+    if (o.json)
+        printJson(io, profile->toJson());
+    else
+        io.out << tr("Added cluster \"%1\" (%2, %3)\n")
+                      .arg(profile->name, profile->host, remote::schedulerKindName(profile->scheduler));
+    return kOk;
+}
+
+} // namespace
+
+int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) {
+    if (args.isEmpty() || args.first() == QLatin1String("--help")) {
+        (args.isEmpty() ? io.err : io.out) << clusterUsage();
+        return args.isEmpty() ? kUsage : kOk;
+    }
+    const QString sub = args.first();
+    static const QStringList known{QStringLiteral("add"),    QStringLiteral("list"), QStringLiteral("show"),
+                                   QStringLiteral("remove"), QStringLiteral("test"), QStringLiteral("probe")};
+    if (!known.contains(sub)) {
+        io.err << tr("diamondctl: unknown cluster command '%1'\n").arg(sub) << clusterUsage();
+        return kUsage;
+    }
+    CommandOptions o;
+    const QStringList valued =
+        sub == QLatin1String("add")
+            ? QStringList{QStringLiteral("--host"),      QStringLiteral("--port"),        QStringLiteral("--user"),
+                          QStringLiteral("--scheduler"), QStringLiteral("--account"),     QStringLiteral("--scratch"),
+                          QStringLiteral("--engine"),    QStringLiteral("--modules"),     QStringLiteral("--container"),
+                          QStringLiteral("--identity"),  QStringLiteral("--known-hosts"), QStringLiteral("--from-json")}
+            : QStringList{};
+    const QStringList flags = sub == QLatin1String("probe") ? QStringList{QStringLiteral("--save")} : QStringList{};
+    if (!parseOptions(args.mid(1), valued, flags, &o, io)) return kUsage;
+    if (args.contains(QStringLiteral("--help"))) {
+        io.out << clusterUsage();
+        return kOk;
+    }
+    app::Workspace ws;
+    if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
+    app::ClusterStore store(ws);
+    if (sub == QLatin1String("add")) return add(o, store, io);
+    if (sub == QLatin1String("list")) {
+        const auto profiles = store.profiles();
+        if (!store.errorString().isEmpty()) io.err << tr("diamondctl: %1\n").arg(store.errorString());
+        if (o.json) {
+            QJsonArray a;
+            for (const auto &p : profiles)
+                a.append(p.toJson());
+            printJson(io, {{QStringLiteral("clusters"), a}});
+        } else {
+            if (profiles.isEmpty()) io.out << tr("No clusters. Add one with: diamondctl cluster add NAME ...\n");
+            for (const auto &p : profiles)
+                io.out << QStringLiteral("%1\t%2@%3:%4\t%5\t%6\n")
+                              .arg(p.name, p.user, p.host)
+                              .arg(p.port)
+                              .arg(remote::schedulerKindName(p.scheduler), p.scratchDir);
+        }
+        return kOk;
+    }
+    if (o.positional.size() != 1) {
+        io.err << tr("diamondctl: cluster %1 needs one NAME\n").arg(sub) << clusterUsage();
+        return kUsage;
+    }
+    const QString name = o.positional.first();
+    if (sub == QLatin1String("remove")) {
+        if (!store.remove(name)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+        io.out << tr("Removed cluster \"%1\"\n").arg(name);
+        return kOk;
+    }
+    auto profile = store.profile(name);
+    if (!profile) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    if (sub == QLatin1String("show")) {
+        if (o.json) {
+            printJson(io, profile->toJson());
+        } else {
+            io.out << QString::fromUtf8(QJsonDocument(profile->toJson()).toJson(QJsonDocument::Indented));
+        }
+        return kOk;
+    }
+    const auto runner = app::makeClusterRunner(*profile);
+    if (sub == QLatin1String("test")) {
+        const QList<app::ClusterCheck> checks = app::testCluster(*runner, *profile);
+        bool allOk = true;
+        QJsonArray a;
+        for (const auto &c : checks) {
+            allOk = allOk && c.ok;
+            a.append(app::checkJson(c));
+            if (!o.json) io.out << QStringLiteral("%1 %2: %3\n").arg(c.ok ? tr("ok  ") : tr("FAIL"), c.name, c.detail);
+        }
+        if (o.json)
+            printJson(
+                io, {{QStringLiteral("cluster"), name}, {QStringLiteral("ok"), allOk}, {QStringLiteral("checks"), a}});
+        return allOk ? kOk : kFailed;
+    }
+    // probe
+    const auto scheduler = remote::makeScheduler(profile->scheduler, *runner);
+    if (!scheduler) {
+        io.err << tr("diamondctl: cluster \"%1\" has no batch scheduler to probe\n").arg(name);
+        return kFailed;
+    }
+    QString error;
+    const auto partitions = scheduler->probe(&error);
+    if (!partitions) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    if (o.flags.contains(QStringLiteral("--save"))) {
+        profile->partitions = *partitions;
+        if (!store.update(*profile)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    }
+    if (o.json) {
+        QJsonArray a;
+        for (const auto &p : *partitions)
+            a.append(p.toJson());
+        printJson(io, {{QStringLiteral("cluster"), name}, {QStringLiteral("partitions"), a}});
+    } else {
+        io.out << tr("%n partition(s) on \"%1\":\n", nullptr, int(partitions->size())).arg(name);
+        for (const auto &p : *partitions)
+            io.out << partitionLine(p);
+        if (o.flags.contains(QStringLiteral("--save"))) io.out << tr("Saved to the profile.\n");
+    }
+    return kOk;
 }
 
 } // namespace diamond::cli

@@ -1,9 +1,12 @@
-// diamondctl run start|list|show|metrics|logs|cancel|resume. Errors go to stderr as "diamondctl: ..." with exit
-// code 1 (kFailed), or 2 (kUsage) for bad arguments; --json output is one JSON document on stdout. With
-// --follow, start/resume/metrics print metric lines as they come and exit with the run's result: 0 finished,
-// 85 preempted, 1 failed or cancelled.
+// diamondctl run start|list|show|metrics|logs|cancel|resume. Errors go to
+// stderr as "diamondctl: ..." with exit code 1 (kFailed), or 2 (kUsage) for bad
+// arguments; --json output is one JSON document on stdout. With
+// --follow, start/resume/metrics print metric lines as they come and exit with
+// the run's result: 0 finished, 85 preempted, 1 failed or cancelled.
 #include "cli.h"
 
+#include "app/cluster_run.h"
+#include "app/cluster_store.h"
 #include "app/run_manager.h"
 #include "app/run_store.h"
 #include "app/workspace.h"
@@ -40,19 +43,23 @@ QString tr(const char *text) { return QCoreApplication::translate("diamondctl", 
 using Options = CommandOptions;
 
 QString runUsage() {
-    return tr(
-        "Usage:\n"
-        "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
-        "                                         [--target local] [--nproc N] [--threads N] [--follow] [--json]\n"
-        "  diamondctl [--workspace DIR] run list [--json]\n"
-        "  diamondctl [--workspace DIR] run show ID [--json]\n"
-        "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
-        "  diamondctl [--workspace DIR] run logs ID\n"
-        "  diamondctl [--workspace DIR] run cancel ID\n"
-        "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
-        "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
-        "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
-        "0 finished, 85 preempted, 1 failed or cancelled.\n");
+    return tr("Usage:\n"
+              "  diamondctl [--workspace DIR] run start --spec FILE --config FILE "
+              "[--project NAME] [--name NAME]\n"
+              "                                         [--target local|CLUSTER [--job "
+              "JSON]] [--nproc N] [--threads N]\n"
+              "                                         [--follow] [--json]\n"
+              "  diamondctl [--workspace DIR] run list [--json]\n"
+              "  diamondctl [--workspace DIR] run show ID [--json]\n"
+              "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] "
+              "[--follow]\n"
+              "  diamondctl [--workspace DIR] run logs ID\n"
+              "  diamondctl [--workspace DIR] run cancel ID\n"
+              "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
+              "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
+              "With --follow, metric lines are printed as they come and the exit code "
+              "is the run's result:\n"
+              "0 finished, 85 preempted, 1 failed or cancelled.\n");
 }
 
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
@@ -153,7 +160,8 @@ int exitCodeFor(RunState state) {
     }
 }
 
-/// Prints the run's metric points (stored ones first, then new ones) until the run ends; returns its exit code.
+/// Prints the run's metric points (stored ones first, then new ones) until the
+/// run ends; returns its exit code.
 int follow(Workspace &ws, RunManager &manager, qint64 runId, PointFormat format, Io &io) {
     QSet<QString> printed;
     auto print = [&](const QList<MetricPoint> &points) {
@@ -215,11 +223,32 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         return kUsage;
     }
     const QString target = o.values.value(QStringLiteral("--target"), QStringLiteral("local"));
-    if (target != QLatin1String("local")) {
-        io.err << tr("diamondctl: unknown target '%1' (this version runs 'local' only)\n").arg(target);
-        return kUsage;
-    }
+    const bool followRun = o.flags.contains(QStringLiteral("--follow"));
     QJsonObject execution;
+    if (target != QLatin1String("local")) {
+        if (!app::ClusterStore(ws).profile(target)) {
+            io.err << tr("diamondctl: unknown target '%1': no such cluster (see "
+                         "diamondctl cluster list)\n")
+                          .arg(target);
+            return kUsage;
+        }
+        if (!followRun) {
+            io.err << tr("diamondctl: a run on a cluster needs --follow (diamondctl "
+                         "follows its jobs and submits "
+                         "their continuations)\n");
+            return kUsage;
+        }
+        if (o.values.contains(QStringLiteral("--job"))) {
+            const QJsonDocument job = QJsonDocument::fromJson(o.values.value(QStringLiteral("--job")).toUtf8());
+            if (!job.isObject()) {
+                io.err << tr("diamondctl: --job expects a JSON object such as "
+                             "{\"partition\":\"gpu\",\"tasks_per_node\":2,\"time_limit_"
+                             "minutes\":60}\n");
+                return kUsage;
+            }
+            execution.insert(QStringLiteral("job"), job.object());
+        }
+    }
     for (const auto &[option, key, minimum] :
          {std::tuple{"--nproc", "nproc", 1}, std::tuple{"--threads", "threads", 0}}) {
         const QString text = o.values.value(QLatin1String(option));
@@ -227,7 +256,8 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         bool ok = false;
         const int value = text.toInt(&ok);
         if (!ok || value < minimum || value > 1024) {
-            io.err << tr("diamondctl: %1 expects a whole number from %2 to 1024, not '%3'\n")
+            io.err << tr("diamondctl: %1 expects a whole number from %2 to 1024, not "
+                         "'%3'\n")
                           .arg(QLatin1String(option))
                           .arg(minimum)
                           .arg(text);
@@ -235,19 +265,27 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         }
         execution.insert(QLatin1String(key), value);
     }
+    app::Executor *executor = nullptr;
+    if (target == QLatin1String("local")) {
+        executor = newExecutor(!followRun);
+    } else {
+        QString error;
+        executor = app::makeClusterExecutor(ws, target, execution, &error);
+        if (!executor) return io.err << tr("diamondctl: %1\n").arg(error), kUsage;
+    }
     QJsonObject spec, config;
-    if (!readJsonObject(specPath, &spec, io) || !readJsonObject(configPath, &config, io)) return kFailed;
+    if (!readJsonObject(specPath, &spec, io) || !readJsonObject(configPath, &config, io))
+        return delete executor, kFailed;
     RunStore store(ws);
     const QString projectName = o.values.value(QStringLiteral("--project"), QStringLiteral("Default"));
     QString archName = spec.value(QStringLiteral("name")).toString();
     if (archName.isEmpty()) archName = QFileInfo(specPath).completeBaseName();
     const QString name = o.values.value(QStringLiteral("--name"), archName);
     const auto run = store.createRunWithSpec(projectName, spec, archName, name, config, target, execution);
-    if (!run) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    if (!run) return delete executor, io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
     const auto project = store.projectByName(projectName);
 
-    const bool followRun = o.flags.contains(QStringLiteral("--follow"));
-    RunManager manager(ws, newExecutor(!followRun));
+    RunManager manager(ws, executor);
     if (!manager.startRun(run->id)) {
         io.err << tr("diamondctl: run %1 could not start: %2\n").arg(run->id).arg(manager.errorString());
         return kFailed;
@@ -268,8 +306,9 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
 
 } // namespace
 
-/// `run export ID [--out DIR]`: the engine's export (safetensors, spec, test inputs/outputs, a standalone
-/// PyTorch module) of the run's newest checkpoint, into DIR or <run folder>/export.
+/// `run export ID [--out DIR]`: the engine's export (safetensors, spec, test
+/// inputs/outputs, a standalone PyTorch module) of the run's newest checkpoint,
+/// into DIR or <run folder>/export.
 static int runExport(Workspace &ws, qint64 runId, const Options &o, Io &io) {
     const QString runDir = ws.runDirectory(runId);
     QStringList args{QStringLiteral("export"), QStringLiteral("--spec"),
@@ -321,9 +360,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     }
     const QStringList valued =
         sub == QLatin1String("start")
-            ? QStringList{QStringLiteral("--spec"),   QStringLiteral("--config"), QStringLiteral("--project"),
-                          QStringLiteral("--name"),   QStringLiteral("--target"), QStringLiteral("--nproc"),
-                          QStringLiteral("--threads")}
+            ? QStringList{QStringLiteral("--spec"),    QStringLiteral("--config"), QStringLiteral("--project"),
+                          QStringLiteral("--name"),    QStringLiteral("--target"), QStringLiteral("--nproc"),
+                          QStringLiteral("--threads"), QStringLiteral("--job")}
         : sub == QLatin1String("export") ? QStringList{QStringLiteral("--out")}
                                          : QStringList{};
     if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv")}, &o, io)) return kUsage;

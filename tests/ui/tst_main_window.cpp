@@ -33,8 +33,8 @@ private Q_SLOTS:
         for (QAction *a : window.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
         QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"),
-                                     QStringLiteral("Help")}));
-        for (const char *name : {"workspaceDock", "paletteDock", "inspectorDock", "runsDock"})
+                                     QStringLiteral("Run"), QStringLiteral("Help")}));
+        for (const char *name : {"workspaceDock", "paletteDock", "inspectorDock", "summaryDock", "runsDock"})
             QVERIFY2(window.findChild<QDockWidget *>(QLatin1String(name)), name);
     }
 
@@ -62,12 +62,12 @@ private Q_SLOTS:
             diamond::ui::MainWindow window;
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
-            window.resize(900, 640);
+            window.resize(1200, 760);
             window.close();
         }
         QVERIFY(QSettings().contains(QStringLiteral("ui/geometry")));
         diamond::ui::MainWindow again;
-        QCOMPARE(again.size(), QSize(900, 640));
+        QCOMPARE(again.size(), QSize(1200, 760));
     }
 
     void executableAnswersVersionWithoutDisplay() {

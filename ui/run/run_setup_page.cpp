@@ -183,8 +183,28 @@ void RunSetupPage::buildUi() {
     threads_->setSpecialValueText(tr("all cores"));
     whereForm->addRow(tr("&Threads:"), threads_);
     nproc_ = intBox(where, 1, 64);
-    nproc_->setToolTip(tr("Data-parallel processes on this computer"));
+    nproc_->setToolTip(tr("Data-parallel processes (on a cluster: tasks of the job)"));
     whereForm->addRow(tr("&Processes:"), nproc_);
+    partition_ = new QLineEdit(where);
+    partition_->setPlaceholderText(tr("the cluster's default"));
+    auto *partitionLabel = new QLabel(tr("P&artition:"), where);
+    partitionLabel->setBuddy(partition_);
+    whereForm->addRow(partitionLabel, partition_);
+    timeLimit_ = intBox(where, 1, 60 * 24 * 14);
+    timeLimit_->setValue(60);
+    timeLimit_->setSuffix(tr(" min"));
+    timeLimit_->setToolTip(tr("Job time limit; the run checkpoints before it and continues in a new job"));
+    auto *timeLabel = new QLabel(tr("Time &limit:"), where);
+    timeLabel->setBuddy(timeLimit_);
+    whereForm->addRow(timeLabel, timeLimit_);
+    clusterOnly_ = {partitionLabel, partition_, timeLabel, timeLimit_};
+    for (QWidget *w : std::as_const(clusterOnly_))
+        w->setVisible(false);
+    connect(target_, &QComboBox::currentIndexChanged, this, [this] {
+        const bool cluster = target() != QLatin1String("local");
+        for (QWidget *w : std::as_const(clusterOnly_))
+            w->setVisible(cluster);
+    });
     column->addWidget(where);
     column->addStretch();
     scroll->setWidget(formHost);
@@ -339,8 +359,16 @@ QJsonObject RunSetupPage::config() const {
 
 QJsonObject RunSetupPage::execution() const {
     QJsonObject e;
-    if (nproc_->value() > 1) e.insert(QStringLiteral("nproc"), nproc_->value());
     if (threads_->value() > 0) e.insert(QStringLiteral("threads"), threads_->value());
+    if (target() == QLatin1String("local")) {
+        if (nproc_->value() > 1) e.insert(QStringLiteral("nproc"), nproc_->value());
+        return e;
+    }
+    QJsonObject job{{QStringLiteral("nodes"), 1},
+                    {QStringLiteral("tasks_per_node"), nproc_->value()},
+                    {QStringLiteral("time_limit_minutes"), timeLimit_->value()}};
+    if (!partition_->text().trimmed().isEmpty()) job.insert(QStringLiteral("partition"), partition_->text().trimmed());
+    e.insert(QStringLiteral("job"), job);
     return e;
 }
 

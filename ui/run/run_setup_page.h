@@ -34,7 +34,8 @@ public:
 
     void setConfig(const QJsonObject &config);
     QJsonObject config() const;
-    /// {"nproc": N, "threads": T} for RunStore::createRun.
+    /// Execution settings for RunStore::createRun: {"nproc": N, "threads": T} on this computer; for a cluster
+    /// {"threads": T, "job": {"partition", "nodes": 1, "tasks_per_node": N, "time_limit_minutes"}}.
     QJsonObject execution() const;
     QString target() const;
     /// Compute targets besides this computer (cluster profile names).
@@ -91,6 +92,9 @@ private:
     QComboBox *target_ = nullptr;
     QSpinBox *threads_ = nullptr;
     QSpinBox *nproc_ = nullptr;
+    QLineEdit *partition_ = nullptr;
+    QSpinBox *timeLimit_ = nullptr;
+    QList<QWidget *> clusterOnly_; ///< job fields, shown for cluster targets
     QLabel *planLabel_ = nullptr;
     QPushButton *train_ = nullptr;
 };

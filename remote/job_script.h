@@ -1,0 +1,95 @@
+// Batch scripts for one engine attempt of a run: sbatch (Slurm) and qsub (PBS Pro) text rendered from a
+// JobRequest. docs/clusters.md describes the design; in short:
+//
+// - Slurm: one engine rank per task, started by `srun` inside the batch script; the engine takes its
+//   rendezvous from SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID/SLURM_JOB_NODELIST (docs/distributed.md).
+//   PBS: one node; several ranks through the engine's own `--nproc` launcher.
+// - The batch shell traps USR1, TERM and INT and forwards them to the engine step (srun, or the container
+//   runtime in front of the engine), so a pre-timeout signal (`--signal=B:USR1@T`) reaches the engine even when
+//   it runs in a container: nothing inside the container has to requeue (see pyxis issue 129).
+// - The script exits with the engine's exit code (85 = checkpointed on request: submit a continuation with
+//   --resume) and also writes it to the request's exit file, so the code survives schedulers without accounting.
+#pragma once
+
+#include "remote/cluster_profile.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace diamond::remote {
+
+/// The engine command of one attempt (paths on the cluster).
+struct EngineInvocation {
+    QString enginePath; ///< diamond-train (inside the image when a container runs it)
+    QString specPath;
+    QString configPath;
+    QString runDir;
+    bool resume = false;
+    int threads = 0; ///< --threads when > 0
+    QString device;  ///< --device when set ("cpu", "cuda")
+    QStringList extraArguments;
+};
+
+struct JobRequest {
+    QString jobName;   ///< letters, digits, spaces, ".", "_", "-"
+    QString partition; ///< Slurm partition / PBS queue; empty = the cluster's default
+    QString account;
+    QString qos;
+    int nodes = 1;
+    int tasksPerNode = 1; ///< engine ranks per node
+    int gpusPerNode = 0;
+    QString gpuType;          ///< e.g. "a100" -> --gpus-per-node=a100:4
+    int cpusPerTask = 0;      ///< 0 = scheduler default
+    QString memory;           ///< per node, e.g. "16G", "4000M"; empty = scheduler default
+    int timeLimitMinutes = 0; ///< 0 = partition default
+    int signalSeconds = 0;    ///< pre-timeout USR1 to the batch shell this many seconds before the limit; 0 = none
+    QString workDir;          ///< absolute; the batch script runs there
+    QString outputPath;       ///< scheduler stdout file (absolute; Slurm patterns like %j allowed)
+    QString errorPath;        ///< scheduler stderr file; empty = with stdout
+    QString array;            ///< Slurm --array / PBS -J spec, e.g. "0-9%2"; empty = no array
+    QStringList afterAny;     ///< job ids this job waits for (afterany: runs whatever their outcome)
+    QString exitFile;         ///< absolute path; the script writes the engine's exit code there; empty = none
+    QStringList modules;      ///< `module load` before the engine
+    ContainerSettings container;
+    QMap<QString, QString> environment; ///< exported before the engine starts
+    QStringList extraDirectives;        ///< appended verbatim after the generated directives ("--constraint=x")
+    EngineInvocation engine;
+
+    /// Fills scheduler-independent fields from a profile: account, modules, container, environment, engine path.
+    void applyProfile(const ClusterProfile &profile);
+};
+
+/// The resource fields of a JobRequest from JSON (a run's execution["job"]): partition, account, qos, nodes,
+/// tasks_per_node, gpus_per_node, gpu_type, cpus_per_task, memory, time_limit_minutes, signal_seconds, threads,
+/// extra_directives. Unknown keys and wrong types are refused with the field's name ("job.nodes: ...").
+std::optional<JobRequest> jobRequestFromJson(const QJsonObject &json, QString *error);
+QJsonObject jobRequestToJson(const JobRequest &request);
+
+/// Total engine ranks (nodes x tasksPerNode).
+inline int worldSize(const JobRequest &r) { return r.nodes * r.tasksPerNode; }
+
+/// Single-quotes `text` for /bin/sh. A leading "~/" stays unquoted so that the shell expands it.
+QString shellWord(const QString &text);
+/// Minutes as Slurm's "[D-]HH:MM:SS".
+QString slurmDuration(int minutes);
+/// Minutes as PBS' "HH:MM:SS" (hours may exceed 24).
+QString pbsDuration(int minutes);
+
+/// Empty when the request can be rendered for `scheduler`, else the first problem naming the field
+/// (e.g. "nodes: must be at least 1").
+QString validateJobRequest(const JobRequest &request, SchedulerKind scheduler);
+
+/// The command line (already shell-quoted) that starts one engine rank: container wrapper + engine + arguments.
+/// `nproc` > 1 adds --nproc (PBS; Slurm starts ranks with srun).
+QString engineCommandLine(const JobRequest &request, int nproc = 1);
+
+/// An sbatch script; empty with *error (naming the field) when the request is invalid.
+QString renderSlurmScript(const JobRequest &request, QString *error);
+/// A qsub script for PBS Pro; empty with *error when invalid (PBS jobs use one node).
+QString renderPbsScript(const JobRequest &request, QString *error);
+
+} // namespace diamond::remote

@@ -1,0 +1,43 @@
+#include "remote/scheduler.h"
+
+#include "remote/pbs_scheduler.h"
+#include "remote/slurm_scheduler.h"
+
+namespace diamond::remote {
+
+QString jobPhaseName(JobPhase phase) {
+    switch (phase) {
+    case JobPhase::Unknown: return QStringLiteral("unknown");
+    case JobPhase::Pending: return QStringLiteral("pending");
+    case JobPhase::Running: return QStringLiteral("running");
+    case JobPhase::Suspended: return QStringLiteral("suspended");
+    case JobPhase::Completed: return QStringLiteral("completed");
+    case JobPhase::Failed: return QStringLiteral("failed");
+    case JobPhase::Cancelled: return QStringLiteral("cancelled");
+    case JobPhase::TimedOut: return QStringLiteral("timed-out");
+    case JobPhase::NodeFailed: return QStringLiteral("node-failed");
+    }
+    return {};
+}
+
+bool isTerminal(JobPhase phase) {
+    switch (phase) {
+    case JobPhase::Completed:
+    case JobPhase::Failed:
+    case JobPhase::Cancelled:
+    case JobPhase::TimedOut:
+    case JobPhase::NodeFailed: return true;
+    default: return false;
+    }
+}
+
+std::unique_ptr<Scheduler> makeScheduler(SchedulerKind kind, CommandRunner &runner) {
+    switch (kind) {
+    case SchedulerKind::Slurm: return std::make_unique<SlurmScheduler>(runner);
+    case SchedulerKind::Pbs: return std::make_unique<PbsScheduler>(runner);
+    case SchedulerKind::None: return nullptr;
+    }
+    return nullptr;
+}
+
+} // namespace diamond::remote

@@ -1,0 +1,77 @@
+// Batch schedulers behind one interface: submit a rendered script, ask a job's state, cancel, list partitions.
+// Implementations (SlurmScheduler, PbsScheduler) only run commands through a CommandRunner, so they work the
+// same over SSH and on this machine. Every call blocks (see CommandRunner): use them on a worker thread.
+#pragma once
+
+#include "remote/cluster_profile.h"
+#include "remote/job_script.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace diamond::remote {
+
+class CommandRunner;
+
+/// Where a job is in its life, across schedulers.
+enum class JobPhase {
+    Unknown, ///< the scheduler does not know the job (any more)
+    Pending, ///< queued, held or waiting for a dependency
+    Running, ///< running (also Slurm's COMPLETING/PBS' exiting: the engine may still write)
+    Suspended,
+    Completed, ///< ended with exit code 0
+    Failed,    ///< ended with a non-zero exit code (85 = checkpointed: continue with --resume)
+    Cancelled,
+    TimedOut,   ///< killed at its time limit
+    NodeFailed, ///< node failure, out of memory, boot failure, preemption without requeue
+};
+
+/// "pending", "running", ... for logs and --json outputs.
+QString jobPhaseName(JobPhase phase);
+/// True for phases after which the job never runs again.
+bool isTerminal(JobPhase phase);
+
+struct JobStatus {
+    QString jobId;
+    JobPhase phase = JobPhase::Unknown;
+    QString state;                ///< the scheduler's own word, e.g. "CANCELLED by 0", "F"
+    QString reason;               ///< why it waits or ended (Slurm Reason, PBS comment)
+    std::optional<int> exitCode;  ///< the batch script's exit code once known
+    int signal = 0;               ///< signal that ended it, when known (Slurm ExitCode's second half)
+    qint64 runSeconds = -1;       ///< elapsed run time; -1 = unknown
+    qint64 timeLimitSeconds = -1; ///< -1 = unknown or unlimited
+    QString nodes;                ///< node list when running
+};
+
+class Scheduler {
+public:
+    explicit Scheduler(CommandRunner &runner) : runner_(runner) {}
+    virtual ~Scheduler() = default;
+
+    virtual SchedulerKind kind() const = 0;
+    /// The batch script for `request`; empty with *error naming the field when invalid.
+    virtual QString renderScript(const JobRequest &request, QString *error) const = 0;
+    /// Submits the script stored at `scriptPath` on the host; returns the job id.
+    virtual std::optional<QString> submit(const QString &scriptPath, QString *error) = 0;
+    /// State of one job; a job the scheduler no longer knows comes back with phase Unknown (not an error).
+    virtual std::optional<JobStatus> status(const QString &jobId, QString *error) = 0;
+    /// Jobs of the connected user that are still queued or running.
+    virtual std::optional<QList<JobStatus>> queue(QString *error) = 0;
+    /// Cancels a job (TERM to its processes, then a kill after the scheduler's grace time).
+    virtual bool cancel(const QString &jobId, QString *error) = 0;
+    /// Partitions (queues) of the cluster, for ClusterProfile::partitions.
+    virtual std::optional<QList<PartitionInfo>> probe(QString *error) = 0;
+
+    CommandRunner &runner() const { return runner_; }
+
+protected:
+    CommandRunner &runner_;
+};
+
+/// A scheduler for `kind` over `runner`; nullptr for SchedulerKind::None.
+std::unique_ptr<Scheduler> makeScheduler(SchedulerKind kind, CommandRunner &runner);
+
+} // namespace diamond::remote

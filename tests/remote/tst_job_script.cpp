@@ -1,0 +1,271 @@
+// Job scripts rendered from JobRequests: every directive, quoting of paths with spaces, container wrappers,
+// signal forwarding, and refusal of invalid requests with the field's name. The rendered sbatch script is
+// also checked by `bash -n` (syntax) so that quoting mistakes fail here rather than on a cluster.
+#include "remote/job_script.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace diamond::remote;
+
+class TestJobScript : public QObject {
+    Q_OBJECT
+
+    static JobRequest request() {
+        JobRequest r;
+        r.jobName = QStringLiteral("diamond run 7");
+        r.partition = QStringLiteral("gpu");
+        r.account = QStringLiteral("proj42");
+        r.nodes = 2;
+        r.tasksPerNode = 4;
+        r.gpusPerNode = 4;
+        r.gpuType = QStringLiteral("a100");
+        r.cpusPerTask = 8;
+        r.memory = QStringLiteral("64G");
+        r.timeLimitMinutes = 26 * 60 + 30;
+        r.signalSeconds = 300;
+        r.workDir = QStringLiteral("/scratch/alice/my runs/7");
+        r.outputPath = QStringLiteral("/scratch/alice/my runs/7/slurm-%j.out");
+        r.exitFile = QStringLiteral("/scratch/alice/my runs/7/exit-code");
+        r.modules = {QStringLiteral("cuda/12.1"), QStringLiteral("nccl")};
+        r.environment.insert(QStringLiteral("OMP_PROC_BIND"), QStringLiteral("close"));
+        r.environment.insert(QStringLiteral("NOTE"), QStringLiteral("it's quoted"));
+        r.engine.enginePath = QStringLiteral("/opt/diamond/bin/diamond-train");
+        r.engine.runDir = r.workDir;
+        r.engine.specPath = r.workDir + QStringLiteral("/spec.json");
+        r.engine.configPath = r.workDir + QStringLiteral("/run.json");
+        r.engine.threads = 8;
+        return r;
+    }
+
+    static void checkSyntax(const QString &script) {
+        QProcess bash;
+        bash.start(QStringLiteral("bash"), {QStringLiteral("-n")});
+        QVERIFY(bash.waitForStarted());
+        bash.write(script.toUtf8());
+        bash.closeWriteChannel();
+        QVERIFY(bash.waitForFinished());
+        QVERIFY2(bash.exitCode() == 0, bash.readAllStandardError().constData());
+    }
+
+private Q_SLOTS:
+    void slurmDirectives() {
+        QString error;
+        const QString s = renderSlurmScript(request(), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(s.startsWith(QLatin1String("#!/bin/bash\n")));
+        for (const char *line :
+             {"#SBATCH --job-name=\"diamond run 7\"\n", "#SBATCH --partition=gpu\n", "#SBATCH --account=proj42\n",
+              "#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=4\n", "#SBATCH --gpus-per-node=a100:4\n",
+              "#SBATCH --cpus-per-task=8\n", "#SBATCH --mem=64G\n", "#SBATCH --time=1-02:30:00\n",
+              "#SBATCH --signal=B:USR1@300\n", "#SBATCH --chdir=\"/scratch/alice/my runs/7\"\n",
+              "#SBATCH --output=\"/scratch/alice/my runs/7/slurm-%j.out\"\n", "#SBATCH --open-mode=append\n"})
+            QVERIFY2(s.contains(QLatin1String(line)), line);
+        QVERIFY(!s.contains(QLatin1String("--array")));
+        QVERIFY(!s.contains(QLatin1String("--dependency")));
+        // Directives must all come before the first command: sbatch stops reading them there.
+        const int lastDirective = int(s.lastIndexOf(QLatin1String("#SBATCH")));
+        QVERIFY(lastDirective < s.indexOf(QLatin1String("set -u")));
+        // One rank per task through srun, engine arguments quoted.
+        QVERIFY(s.contains(QLatin1String("srun --kill-on-bad-exit=1 --nodes=2 --ntasks=8 --ntasks-per-node=4 "
+                                         "--cpus-per-task=8 /opt/diamond/bin/diamond-train --spec "
+                                         "'/scratch/alice/my runs/7/spec.json' --config '/scratch/alice/my "
+                                         "runs/7/run.json' --run-dir '/scratch/alice/my runs/7' --threads 8 &\n")));
+        QVERIFY(!s.contains(QLatin1String("7' --resume")));
+        QVERIFY(s.contains(QLatin1String("module load cuda/12.1 nccl ||")));
+        QVERIFY(s.contains(QLatin1String("export NOTE='it'\\''s quoted'\n")));
+        QVERIFY(s.contains(QLatin1String("export OMP_PROC_BIND=close\n")));
+        // Signal forwarding and the exit code.
+        QVERIFY(s.contains(QLatin1String("trap 'diamond_forward USR1' USR1\n")));
+        QVERIFY(s.contains(QLatin1String("trap 'diamond_forward TERM' TERM\n")));
+        QVERIFY(s.contains(QLatin1String("kill -s \"$1\" \"$diamond_step\"")));
+        QVERIFY(s.contains(QLatin1String("'/scratch/alice/my runs/7/exit-code.tmp'")));
+        QVERIFY(s.trimmed().endsWith(QLatin1String("exit \"$diamond_rc\"")));
+        checkSyntax(s);
+    }
+
+    void arrayDependencyAndResume() {
+        JobRequest r = request();
+        r.array = QStringLiteral("0-9%2");
+        r.afterAny = {QStringLiteral("1234"), QStringLiteral("1240_3")};
+        r.engine.resume = true;
+        r.timeLimitMinutes = 90;
+        QString error;
+        const QString s = renderSlurmScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(s.contains(QLatin1String("#SBATCH --array=0-9%2\n")));
+        QVERIFY(s.contains(QLatin1String("#SBATCH --dependency=afterany:1234:1240_3\n")));
+        QVERIFY(s.contains(QLatin1String("#SBATCH --time=01:30:00\n")));
+        QVERIFY(s.contains(QLatin1String("--run-dir '/scratch/alice/my runs/7' --resume --threads 8 &")));
+    }
+
+    void containers() {
+        JobRequest r = request();
+        r.container = {ContainerRuntime::Apptainer, QStringLiteral("/images/diamond train.sif"), {}};
+        QString error;
+        QString s = renderSlurmScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(s.contains(QLatin1String("--cpus-per-task=8 apptainer exec --nv --bind '/scratch/alice/my runs/7' "
+                                         "'/images/diamond train.sif' /opt/diamond/bin/diamond-train --spec")));
+        // The outer batch shell, not anything in the container, receives and forwards the signal.
+        QVERIFY(s.indexOf(QLatin1String("trap 'diamond_forward USR1' USR1")) < s.indexOf(QLatin1String("apptainer")));
+        checkSyntax(s);
+
+        r.gpusPerNode = 0;
+        r.gpuType.clear();
+        r.container = {ContainerRuntime::Podman,
+                       QStringLiteral("localhost/diamond-train:0.1"),
+                       {QStringLiteral("--runtime"), QStringLiteral("runc")}};
+        s = renderSlurmScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(s.contains(QLatin1String("podman run --rm --sig-proxy=true --network=host -v "
+                                         "'/scratch/alice/my runs/7:/scratch/alice/my runs/7' --env SLURM_PROCID")));
+        QVERIFY(s.contains(QLatin1String("--env OMP_PROC_BIND")));
+        QVERIFY(s.contains(QLatin1String("--runtime runc localhost/diamond-train:0.1 /opt/diamond/bin/diamond-train")));
+        QVERIFY(!s.contains(QLatin1String("--nv")));
+        checkSyntax(s);
+    }
+
+    void pbs() {
+        JobRequest r = request();
+        r.nodes = 1;
+        r.signalSeconds = 0;
+        r.afterAny = {QStringLiteral("4711.pbs01")};
+        QString error;
+        const QString s = renderPbsScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const char *line : {"#PBS -N diamond_run_7\n", "#PBS -q gpu\n", "#PBS -A proj42\n",
+                                 "#PBS -l select=1:ncpus=32:mpiprocs=4:ngpus=4:gpu_type=a100:mem=64gb\n",
+                                 "#PBS -l walltime=26:30:00\n", "#PBS -o \"/scratch/alice/my runs/7/slurm-%j.out\"\n",
+                                 "#PBS -j oe\n", "#PBS -W depend=afterany:4711.pbs01\n"})
+            QVERIFY2(s.contains(QLatin1String(line)), line);
+        QVERIFY(s.contains(QLatin1String("--threads 8 --nproc 4 &\n")));
+        QVERIFY(!s.contains(QLatin1String("srun")));
+        checkSyntax(s);
+
+        r.nodes = 2;
+        QVERIFY(renderPbsScript(r, &error).isEmpty());
+        QVERIFY2(error.startsWith(QLatin1String("nodes:")), qPrintable(error));
+    }
+
+    void invalidRequestsNameTheField_data() {
+        QTest::addColumn<QString>("field");
+        QTest::newRow("job name") << QStringLiteral("job_name");
+        QTest::newRow("nodes") << QStringLiteral("nodes");
+        QTest::newRow("tasks") << QStringLiteral("tasks_per_node");
+        QTest::newRow("memory") << QStringLiteral("memory");
+        QTest::newRow("signal") << QStringLiteral("signal_seconds");
+        QTest::newRow("output") << QStringLiteral("output");
+        QTest::newRow("work dir") << QStringLiteral("work_dir");
+        QTest::newRow("partition") << QStringLiteral("partition");
+        QTest::newRow("array") << QStringLiteral("array");
+        QTest::newRow("dependency") << QStringLiteral("dependency[0]");
+        QTest::newRow("engine") << QStringLiteral("engine.path");
+        QTest::newRow("image") << QStringLiteral("container.image");
+        QTest::newRow("environment") << QStringLiteral("environment.1BAD");
+    }
+    void invalidRequestsNameTheField() {
+        QFETCH(QString, field);
+        JobRequest r = request();
+        if (field == QLatin1String("job_name")) r.jobName = QStringLiteral("bad\nname");
+        if (field == QLatin1String("nodes")) r.nodes = 0;
+        if (field == QLatin1String("tasks_per_node")) r.tasksPerNode = -1;
+        if (field == QLatin1String("memory")) r.memory = QStringLiteral("lots");
+        if (field == QLatin1String("signal_seconds")) r.signalSeconds = r.timeLimitMinutes * 60;
+        if (field == QLatin1String("output")) r.outputPath = QStringLiteral("relative/out");
+        if (field == QLatin1String("work_dir")) r.workDir = QStringLiteral("/a\"b");
+        if (field == QLatin1String("partition")) r.partition = QStringLiteral("gpu;rm -rf");
+        if (field == QLatin1String("array")) r.array = QStringLiteral("0-x");
+        if (field == QLatin1String("dependency[0]")) r.afterAny = {QStringLiteral("12; true")};
+        if (field == QLatin1String("engine.path")) r.engine.enginePath.clear();
+        if (field == QLatin1String("container.image")) r.container.runtime = ContainerRuntime::Podman;
+        if (field == QLatin1String("environment.1BAD")) r.environment.insert(QStringLiteral("1BAD"), {});
+        QString error;
+        QVERIFY(renderSlurmScript(r, &error).isEmpty());
+        QVERIFY2(error.startsWith(field + QLatin1Char(':')), qPrintable(error));
+    }
+
+    void jobRequestJson() {
+        QString error;
+        const QJsonObject json{{QStringLiteral("partition"), QStringLiteral("gpu")},
+                               {QStringLiteral("nodes"), 2},
+                               {QStringLiteral("tasks_per_node"), 4},
+                               {QStringLiteral("gpus_per_node"), 4},
+                               {QStringLiteral("memory"), QStringLiteral("64G")},
+                               {QStringLiteral("time_limit_minutes"), 120},
+                               {QStringLiteral("signal_seconds"), 300},
+                               {QStringLiteral("threads"), 8}};
+        const auto r = jobRequestFromJson(json, &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->nodes, 2);
+        QCOMPARE(r->tasksPerNode, 4);
+        QCOMPARE(r->timeLimitMinutes, 120);
+        QCOMPARE(r->engine.threads, 8);
+        QCOMPARE(jobRequestToJson(*r), json);
+        for (const auto &[key, value, field] :
+             {std::tuple{"nodes", QJsonValue(QStringLiteral("2")), "job.nodes:"},
+              std::tuple{"nodes", QJsonValue(0), "job.nodes:"}, std::tuple{"memory", QJsonValue(5), "job.memory:"},
+              std::tuple{"memory", QJsonValue(QStringLiteral("lots")), "job.memory:"},
+              std::tuple{"walltime", QJsonValue(5), "job.walltime:"},
+              std::tuple{"signal_seconds", QJsonValue(7200), "job.signal_seconds:"}}) {
+            QJsonObject bad = json;
+            bad.insert(QLatin1String(key), value);
+            QVERIFY(!jobRequestFromJson(bad, &error));
+            QVERIFY2(error.startsWith(QLatin1String(field)), qPrintable(error));
+        }
+    }
+
+    void helpers() {
+        QCOMPARE(shellWord(QStringLiteral("/plain/path-1.txt")), QStringLiteral("/plain/path-1.txt"));
+        QCOMPARE(shellWord(QStringLiteral("a b")), QStringLiteral("'a b'"));
+        QCOMPARE(shellWord(QStringLiteral("~/x y")), QStringLiteral("~/'x y'"));
+        QCOMPARE(shellWord(QStringLiteral("$(rm)")), QStringLiteral("'$(rm)'"));
+        QCOMPARE(slurmDuration(1), QStringLiteral("00:01:00"));
+        QCOMPARE(slurmDuration(3 * 24 * 60 + 61), QStringLiteral("3-01:01:00"));
+        QCOMPARE(pbsDuration(50 * 60 + 5), QStringLiteral("50:05:00"));
+    }
+
+    void renderedScriptForwardsSignalAndExitCode() {
+        // Run the rendered body for real with a stand-in engine (a shell script that exits 85 on USR1) and no
+        // scheduler: the batch shell must forward USR1 and exit with the engine's code.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString engine = dir.filePath(QStringLiteral("fake-engine"));
+        QFile f(engine);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/bash\ntrap 'echo got-usr1 > \"$6/signal\"; exit 85' USR1\n"
+                "touch \"$6/started\"; for i in $(seq 1 200); do sleep 0.05; done; exit 0\n");
+        f.close();
+        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        JobRequest r;
+        r.jobName = QStringLiteral("t");
+        r.workDir = dir.path();
+        r.outputPath = dir.filePath(QStringLiteral("out"));
+        r.exitFile = dir.filePath(QStringLiteral("exit code"));
+        r.engine.enginePath = engine;
+        r.engine.runDir = dir.path();
+        r.engine.specPath = dir.filePath(QStringLiteral("spec.json"));
+        r.engine.configPath = dir.filePath(QStringLiteral("run.json"));
+        QString error;
+        QString script = renderSlurmScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        script.replace(QRegularExpression(QStringLiteral("srun [^/]*")), QString()); // no Slurm here
+        QProcess shell;
+        shell.start(QStringLiteral("bash"), {QStringLiteral("-c"), script});
+        QVERIFY(shell.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("started"))), 5000);
+        ::kill(pid_t(shell.processId()), SIGUSR1);
+        QVERIFY(shell.waitForFinished(10000));
+        QCOMPARE(shell.exitCode(), 85);
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("signal"))));
+        QFile exitFile(r.exitFile);
+        QVERIFY(exitFile.open(QIODevice::ReadOnly));
+        QCOMPARE(exitFile.readAll().trimmed(), QByteArray("85"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobScript)
+#include "tst_job_script.moc"

@@ -1,0 +1,148 @@
+// The whole path from the GUI: the spirals example is on the canvas at start, Train is clicked on the run set-up
+// page, the real diamond-train trains, the run monitor's charts receive points, the run finishes with a
+// confusion matrix; then the runs table, the compare tab and screenshots of the main screens (PNG files under
+// <build>/screenshots, to look at).
+#include "common/test_paths.h"
+#include "ui/main_window.h"
+
+#include "app/run_manager.h"
+#include "app/workspace.h"
+#include "ui/designer/designer_page.h"
+#include "ui/designer/graph_document.h"
+#include "ui/designer/inspector.h"
+#include "ui/designer/layer_palette.h"
+#include "ui/designer/summary_panel.h"
+#include "ui/run/compare_page.h"
+#include "ui/run/confusion_matrix_view.h"
+#include "ui/run/curve_chart.h"
+#include "ui/run/run_monitor_page.h"
+#include "ui/run/run_setup_page.h"
+#include "ui/run/runs_model.h"
+#include "ui/run/runs_panel.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace diamond;
+
+class TestGuiTraining : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString shots_;
+
+    void shoot(QWidget *w, const char *name) {
+        QDir().mkpath(shots_);
+        QVERIFY(w->grab().save(QDir(shots_).filePath(QLatin1String(name))));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("DiamondTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_training"));
+        QSettings().clear();
+        qputenv("DIAMOND_TRAIN", test::binary(QStringLiteral("diamond-train")).toLocal8Bit());
+        shots_ = QStringLiteral(DIAMOND_BINARY_DIR "/screenshots");
+    }
+
+    void trainSpiralsFromTheGui() {
+        ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.designer()->document()->nodeCount() > 0);
+        QCOMPARE(window.designer()->document()->errorCount(), 0);
+        shoot(&window, "designer.png");
+
+        // Run set-up: short run, one thread; the plan (engine dry run) must appear before training.
+        ui::RunSetupPage *setup = window.runSetup();
+        window.tabs()->setCurrentWidget(setup);
+        const auto spins = setup->findChildren<QSpinBox *>();
+        for (QSpinBox *box : spins) {
+            // Epochs and threads by their current meaning: the form's epochs box holds the example's 20.
+            if (box->value() == 20) box->setValue(4);
+        }
+        QJsonObject config = setup->config();
+        QCOMPARE(config.value(QStringLiteral("epochs")).toInt(), 4);
+        QTRY_VERIFY_WITH_TIMEOUT(!setup->plan().isEmpty(), 60000);
+        QVERIFY(setup->plan().value(QStringLiteral("parameters")).toInt() > 0);
+        QVERIFY(setup->findChild<QLabel *>(QStringLiteral("planLabel"))->text().contains(QStringLiteral("4,547")) ||
+                setup->findChild<QLabel *>(QStringLiteral("planLabel"))->text().contains(QStringLiteral("4547")));
+        shoot(&window, "run-setup.png");
+
+        QTest::mouseClick(setup->trainButton(), Qt::LeftButton);
+        auto *monitor = qobject_cast<ui::RunMonitorPage *>(window.tabs()->currentWidget());
+        QVERIFY2(monitor, "Train did not open a run monitor");
+        const qint64 runId = monitor->runId();
+        QVERIFY(runId > 0);
+
+        // Live points reach the charts while the run trains.
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(QStringLiteral("loss")) &&
+                                     monitor->chart(QStringLiteral("loss"))->pointCount(QStringLiteral("loss/train")) >
+                                         5,
+                                 60000);
+        if (monitor->state() == app::RunState::Running) shoot(&window, "run-monitor-live.png");
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->state() == app::RunState::Finished, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->confusionMatrix()->matrix().size() == 3, 10000);
+        QVERIFY(monitor->confusionMatrix()->accuracy() > 0.5);
+        QCOMPARE(monitor->progressBar()->value(), monitor->progressBar()->maximum());
+        QVERIFY(monitor->pointCount(QStringLiteral("loss"), app::MetricSplit::Validation) >= 4);
+        QTRY_VERIFY(!monitor->chart(QStringLiteral("loss"))->hasPendingFrame());
+        QVERIFY(monitor->chart(QStringLiteral("accuracy")));
+        QVERIFY(monitor->chart(QStringLiteral("lr")));
+        shoot(&window, "run-monitor.png");
+
+        // The runs table shows the finished run with its best metric; the model passes the tester.
+        ui::RunsTableModel *model = window.runsPanel()->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(window.runsPanel()->proxy(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int row = model->rowOfRun(runId);
+        QVERIFY(row >= 0);
+        QCOMPARE(model->index(row, ui::RunsTableModel::State).data().toString(), QStringLiteral("finished"));
+        QVERIFY(model->index(row, ui::RunsTableModel::BestMetric)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("val_accuracy")));
+        window.runsPanel()->proxy()->setFilterFixedString(QStringLiteral("finished"));
+        QCOMPARE(window.runsPanel()->proxy()->rowCount(), 1);
+        window.runsPanel()->proxy()->setFilterFixedString(QString());
+
+        // A second run with a lower learning rate, then both overlaid in the compare tab.
+        for (QDoubleSpinBox *box : setup->findChildren<QDoubleSpinBox *>())
+            if (std::abs(box->value() - 0.01) < 1e-12) box->setValue(0.003);
+        QCOMPARE(setup->config().value(QStringLiteral("optimizer")).toObject().value(QStringLiteral("lr")).toDouble(),
+                 0.003);
+        QVERIFY(window.train() > runId);
+        auto *second = qobject_cast<ui::RunMonitorPage *>(window.tabs()->currentWidget());
+        QVERIFY(second);
+        QTRY_VERIFY_WITH_TIMEOUT(second->state() == app::RunState::Finished, 120000);
+        ui::ComparePage *compare = window.showCompare({runId, second->runId()});
+        QSignalSpy loaded(compare, &ui::ComparePage::loaded);
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->isLoading(), 30000);
+        compare->setMetric(QStringLiteral("loss"), app::MetricSplit::Validation);
+        QCOMPARE(compare->chart()->seriesKeys().size(), 2);
+        QVERIFY(compare->chart()->pointCount(QString::number(runId)) >= 4);
+        compare->chart()->setSeriesVisible(QString::number(runId), false);
+        QVERIFY(!compare->chart()->isSeriesVisible(QString::number(runId)));
+        compare->chart()->setSeriesVisible(QString::number(runId), true);
+        QTRY_VERIFY(!compare->chart()->hasPendingFrame());
+        shoot(&window, "compare.png");
+    }
+};
+
+QTEST_MAIN(TestGuiTraining)
+#include "tst_gui_training.moc"
