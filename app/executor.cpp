@@ -52,6 +52,7 @@ bool LocalExecutor::start(const ExecutionRequest &request) {
                      QStringLiteral("--run-dir"), request.runDir};
     if (request.resume) args << QStringLiteral("--resume");
     if (request.threads > 0) args << QStringLiteral("--threads") << QString::number(request.threads);
+    if (!request.initWeights.isEmpty()) args << QStringLiteral("--init-weights") << request.initWeights;
     if (request.nproc > 1) args << QStringLiteral("--nproc") << QString::number(request.nproc);
 
     if (detached_) {

@@ -20,6 +20,7 @@ struct ExecutionRequest {
     bool resume = false; ///< pass --resume (continue from the newest checkpoint)
     int nproc = 1;       ///< local data-parallel ranks (--nproc when > 1)
     int threads = 0;     ///< --threads when > 0
+    QString initWeights; ///< --init-weights: safetensors to start from (fine-tuning); empty = fresh weights
 };
 
 enum class ProcessStatus { NotRunning, Starting, Running, Stopping };

@@ -79,6 +79,7 @@ ExecutionRequest RunManager::requestFor(const Run &run, bool resume) const {
     request.resume = resume;
     request.nproc = std::max(1, run.execution.value(QStringLiteral("nproc")).toInt(1));
     request.threads = std::max(0, run.execution.value(QStringLiteral("threads")).toInt(0));
+    request.initWeights = run.execution.value(QStringLiteral("init_weights")).toString();
     return request;
 }
 

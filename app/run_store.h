@@ -70,7 +70,7 @@ struct Run {
     QString name;
     QJsonObject config;    ///< the engine's run config (run.json, docs/run-config.md)
     QString target;        ///< "local" or a cluster profile name
-    QJsonObject execution; ///< launch settings outside run.json: "nproc", "threads"; scheduler settings
+    QJsonObject execution; ///< launch settings outside run.json: "nproc", "threads", "init_weights"; "job" (cluster)
     RunState state = RunState::Draft;
     QString createdAt, startedAt, finishedAt;
     std::optional<int> exitCode;

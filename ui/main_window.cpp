@@ -2,21 +2,27 @@
 
 #include "app/app_info.h"
 #include "app/cluster_run.h"
-#include "app/cluster_store.h"
 #include "app/executor.h"
+#include "app/gallery/model_package.h"
 #include "app/run_manager.h"
 #include "app/sample_workspace.h"
+#include "app/sweep/sweep_controller.h"
+#include "app/sweep/sweep_store.h"
 #include "app/workspace.h"
+#include "ui/cluster/cluster_manager_page.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
 #include "ui/designer/inspector.h"
 #include "ui/designer/layer_palette.h"
 #include "ui/designer/summary_panel.h"
+#include "ui/gallery/gallery_page.h"
 #include "ui/preferences_dialog.h"
 #include "ui/run/compare_page.h"
 #include "ui/run/run_monitor_page.h"
 #include "ui/run/run_setup_page.h"
 #include "ui/run/runs_panel.h"
+#include "ui/sweep/sweep_editor.h"
+#include "ui/sweep/sweep_view_page.h"
 #include "ui/workspace_panel.h"
 
 #include <QActionGroup>
@@ -27,6 +33,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
@@ -60,12 +67,21 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     runSetup_ = new RunSetupPage(tabs_);
     tabs_->addTab(designer_, tr("Designer"));
     tabs_->addTab(runSetup_, tr("Run set-up"));
-    for (int i = 0; i < 2; ++i)
+    gallery_ = new GalleryPage(tabs_);
+    tabs_->addTab(gallery_, tr("Gallery"));
+    clusters_ = new ClusterManagerPage(this);
+    clusters_->hide();
+    connect(clusters_, &ClusterManagerPage::profilesChanged, runSetup_, &RunSetupPage::setClusterTargets);
+    for (int i = 0; i < 3; ++i)
         if (QWidget *button = tabs_->tabBar()->tabButton(i, QTabBar::RightSide)) button->hide();
     setCentralWidget(tabs_);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
         QWidget *page = tabs_->widget(index);
-        if (page == designer_ || page == runSetup_) return;
+        if (page == designer_ || page == runSetup_ || page == gallery_) return;
+        if (page == clusters_) {
+            tabs_->removeTab(index);
+            return;
+        }
         if (auto *monitor = qobject_cast<RunMonitorPage *>(page)) monitors_.remove(monitor->runId());
         if (page == compare_) compare_ = nullptr;
         tabs_->removeTab(index);
@@ -83,6 +99,21 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
 
     createActions();
     createDocks();
+    connect(gallery_, &GalleryPage::openSpecRequested, this, [this](const QJsonObject &spec, const QString &title) {
+        if (!confirmDiscardDesign()) return;
+        QString error;
+        if (!designer_->loadSpecJson(spec, title, &error)) {
+            QMessageBox::warning(this, tr("Cannot open the network"), error);
+            return;
+        }
+        specFile_.clear();
+        tabs_->setCurrentWidget(designer_);
+        updateTitle();
+    });
+    connect(gallery_, &GalleryPage::fineTuneRequested, this,
+            [this](qint64, const QString &package) { fineTuneFromPackage(package); });
+    connect(gallery_, &GalleryPage::statusMessage, this,
+            [this](const QString &t) { statusBar()->showMessage(t, 6000); });
     openWorkspace(workspaceFolder);
     // A newcomer can press Train at once: the spirals example is on the canvas and in the run set-up.
     designer_->newFromTemplate(QStringLiteral(":/examples/spirals/spec.json"));
@@ -101,11 +132,11 @@ MainWindow::~MainWindow() {
     designer_->disconnect(this);
     designer_->document()->disconnect(this);
     // Pages refer to the manager and the workspace: remove them first, then the manager, then the workspace.
-    while (tabs_->count() > 2) {
-        QWidget *page = tabs_->widget(2);
-        tabs_->removeTab(2);
-        delete page;
-    }
+    closeTransientPages();
+    delete gallery_;
+    gallery_ = nullptr;
+    delete clusters_;
+    clusters_ = nullptr;
     deleteManagers();
     runsPanel_->setWorkspace(nullptr);
     // The designer's panels live in the docks: delete the page while they still exist.
@@ -247,14 +278,41 @@ void MainWindow::deleteManagers() {
     runManager_ = nullptr;
 }
 
-app::RunManager *MainWindow::managerOf(qint64 runId) const { return clusterManagers_.value(runId, runManager_); }
+app::RunManager *MainWindow::managerOf(qint64 runId) const {
+    if (app::RunManager *cluster = clusterManagers_.value(runId)) return cluster;
+    // A sweep trial is followed by its sweep controller's manager while the controller runs here.
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (auto *sweep = qobject_cast<sweep::SweepViewPage *>(tabs_->widget(i)))
+            if (sweep->controller() && sweep->controller()->runManager()->isActive(runId))
+                return sweep->controller()->runManager();
+    return runManager_;
+}
+
+bool MainWindow::isPermanentPage(QWidget *page) const {
+    return page == designer_ || page == runSetup_ || page == gallery_ || page == clusters_;
+}
+
+void MainWindow::closeTransientPages() {
+    for (int i = tabs_->count() - 1; i >= 0; --i) {
+        QWidget *page = tabs_->widget(i);
+        if (isPermanentPage(page)) continue;
+        tabs_->removeTab(i);
+        delete page;
+    }
+    monitors_.clear();
+    compare_ = nullptr;
+}
 
 void MainWindow::refreshClusterTargets() {
-    QStringList names;
-    if (workspace_)
-        for (const auto &profile : app::ClusterStore(*workspace_).profiles())
-            names << profile.name;
-    runSetup_->setClusterTargets(names);
+    clusters_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    gallery_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    runSetup_->setClusterTargets(clusters_->clusterNames());
+}
+
+ClusterManagerPage *MainWindow::showClusters() {
+    if (tabs_->indexOf(clusters_) < 0) tabs_->addTab(clusters_, tr("Clusters"));
+    tabs_->setCurrentWidget(clusters_);
+    return clusters_;
 }
 
 void MainWindow::openWorkspace(const QString &folder) {
@@ -286,12 +344,7 @@ void MainWindow::chooseWorkspace() {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::Directory);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &folder) {
-        while (tabs_->count() > 2) {
-            QWidget *page = tabs_->widget(2);
-            tabs_->removeTab(2);
-            delete page;
-        }
-        monitors_.clear();
+        closeTransientPages();
         compare_ = nullptr;
         openWorkspace(folder);
     });
@@ -392,6 +445,70 @@ ComparePage *MainWindow::showCompare(const QList<qint64> &runIds) {
     compare_->setRuns(runIds);
     tabs_->setCurrentWidget(compare_);
     return compare_;
+}
+
+void MainWindow::newSweep() {
+    if (!workspace_) return;
+    auto *editor = new sweep::SweepEditor(tabs_);
+    editor->setWorkspace(workspace_.get());
+    editor->setEnginePath(app::LocalExecutor::defaultEnginePath());
+    editor->setBase(designer_->specJson(), runSetup_->config());
+    tabs_->setCurrentIndex(tabs_->addTab(editor, tr("New sweep")));
+    connect(editor, &sweep::SweepEditor::sweepStarted, this, [this, editor](app::sweep::SweepController *controller) {
+        auto *page = new sweep::SweepViewPage(*workspace_, tabs_);
+        page->setEnginePath(app::LocalExecutor::defaultEnginePath());
+        page->setController(controller);
+        connect(controller, &app::sweep::SweepController::trialStarted, this,
+                [this](int, qint64 runId) { runsPanel_->refreshRun(runId); });
+        connect(page, &sweep::SweepViewPage::openRunRequested, this, [this](qint64 id) { showRunMonitor(id); });
+        connect(page, &sweep::SweepViewPage::runCreated, this, [this](qint64 id) {
+            runsPanel_->refreshRun(id);
+            if (loadRun(id)) tabs_->setCurrentWidget(runSetup_);
+        });
+        const int index = tabs_->indexOf(editor);
+        tabs_->insertTab(index, page, tr("Sweep %1").arg(controller->sweepId()));
+        tabs_->removeTab(tabs_->indexOf(editor));
+        editor->deleteLater();
+        tabs_->setCurrentWidget(page);
+    });
+}
+
+void MainWindow::openSweep(qint64 sweepId) {
+    if (!workspace_) return;
+    auto *page = new sweep::SweepViewPage(*workspace_, tabs_);
+    page->setEnginePath(app::LocalExecutor::defaultEnginePath());
+    page->showSweep(sweepId);
+    connect(page, &sweep::SweepViewPage::openRunRequested, this, [this](qint64 id) { showRunMonitor(id); });
+    connect(page, &sweep::SweepViewPage::runCreated, this, [this](qint64 id) {
+        runsPanel_->refreshRun(id);
+        if (loadRun(id)) tabs_->setCurrentWidget(runSetup_);
+    });
+    tabs_->setCurrentIndex(tabs_->addTab(page, tr("Sweep %1").arg(sweepId)));
+}
+
+bool MainWindow::fineTuneFromPackage(const QString &packageFile) {
+    if (!workspace_) return false;
+    const QString dir =
+        QDir(workspace_->path()).filePath(QStringLiteral("fine-tune/") + QFileInfo(packageFile).completeBaseName());
+    QDir().mkpath(dir);
+    const app::gallery::PackageCheck check = app::gallery::checkPackage(packageFile, dir);
+    if (!check.ok) {
+        QMessageBox::warning(this, tr("Cannot fine-tune"), check.message);
+        return false;
+    }
+    QString error;
+    const QString name = check.manifest.value(QStringLiteral("name")).toString();
+    if (!designer_->openSpec(QDir(dir).filePath(QStringLiteral("spec.json")), &error)) {
+        QMessageBox::warning(this, tr("Cannot fine-tune"), error);
+        return false;
+    }
+    const QJsonObject training = check.manifest.value(QStringLiteral("training")).toObject();
+    if (!training.isEmpty()) runSetup_->setConfig(training);
+    runSetup_->setInitialWeights(QDir(dir).filePath(QStringLiteral("weights.safetensors")), name);
+    runSetup_->setSpec(designer_->specJson());
+    tabs_->setCurrentWidget(runSetup_);
+    statusBar()->showMessage(tr("Fine-tuning \"%1\": adjust the settings and press Train.").arg(name), 8000);
+    return true;
 }
 
 bool MainWindow::confirmDiscardDesign() {

@@ -19,6 +19,8 @@ class Workspace;
 
 namespace diamond::ui {
 
+class ClusterManagerPage;
+class GalleryPage;
 class ComparePage;
 class DesignerPage;
 class RunMonitorPage;
@@ -49,6 +51,15 @@ public:
     /// Shows (creating if needed) the monitor tab of a run.
     RunMonitorPage *showRunMonitor(qint64 runId);
     ComparePage *showCompare(const QList<qint64> &runIds);
+    ClusterManagerPage *showClusters();
+    GalleryPage *gallery() const { return gallery_; }
+    /// Opens the sweep editor on the designer's network and the run set-up's config.
+    void newSweep();
+    /// Shows a stored sweep (live when its controller runs in this process).
+    void openSweep(qint64 sweepId);
+    /// Loads a gallery package for fine-tuning: its spec into the designer, its training config into the run
+    /// set-up, and its weights as the run's starting point. False (status message) when the package is refused.
+    bool fineTuneFromPackage(const QString &packageFile);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -70,11 +81,16 @@ private:
     /// The manager that follows a run: the local one, or the one created for the run's cluster job.
     app::RunManager *managerOf(qint64 runId) const;
     void deleteManagers();
+    /// Removes and deletes every tab but the permanent pages (designer, run set-up, gallery, clusters).
+    void closeTransientPages();
+    bool isPermanentPage(QWidget *page) const;
 
     QTabWidget *tabs_ = nullptr;
     DesignerPage *designer_ = nullptr;
     RunSetupPage *runSetup_ = nullptr;
     ComparePage *compare_ = nullptr;
+    ClusterManagerPage *clusters_ = nullptr; ///< kept while the window lives; shown as a tab on demand
+    GalleryPage *gallery_ = nullptr;
     WorkspacePanel *workspacePanel_ = nullptr;
     RunsPanel *runsPanel_ = nullptr;
     QLabel *statusRuns_ = nullptr;

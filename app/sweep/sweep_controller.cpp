@@ -13,6 +13,7 @@
 #include <csignal>
 #include <sys/types.h>
 #include <unistd.h>
+#include <utility>
 
 namespace diamond::app::sweep {
 
@@ -42,7 +43,7 @@ bool isEnded(const QString &state) {
 
 // --- TrialExecutor ---
 
-TrialExecutor::TrialExecutor(QObject *parent) : Executor(parent), local_(new LocalExecutor(this)) {
+TrialExecutor::TrialExecutor(QObject *parent) : Executor(parent), local_(new PackingLocalExecutor(this)) {
     connect(local_, &Executor::statusChanged, this, &Executor::statusChanged);
     connect(local_, &Executor::processExited, this,
             [this](qint64 runId, int exitCode, bool crashed, bool cancelRequested, const QString &err) {
@@ -52,6 +53,14 @@ TrialExecutor::TrialExecutor(QObject *parent) : Executor(parent), local_(new Loc
                     clean && !cancelRequested && pause_.contains(runId) ? kPreemptedExitCode : exitCode;
                 Q_EMIT processExited(runId, reported, crashed, cancelRequested, err);
             });
+}
+
+bool TrialExecutor::startBatch(const QList<ExecutionRequest> &requests) {
+    for (const ExecutionRequest &r : requests)
+        clean_.remove(r.runId);
+    const bool ok = local_->startBatch(requests);
+    error_ = local_->errorString();
+    return ok;
 }
 
 void TrialExecutor::setPauseOnSuccess(qint64 runId, bool pause) {
@@ -214,7 +223,7 @@ bool SweepController::start() {
             continue;
         }
         if (run->state == RunState::Running) {
-            active_.insert(run->id, Active{t.index, true});
+            active_.insert(run->id, Active{t.index, true, -int(run->id)}); // one slot each (conservative)
             if (!RunManager::enginePidAlive(ws_.runDirectory(run->id))) deadOrphans.append(run->id);
         } else if (run->state == RunState::Finished) {
             active_.insert(run->id, Active{t.index, false});
@@ -294,11 +303,17 @@ void SweepController::schedule() {
         finishIfIdle();
         return;
     }
-    while (active_.size() < def_.maxConcurrent) {
+    // One slot is one engine process: with packing, the new trials of one slot (up to trials_per_pack) are
+    // started together and train one after another in one `diamond-train pack`; promotions and relaunches
+    // (resumed runs) take a slot of their own.
+    const int perSlot = def_.packing ? std::max(1, def_.trialsPerPack) : 1;
+    while (activeSlots() < def_.maxConcurrent) {
         if (!interrupted_.isEmpty()) {
             const int index = interrupted_.takeFirst();
             auto t = trialRow(index);
-            if (t && !relaunch(*t)) {
+            const bool relaunched = t && relaunch(*t);
+            ++nextPack_;
+            if (t && !relaunched) {
                 t->state = QStringLiteral("failed");
                 t->info.insert(QStringLiteral("note"), error_);
                 store_.updateTrial(*t);
@@ -307,19 +322,62 @@ void SweepController::schedule() {
             }
             continue;
         }
-        const Job job = algo_->next();
-        if (job.kind == Job::Wait || job.kind == Job::Done) break;
-        double cost = job.budget;
-        if (job.kind == Job::Promote)
-            if (const auto t = trialRow(job.trial)) cost -= t->budget;
-        if (def_.totalBudget > 0 && usedBudget() + cost > def_.totalBudget + 1e-9) break;
-        const bool ok = job.kind == Job::NewTrial ? launchNew(job) : promote(job);
+        batching_ = true;
+        bool ok = true, more = true;
+        while (ok && batch_.size() < perSlot) {
+            const Job job = algo_->next();
+            if (job.kind == Job::Wait || job.kind == Job::Done) {
+                more = false;
+                break;
+            }
+            double cost = job.budget;
+            if (job.kind == Job::Promote)
+                if (const auto t = trialRow(job.trial)) cost -= t->budget;
+            if (def_.totalBudget > 0 && usedBudget() + cost > def_.totalBudget + 1e-9) {
+                more = false;
+                break;
+            }
+            if (job.kind == Job::Promote) {
+                if (!batch_.isEmpty()) break; // the promotion takes the next slot
+                batching_ = false;
+                ok = promote(job);
+                ++nextPack_;
+                break;
+            }
+            ok = launchNew(job);
+        }
+        batching_ = false;
+        ok = flushBatch() && ok;
         if (!ok) {
             setState(QStringLiteral("failed"), error_);
             return;
         }
+        if (!more) break;
     }
     finishIfIdle();
+}
+
+int SweepController::activeSlots() const {
+    QSet<int> packs;
+    for (const Active &a : active_)
+        packs.insert(a.pack);
+    return int(packs.size());
+}
+
+bool SweepController::flushBatch() {
+    if (batch_.isEmpty()) return true;
+    const QList<qint64> ids = std::exchange(batch_, {});
+    ++nextPack_;
+    const int launched = manager_->startRuns(ids);
+    if (launched == ids.size()) return true;
+    // Runs the manager could not launch have ended (runEnded recorded their failure) or stayed unstarted.
+    bool ok = true;
+    for (qint64 id : ids)
+        if (active_.contains(id) && !manager_->isActive(id)) {
+            active_.remove(id);
+            ok = false;
+        }
+    return ok || fail(manager_->errorString());
 }
 
 bool SweepController::launchNew(const Job &job) {
@@ -371,9 +429,13 @@ bool SweepController::relaunch(TrialRow &t) {
                         .arg(executor_->local()->enginePath()));
     const int top = algo_->topRung(t.info.value(QStringLiteral("bracket")).toInt());
     executor_->setPauseOnSuccess(t.runId, t.rung < top);
-    active_.insert(t.runId, Active{t.index, false});
+    active_.insert(t.runId, Active{t.index, false, nextPack_});
     Q_EMIT trialStarted(t.index, t.runId, t.rung, t.budget);
     bool ok;
+    if ((run->state == RunState::Draft || run->state == RunState::Queued) && batching_) {
+        batch_.append(t.runId); // started by flushBatch()
+        return true;
+    }
     if (run->state == RunState::Draft || run->state == RunState::Queued) {
         ok = manager_->startRun(t.runId);
     } else {

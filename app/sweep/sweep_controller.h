@@ -1,10 +1,12 @@
 // SweepController: runs a sweep's trials as normal runs of the workspace (docs/sweeps.md, "Execution").
 //
-// Each trial is one run (RunStore::createRun + RunManager::startRun); at most limits.max_concurrent run at
-// once. A trial trains to the budget of its rung (run.json epochs/steps); a run that reaches an intermediate
-// rung ends as `preempted` (its final checkpoint stays) and a promotion rewrites the run's budget and resumes
-// it with RunManager::resume, so it continues from that checkpoint. A trial that reaches its top rung ends
-// `finished`; trials never promoted are `cancelled` when the sweep ends (checkpoints stay).
+// Each trial is one run (RunStore::createRun); at most limits.max_concurrent engine processes run at once. With
+// limits.packing, the new trials a free slot gets (up to limits.trials_per_pack) are started together with
+// RunManager::startRuns and train one after another in one `diamond-train pack` process. A trial trains to the budget
+// of its rung (run.json epochs/steps); a run that reaches an intermediate rung ends as `preempted` (its final
+// checkpoint stays) and a promotion rewrites the run's budget and resumes it with RunManager::resume, so it continues
+// from that checkpoint. A trial that reaches its top rung ends `finished`; trials never promoted are `cancelled` when
+// the sweep ends (checkpoints stay).
 //
 // Crash safety: the trial row is written before its run is created, and the run found again by name when the
 // process died in between; a promotion is written before the run is resumed. load() + start() after a crash
@@ -17,6 +19,7 @@
 #pragma once
 
 #include "app/executor.h"
+#include "app/pack_executor.h"
 #include "app/run_manager.h"
 #include "app/sweep/algorithm.h"
 #include "app/sweep/sweep_definition.h"
@@ -32,24 +35,26 @@ class QTimer;
 
 namespace diamond::app::sweep {
 
-/// Wraps a LocalExecutor; a run marked with setPauseOnSuccess() that exits 0 is reported as exit 85
-/// (preempted), so that the run stays resumable for a promotion.
+/// Wraps a PackingLocalExecutor (startBatch() of two or more runs trains them in one engine process); a run marked with
+/// setPauseOnSuccess() that exits 0 is reported as exit 85 (preempted), so that the run stays resumable for a
+/// promotion.
 class TrialExecutor : public Executor {
     Q_OBJECT
 public:
     explicit TrialExecutor(QObject *parent = nullptr);
-    LocalExecutor *local() const { return local_; }
+    PackingLocalExecutor *local() const { return local_; }
     void setPauseOnSuccess(qint64 runId, bool pause);
     /// True when the run's last engine exit was 0 (before any mapping).
     bool exitedCleanly(qint64 runId) const { return clean_.contains(runId); }
 
     bool start(const ExecutionRequest &request) override;
+    bool startBatch(const QList<ExecutionRequest> &requests) override;
     bool cancel(qint64 runId) override { return local_->cancel(runId); }
     ProcessStatus status(qint64 runId) const override { return local_->status(runId); }
     qint64 processId(qint64 runId) const override { return local_->processId(runId); }
 
 private:
-    LocalExecutor *local_;
+    PackingLocalExecutor *local_;
     QSet<qint64> pause_, clean_;
 };
 
@@ -107,7 +112,12 @@ private:
     struct Active {
         int trial = 0;
         bool orphan = false; ///< engine left by a dead controller
+        int pack = 0;        ///< launch group: runs started together share one engine process (one slot)
     };
+    /// Engine processes (launch groups) of the active trials; max_concurrent bounds it.
+    int activeSlots() const;
+    /// Starts the runs collected in batch_ with one RunManager::startRuns (one pack).
+    bool flushBatch();
     bool fail(const QString &message);
     void setState(const QString &state, const QString &note = {});
     void schedule();
@@ -139,6 +149,9 @@ private:
     bool started_ = false;
     QHash<qint64, Active> active_; ///< run id -> running trial
     QList<int> interrupted_;       ///< trials to relaunch (engine lost or preempted from outside)
+    bool batching_ = false;        ///< relaunch() collects new runs in batch_ instead of starting them
+    QList<qint64> batch_;
+    int nextPack_ = 1;
     QString error_;
 };
 

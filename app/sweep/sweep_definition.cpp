@@ -137,8 +137,8 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
     const QJsonObject limits = doc.value(QStringLiteral("limits")).toObject();
     if (!checkKnown(limits,
                     {QStringLiteral("max_trials"), QStringLiteral("max_concurrent"), QStringLiteral("budget_per_trial"),
-                     QStringLiteral("budget_unit"), QStringLiteral("total_budget"),
-                     QStringLiteral("threads_per_trial")},
+                     QStringLiteral("budget_unit"), QStringLiteral("total_budget"), QStringLiteral("threads_per_trial"),
+                     QStringLiteral("packing"), QStringLiteral("trials_per_pack")},
                     QStringLiteral("limits."), error))
         return std::nullopt;
     const QString unit = limits.value(QStringLiteral("budget_unit"))
@@ -158,6 +158,15 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
         !number(limits, "total_budget", lp, &d.totalBudget, false, 0, error) ||
         !number(limits, "threads_per_trial", lp, &threads, true, 0, error))
         return std::nullopt;
+    const QJsonValue packing = limits.value(QStringLiteral("packing"));
+    if (!packing.isUndefined() && !packing.isBool()) {
+        *error = tr("limits.packing: must be true or false");
+        return std::nullopt;
+    }
+    d.packing = packing.toBool(true);
+    double perPack = d.trialsPerPack;
+    if (!number(limits, "trials_per_pack", lp, &perPack, true, 1, error)) return std::nullopt;
+    d.trialsPerPack = int(perPack);
     d.maxConcurrent = int(maxConcurrent);
     d.threadsPerTrial = int(threads);
 
@@ -243,7 +252,9 @@ QJsonObject SweepDefinition::toJson() const {
                                                {QStringLiteral("budget_unit"),
                                                 budgetInSteps ? QStringLiteral("steps") : QStringLiteral("epochs")},
                                                {QStringLiteral("total_budget"), totalBudget},
-                                               {QStringLiteral("threads_per_trial"), threadsPerTrial}}},
+                                               {QStringLiteral("threads_per_trial"), threadsPerTrial},
+                                               {QStringLiteral("packing"), packing},
+                                               {QStringLiteral("trials_per_pack"), trialsPerPack}}},
         {QStringLiteral("seed"), double(seed)}};
 }
 

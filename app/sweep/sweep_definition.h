@@ -36,6 +36,10 @@ struct SweepDefinition {
     int maxConcurrent = 1;
     double totalBudget = 0; ///< 0 = unlimited
     int threadsPerTrial = 1;
+    /// limits.packing: new trials launched together train one after another in one engine process
+    /// (`diamond-train pack`, docs/trial-packing.md); limits.max_concurrent then counts engine processes.
+    bool packing = true;
+    int trialsPerPack = 16; ///< limits.trials_per_pack: most trials in one pack
     std::uint64_t seed = 0;
 
     /// Parses a sweep document; relative "spec"/"config" paths are read relative to `baseDir`. The embedded

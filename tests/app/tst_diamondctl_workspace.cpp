@@ -2,6 +2,8 @@
 // HOME and XDG_DATA_HOME point into the temporary folder, so the real home directory is never touched.
 #include "common/test_paths.h"
 
+#include "app/schema_migrations.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
@@ -65,7 +67,7 @@ private Q_SLOTS:
         const QJsonObject doc = r.json();
         QCOMPARE(doc.value(QStringLiteral("created")).toBool(), true);
         QCOMPARE(doc.value(QStringLiteral("path")).toString(), dir);
-        QCOMPARE(doc.value(QStringLiteral("schema_version")).toInt(), 1);
+        QCOMPARE(doc.value(QStringLiteral("schema_version")).toInt(), diamond::app::latestSchemaVersion());
         const QJsonArray projects = doc.value(QStringLiteral("projects")).toArray();
         QCOMPARE(projects.size(), 1);
         QCOMPARE(projects[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("Examples"));
@@ -89,8 +91,8 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject doc = r.json();
         QCOMPARE(doc.value(QStringLiteral("path")).toString(), dir);
-        QCOMPARE(doc.value(QStringLiteral("schema_version")).toInt(), 1);
-        QCOMPARE(doc.value(QStringLiteral("latest_schema_version")).toInt(), 1);
+        QCOMPARE(doc.value(QStringLiteral("schema_version")).toInt(), diamond::app::latestSchemaVersion());
+        QCOMPARE(doc.value(QStringLiteral("latest_schema_version")).toInt(), diamond::app::latestSchemaVersion());
         QCOMPARE(doc.value(QStringLiteral("journal_mode")).toString(), QStringLiteral("wal"));
         QCOMPARE(doc.value(QStringLiteral("projects")).toInt(), 1);
         QCOMPARE(doc.value(QStringLiteral("runs")).toInt(), 4);

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QJsonDocument>
 #include <QPainter>
 #include <QSaveFile>
 #include <QSvgGenerator>
@@ -119,6 +120,12 @@ bool DesignerPage::newFromTemplate(const QString &resourcePath, QString *error) 
         return false;
     }
     if (!loadText(file.readAll(), resourcePath, error)) return false;
+    setCurrentFile(QString());
+    return true;
+}
+
+bool DesignerPage::loadSpecJson(const QJsonObject &spec, const QString &origin, QString *error) {
+    if (!loadText(QJsonDocument(spec).toJson(), origin, error)) return false;
     setCurrentFile(QString());
     return true;
 }

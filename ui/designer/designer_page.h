@@ -43,6 +43,8 @@ public:
     /// are laid out automatically.
     bool openSpec(const QString &path, QString *error);
     bool saveSpec(const QString &path, QString *error);
+    /// Loads a spec given as JSON (e.g. from the gallery); the result is untitled. `origin` names it in errors.
+    bool loadSpecJson(const QJsonObject &spec, const QString &origin, QString *error);
     /// Exports the graph as .png (rendered at twice the scene resolution) or .svg.
     bool exportImage(const QString &path, QString *error);
     QJsonObject specJson() const;

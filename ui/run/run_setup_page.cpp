@@ -172,6 +172,16 @@ void RunSetupPage::buildUi() {
     trainForm->addRow(tr("&Batch size:"), batch_);
     seed_ = intBox(training, 0, 2147483647);
     trainForm->addRow(tr("S&eed:"), seed_);
+    auto *initRow = new QHBoxLayout;
+    initWeightsLabel_ = new QLabel(tr("fresh (random initialisation)"), training);
+    initWeightsLabel_->setObjectName(QStringLiteral("initWeights"));
+    initWeightsLabel_->setWordWrap(true);
+    clearInitWeights_ = new QPushButton(tr("Start fresh"), training);
+    clearInitWeights_->setVisible(false);
+    initRow->addWidget(initWeightsLabel_, 1);
+    initRow->addWidget(clearInitWeights_);
+    trainForm->addRow(new QLabel(tr("Weights:"), training), initRow);
+    connect(clearInitWeights_, &QPushButton::clicked, this, [this] { setInitialWeights({}); });
     column->addWidget(training);
 
     auto *where = new QGroupBox(tr("Where"), formHost);
@@ -357,8 +367,18 @@ QJsonObject RunSetupPage::config() const {
     return c;
 }
 
+void RunSetupPage::setInitialWeights(const QString &path, const QString &description) {
+    initWeights_ = path;
+    initWeightsLabel_->setText(path.isEmpty()
+                                   ? tr("fresh (random initialisation)")
+                                   : tr("fine-tune from %1").arg(description.isEmpty() ? path : description));
+    initWeightsLabel_->setToolTip(path);
+    clearInitWeights_->setVisible(!path.isEmpty());
+}
+
 QJsonObject RunSetupPage::execution() const {
     QJsonObject e;
+    if (!initWeights_.isEmpty()) e.insert(QStringLiteral("init_weights"), initWeights_);
     if (threads_->value() > 0) e.insert(QStringLiteral("threads"), threads_->value());
     if (target() == QLatin1String("local")) {
         if (nproc_->value() > 1) e.insert(QStringLiteral("nproc"), nproc_->value());

@@ -38,6 +38,9 @@ public:
     /// {"threads": T, "job": {"partition", "nodes": 1, "tasks_per_node": N, "time_limit_minutes"}}.
     QJsonObject execution() const;
     QString target() const;
+    /// Fine-tuning: the run starts from these weights (a safetensors file); empty = fresh weights.
+    void setInitialWeights(const QString &path, const QString &description = {});
+    QString initialWeights() const { return initWeights_; }
     /// Compute targets besides this computer (cluster profile names).
     void setClusterTargets(const QStringList &names);
 
@@ -95,6 +98,9 @@ private:
     QLineEdit *partition_ = nullptr;
     QSpinBox *timeLimit_ = nullptr;
     QList<QWidget *> clusterOnly_; ///< job fields, shown for cluster targets
+    QString initWeights_;
+    QLabel *initWeightsLabel_ = nullptr;
+    QPushButton *clearInitWeights_ = nullptr;
     QLabel *planLabel_ = nullptr;
     QPushButton *train_ = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "app/sweep/sweep_controller.h"
 #include "common/test_paths.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -60,7 +61,8 @@ private Q_SLOTS:
             {QStringLiteral("objective"), QJsonObject{{QStringLiteral("metric"), QStringLiteral("loss")}}},
             {QStringLiteral("limits"), QJsonObject{{QStringLiteral("max_trials"), 3},
                                                    {QStringLiteral("max_concurrent"), 1},
-                                                   {QStringLiteral("budget_per_trial"), 2}}}};
+                                                   {QStringLiteral("budget_per_trial"), 2},
+                                                   {QStringLiteral("packing"), false}}}};
         const auto def = SweepDefinition::fromJson(doc, {}, &error);
         QVERIFY2(def, qPrintable(error));
 
@@ -145,6 +147,63 @@ private Q_SLOTS:
         QCOMPARE(trials.first().runId, orphanRun);
         QCOMPARE(trials.first().state, QStringLiteral("completed"));
         QCOMPARE(RunStore(ws).runs().size(), 2);
+    }
+
+    /// Runs a random sweep to completion; returns (trial index -> objective) and the wall time in seconds.
+    QPair<QMap<int, double>, double> runSweep(const QString &wsName, int trials, bool packing, int concurrent,
+                                              int *packs = nullptr) {
+        Workspace ws;
+        if (!ws.create(dir_.filePath(wsName))) return {};
+        QJsonObject doc = document(wsName, trials);
+        QJsonObject limits = doc.value(QStringLiteral("limits")).toObject();
+        limits.insert(QStringLiteral("packing"), packing);
+        limits.insert(QStringLiteral("max_concurrent"), concurrent);
+        doc.insert(QStringLiteral("limits"), limits);
+        doc.insert(QStringLiteral("seed"), 11);
+        QString error;
+        const auto def = SweepDefinition::fromJson(doc, {}, &error);
+        if (!def) return {};
+        SweepController c(ws);
+        c.setEnginePath(engine());
+        if (!c.create(*def)) return {};
+        QSignalSpy finished(&c, &SweepController::finished);
+        QElapsedTimer timer;
+        timer.start();
+        if (!c.start()) return {};
+        if (!c.isFinished() && !finished.wait(600000)) return {};
+        const double seconds = timer.elapsed() / 1000.0;
+        QMap<int, double> objectives;
+        for (const TrialRow &t : c.trials())
+            if (t.state == QLatin1String("completed") && t.objective) objectives.insert(t.index, *t.objective);
+        if (packs) *packs = qobject_cast<TrialExecutor *>(c.runManager()->executor())->local()->packsStarted();
+        return {objectives, seconds};
+    }
+
+    void packedSweepMatchesUnpacked() {
+        // The same seed proposes the same trials; a packed trial trains bit-identically to a separate process,
+        // so every objective (and the best) is the same.
+        int packs = 0;
+        const auto packed = runSweep(QStringLiteral("packed"), 6, true, 1, &packs);
+        const auto single = runSweep(QStringLiteral("single"), 6, false, 1);
+        QCOMPARE(packed.first.size(), 6);
+        QCOMPARE(single.first.size(), 6);
+        QCOMPARE(packs, 1); // 6 trials <= trials_per_pack: one engine process
+        QCOMPARE(packed.first, single.first);
+        const auto best = [](const QMap<int, double> &m) { return *std::min_element(m.cbegin(), m.cend()); };
+        QCOMPARE(best(packed.first), best(single.first));
+    }
+
+    void packingThroughput() {
+        // 32 random trials of 2-epoch spirals: packed (16 per pack, 2 packs at a time) against one process per
+        // trial (2 at a time).
+        const auto packed = runSweep(QStringLiteral("tp-packed"), 32, true, 2);
+        const auto single = runSweep(QStringLiteral("tp-single"), 32, false, 2);
+        QCOMPARE(packed.first.size(), 32);
+        QCOMPARE(single.first.size(), 32);
+        QCOMPARE(packed.first, single.first);
+        qInfo("32 trials: packed %.2f s (%.2f trials/s), one process per trial %.2f s (%.2f trials/s), %.1fx",
+              packed.second, 32 / packed.second, single.second, 32 / single.second, single.second / packed.second);
+        QVERIFY(packed.second < single.second);
     }
 };
 

@@ -239,6 +239,10 @@ private Q_SLOTS:
             << "space[0].target";
         QTest::newRow("spec missing") << R"({"spec":"missing.json"})"
                                       << "spec";
+        QTest::newRow("packing") << R"({"limits":{"packing":"yes"}})"
+                                 << "limits.packing";
+        QTest::newRow("trials_per_pack") << R"({"limits":{"trials_per_pack":0}})"
+                                         << "limits.trials_per_pack";
     }
     void sweepFileValidation() {
         QFETCH(QString, patch);
@@ -283,6 +287,8 @@ private Q_SLOTS:
         QVERIFY(def->trialDocuments({{QStringLiteral("lr"), 0.01}}, 3, &spec, &config, &error));
         QCOMPARE(config.value(QStringLiteral("epochs")).toInt(), 3);
         QCOMPARE(config.value(QStringLiteral("threads")).toInt(), 1);
+        QVERIFY(def->packing); // default for local sweeps
+        QCOMPARE(def->trialsPerPack, 16);
         // The stored (embedded) form parses back to the same definition.
         const auto again = SweepDefinition::fromJson(def->toJson(), {}, &error);
         QVERIFY2(again, qPrintable(error));

@@ -1,0 +1,191 @@
+// ClusterManagerPage: the cluster manager (a central tab). Left: the workspace's cluster profiles with Add,
+// Duplicate and Remove. Right, tab "Profile": a form with every ClusterProfile field (partitions in an editable
+// table), Save / Revert, "Test connection" and "Probe partitions"; tab "Jobs": the connected user's jobs on the
+// selected cluster (refresh button, auto refresh every 10 s while the tab is visible, cancel a job).
+//
+// Profiles are read and written through app::ClusterStore on this thread (small SQLite rows). Everything that
+// talks to a cluster goes through ClusterClient (a worker thread), so the GUI never waits for SSH. An unknown
+// host key opens a dialog with its SHA256 fingerprint (hostKeyDialog()); a changed host key is refused and
+// reported (messageDialog()); passphrases, passwords and MFA questions are asked in a dialog as they come.
+#pragma once
+
+#include "remote/cluster_profile.h"
+#include "ui/cluster/cluster_client.h"
+
+#include <QHash>
+#include <QMessageBox>
+#include <QPointer>
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QCheckBox;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QTimer;
+class QTreeWidget;
+
+namespace diamond::app {
+class ClusterStore;
+class Workspace;
+} // namespace diamond::app
+
+namespace diamond::ui {
+
+class ClusterProfilesModel;
+class JobQueueModel;
+class PartitionsModel;
+
+class ClusterManagerPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ClusterManagerPage(QWidget *parent = nullptr);
+    ~ClusterManagerPage() override;
+
+    /// Opens the workspace in `folder` (its own connection) and lists its profiles; empty closes. False with
+    /// statusText() when it cannot be opened.
+    bool setWorkspaceFolder(const QString &folder);
+    QString workspaceFolder() const;
+
+    /// Names of the stored profiles, for the run set-up's target list (also sent as profilesChanged).
+    QStringList clusterNames() const;
+
+    // ---- editing ----
+    /// Shows the stored profile `name` in the form; false when there is none.
+    bool selectProfile(const QString &name);
+    /// Name of the stored profile shown in the form; empty for a new, unsaved one.
+    QString currentProfileName() const { return m_originalName; }
+    /// Starts a new, unsaved profile with defaults.
+    void addProfile();
+    /// Starts a new, unsaved copy of the form's profile named "<name>-copy".
+    void duplicateProfile();
+    /// Removes the stored profile shown (asks first when `ask`).
+    bool removeProfile(bool ask = true);
+    /// Validates the form and stores it (add, update, or rename). False with the error shown under its field.
+    bool save();
+    /// Discards the form's changes.
+    void revert();
+    bool isModified() const { return m_modified; }
+    /// The profile in the form (not validated); *error names a field that cannot be read (environment lines).
+    remote::ClusterProfile editedProfile(QString *error = nullptr) const;
+    /// Fills the form (marks it modified; the stored profile is unchanged until save()).
+    void setEditedProfile(const remote::ClusterProfile &profile);
+    /// The inline error shown under field `field` ("name", "host", "port", "user", "scratch_dir", ...; the
+    /// JSON key of docs/clusters.md); empty when none.
+    QString fieldError(const QString &field) const;
+
+    // ---- talking to the cluster (asynchronous; results as signals and in the page) ----
+    /// Runs the connection test on the form's profile; returns the request id, 0 when the form is invalid.
+    int testConnection();
+    /// Fills the partitions table from the scheduler; 0 when the form is invalid.
+    int probe();
+    /// Refreshes the job list of the form's profile; 0 when the form is invalid or a refresh is running.
+    int refreshQueue();
+    /// Cancels the job `jobId` on the form's cluster.
+    int cancelJob(const QString &jobId);
+    /// Shows the "Jobs" tab (starts its auto refresh) or the "Profile" tab.
+    void showJobsTab(bool jobs = true);
+    bool isBusy() const;
+    /// Auto refresh of the job list while the Jobs tab is visible (10 s by default).
+    QTimer *queueTimer() const { return m_queueTimer; }
+
+    ClusterClient *client() const { return m_client; }
+    ClusterProfilesModel *profilesModel() const { return m_profiles; }
+    PartitionsModel *partitionsModel() const { return m_partitions; }
+    JobQueueModel *queueModel() const { return m_jobs; }
+    /// The last status line (progress, test summary, errors).
+    QString statusText() const;
+    /// The open unknown-host-key question, nullptr when none.
+    QMessageBox *hostKeyDialog() const { return m_hostKeyDialog; }
+    /// The last error dialog (e.g. a changed host key refused), nullptr when none is open.
+    QMessageBox *messageDialog() const { return m_messageDialog; }
+    /// Lines of the last connection test: "connect: ok: ...", one per check.
+    QStringList testResultLines() const;
+
+Q_SIGNALS:
+    void profilesChanged(const QStringList &names);
+    void testFinished(bool ok);
+    void probeFinished(bool ok);
+    void queueRefreshed(bool ok);
+    void jobCancelled(bool ok);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void buildUi();
+    QWidget *buildListPane();
+    QWidget *buildProfileTab();
+    QWidget *buildJobsTab();
+    QWidget *field(QWidget *editor, const QString &key);
+    void reloadProfiles(const QString &select = {});
+    void showProfile(const remote::ClusterProfile &profile, const QString &originalName);
+    void clearErrors();
+    void showError(const QString &message);
+    void setStatus(const QString &text, bool error = false, bool success = false);
+    void markModified();
+    void updateActions();
+    bool validProfile(remote::ClusterProfile *out);
+    void onCurrentRowChanged(int row);
+    void onTestFinished(int id, const ClusterTestResult &result);
+    void onProbeFinished(int id, const ClusterProbeResult &result);
+    void onQueueFinished(int id, const ClusterQueueResult &result);
+    void onHostKeyUnknown(const QString &hostLabel, const QString &keyType, const QString &fingerprint);
+    void onSecretRequested(ClusterClient::SecretKind kind, const QString &title, const QString &instruction,
+                           const QStringList &prompts, const QList<bool> &echo);
+    void showMessage(const QString &title, const QString &text, const QString &details);
+    void updateQueueTimer();
+
+    std::unique_ptr<app::Workspace> m_workspace;
+    std::unique_ptr<app::ClusterStore> m_store;
+    ClusterClient *m_client = nullptr;
+    ClusterProfilesModel *m_profiles = nullptr;
+    PartitionsModel *m_partitions = nullptr;
+    JobQueueModel *m_jobs = nullptr;
+
+    QListView *m_list = nullptr;
+    QPushButton *m_addButton = nullptr, *m_duplicateButton = nullptr, *m_removeButton = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QWidget *m_jobsTab = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_errorBanner = nullptr;
+    QLineEdit *m_name = nullptr, *m_host = nullptr, *m_user = nullptr, *m_account = nullptr;
+    QSpinBox *m_port = nullptr;
+    QComboBox *m_scheduler = nullptr, *m_runtime = nullptr;
+    QLineEdit *m_identity = nullptr, *m_knownHosts = nullptr, *m_modules = nullptr, *m_image = nullptr,
+              *m_containerOptions = nullptr, *m_scratch = nullptr, *m_engine = nullptr;
+    QPlainTextEdit *m_environment = nullptr;
+    QTableView *m_partitionsView = nullptr;
+    QPushButton *m_addPartition = nullptr, *m_removePartition = nullptr;
+    QPushButton *m_saveButton = nullptr, *m_revertButton = nullptr, *m_testButton = nullptr, *m_probeButton = nullptr;
+    QProgressBar *m_busy = nullptr;
+    QLabel *m_status = nullptr;
+    QTreeWidget *m_checks = nullptr;
+    QTableView *m_jobsView = nullptr;
+    QPushButton *m_refreshButton = nullptr, *m_cancelJobButton = nullptr;
+    QCheckBox *m_autoRefresh = nullptr;
+    QLabel *m_jobsStatus = nullptr;
+    QTimer *m_queueTimer = nullptr;
+    QHash<QString, QLabel *> m_fieldErrors; ///< JSON key -> inline error label
+    QHash<QString, QWidget *> m_fieldEditors;
+    QPointer<QMessageBox> m_hostKeyDialog;
+    QPointer<QMessageBox> m_messageDialog;
+
+    QString m_originalName; ///< stored name of the profile in the form; empty: new
+    remote::ClusterProfile m_original;
+    bool m_modified = false;
+    bool m_loading = false;
+    int m_testRequest = 0, m_probeRequest = 0, m_queueRequest = 0, m_cancelRequest = 0;
+};
+
+} // namespace diamond::ui

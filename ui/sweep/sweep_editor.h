@@ -1,0 +1,107 @@
+// SweepEditor: builds a sweep definition (diamond.sweep/1, docs/sweeps.md) from widgets: parameters picked
+// from the run config and the network spec (numeric node parameters), each with a distribution and range;
+// algorithm and its settings; objective; limits. Every change re-validates (coalesced); errors are shown
+// inline: the offending parameter cells are marked red with the message as tool tip, and all messages are
+// listed under the form. "Start" creates and starts a SweepController and hands it over (sweepStarted).
+#pragma once
+
+#include "app/sweep/sweep_controller.h"
+#include "app/sweep/sweep_definition.h"
+
+#include <QJsonObject>
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace diamond::ui::sweep {
+
+class SweepEditor : public QWidget {
+    Q_OBJECT
+public:
+    enum ParamColumn { NameCol, TargetCol, TypeCol, LowCol, HighCol, ValuesCol, GridCol, ColumnCount };
+
+    struct Candidate {
+        QString target; ///< "optimizer.lr", "spec:fc1.out_features"
+        QJsonValue current;
+    };
+
+    explicit SweepEditor(QWidget *parent = nullptr);
+
+    /// The base network spec and run config the sweep varies; fills the parameter picker.
+    void setBase(const QJsonObject &spec, const QJsonObject &config);
+    /// Where Start creates the sweep (must stay open while the editor lives).
+    void setWorkspace(app::Workspace *workspace) { ws_ = workspace; }
+    /// Engine binary for the controller Start creates (default: the controller's).
+    void setEnginePath(const QString &path) { enginePath_ = path; }
+
+    /// Parameters that can be swept: common run-config fields, numeric leaves of the config, and every numeric
+    /// parameter of every spec node ("spec:<id>.<param>").
+    static QList<Candidate> candidates(const QJsonObject &spec, const QJsonObject &config);
+
+    /// Adds a parameter row for `target` with a distribution guessed from its current value; returns the row.
+    int addParameter(const QString &target);
+    void removeParameter(int row);
+
+    /// The sweep document built from the widgets (spec and config embedded).
+    QJsonObject document() const;
+    /// Validates the document; false with the first error. Updates the inline error display.
+    bool validate();
+    /// The parsed definition, when valid.
+    std::optional<app::sweep::SweepDefinition> definition(QString *error = nullptr) const;
+    /// Current error messages (empty when valid).
+    const QStringList &errors() const { return errors_; }
+    /// Whether the cell of a parameter row is marked as erroneous.
+    bool cellHasError(int row, int column) const;
+
+    QTableWidget *parameterTable() const { return params_; }
+    QComboBox *typeCombo(int row) const;
+    QComboBox *algorithmCombo() const { return algorithm_; }
+    QPushButton *startButton() const { return start_; }
+
+    /// Validates, creates and starts a SweepController; emits sweepStarted. False with the error shown.
+    bool start();
+
+Q_SIGNALS:
+    /// A sweep was created and started; the receiver takes ownership of `controller` (no parent).
+    void sweepStarted(diamond::app::sweep::SweepController *controller);
+    void validityChanged(bool valid);
+
+private:
+    void changed();
+    void updateAlgorithmRows();
+    void setRowTarget(int row, const QString &target);
+    QJsonObject parameterJson(int row, QString *error) const;
+
+    QJsonObject spec_, config_;
+    app::Workspace *ws_ = nullptr;
+    QString enginePath_;
+    QStringList errors_;
+    QTimer *validate_;
+
+    QLineEdit *name_, *project_;
+    QComboBox *picker_;
+    QTableWidget *params_;
+    QComboBox *algorithm_;
+    QFormLayout *algoForm_;
+    QSpinBox *gridPoints_, *startup_, *candidates_, *eta_, *minResource_;
+    QDoubleSpinBox *gamma_, *priorWeight_;
+    QComboBox *metric_, *split_, *mode_, *unit_;
+    QSpinBox *maxTrials_, *maxConcurrent_, *budget_, *threads_, *seed_, *trialsPerPack_;
+    QCheckBox *packing_;
+    QDoubleSpinBox *totalBudget_;
+    QLabel *errorLabel_, *algoHelp_ = nullptr;
+    QPushButton *start_;
+};
+
+} // namespace diamond::ui::sweep
