@@ -26,12 +26,37 @@ namespace diamond::ui {
 
 namespace {
 
-/// The decimated polylines of one frame, in data coordinates.
+/// Points [begin, end) of a polyline in data coordinates: either a min/max-decimated copy or, when the visible
+/// part is small enough, the series' own (implicitly shared, not copied) points.
+struct CurveSlice {
+    QVector<QPointF> points;
+    qsizetype begin = 0, end = 0;
+    qsizetype size() const { return end - begin; }
+    bool isEmpty() const { return end <= begin; }
+};
+
+/// The visible part of `points` for a plot `columns` pixels wide: shared when it has at most 8 points per column,
+/// else decimated to at most 4 per column. One point beyond each side is kept so lines reach the edges.
+CurveSlice visibleSlice(const QVector<QPointF> &points, double xLo, double xHi, int columns) {
+    const qsizetype first = std::max<qsizetype>(0, lowerBoundX(points, xLo) - 1);
+    qsizetype last = lowerBoundX(points, xHi);
+    while (last < points.size() && points[last].x() <= xHi)
+        ++last;
+    last = std::min<qsizetype>(points.size(), last + 1);
+    if (last - first > 8 * qsizetype(columns)) {
+        CurveSlice slice{decimateMinMax(points, xLo, xHi, columns), 0, 0};
+        slice.end = slice.points.size();
+        return slice;
+    }
+    return {points, first, std::max(first, last)};
+}
+
+/// The polylines of one frame.
 struct FrameCurve {
     QColor color;
     Qt::PenStyle style = Qt::SolidLine;
-    QVector<QPointF> raw;      ///< drawn faint when smoothed is not empty
-    QVector<QPointF> smoothed; ///< empty when smoothing is off
+    CurveSlice raw;      ///< drawn faint when smoothed is not empty
+    CurveSlice smoothed; ///< empty when smoothing is off
 };
 
 /// Above this many points per frame, curves are rasterised by rasterizePolyline() instead of QPainter.
@@ -128,12 +153,14 @@ public:
         const double ylo = log ? std::log10(yLo) : yLo, yhi = log ? std::log10(yHi) : yHi;
         const double ys = area.height() / (yhi - ylo);
         QPolygonF poly;
-        auto draw = [&](const QVector<QPointF> &pts, const QColor &color, Qt::PenStyle style) {
+        auto draw = [&](const CurveSlice &slice, const QColor &color, Qt::PenStyle style) {
             poly.clear();
-            poly.reserve(pts.size());
+            poly.reserve(slice.size());
+            const QPointF *begin = slice.points.constData() + slice.begin, *end = slice.points.constData() + slice.end;
             const QPointF origin = dense ? QPointF(0, 0) : area.topLeft();
             const double scale = dense ? dpr : 1.0;
-            for (const QPointF &p : pts) {
+            for (const QPointF *it = begin; it != end; ++it) {
+                const QPointF &p = *it;
                 double y = p.y();
                 if (log) {
                     if (!(y > 0)) continue;
@@ -510,8 +537,9 @@ void CurveChart::rebuildFrame() {
     layer->curves.clear();
     drawnIndex_.clear();
     double ylo = inf, yhi = -inf;
-    auto extend = [&](const QVector<QPointF> &pts) {
-        for (const QPointF &p : pts) {
+    auto extend = [&](const CurveSlice &slice) {
+        for (qsizetype i = slice.begin; i < slice.end; ++i) {
+            const QPointF &p = slice.points[i];
             if (p.x() < xLo_ || p.x() > xHi_ || !std::isfinite(p.y()) || (logY_ && p.y() <= 0)) continue;
             ylo = std::min(ylo, p.y());
             yhi = std::max(yhi, p.y());
@@ -523,13 +551,13 @@ void CurveChart::rebuildFrame() {
         FrameCurve curve;
         curve.color = s.color;
         curve.style = s.style;
-        curve.raw = decimateMinMax(s.points, xLo_, xHi_, columns);
+        curve.raw = visibleSlice(s.points, xLo_, xHi_, columns);
         if (smoothing_ > 0) {
             if (!s.smoothedValid) {
                 s.smoothed = debiasedExponentialSmoothing(s.points, smoothing_);
                 s.smoothedValid = true;
             }
-            curve.smoothed = decimateMinMax(s.smoothed, xLo_, xHi_, columns);
+            curve.smoothed = visibleSlice(s.smoothed, xLo_, xHi_, columns);
         }
         extend(curve.raw);
         drawnIndex_.insert(key, int(layer->curves.size()));
