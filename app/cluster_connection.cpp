@@ -24,6 +24,10 @@ bool isLocalProfile(const remote::ClusterProfile &profile) { return profile.host
 
 std::unique_ptr<remote::CommandRunner> makeClusterRunner(const remote::ClusterProfile &profile) {
     if (isLocalProfile(profile)) return std::make_unique<remote::LocalCommandRunner>();
+    return std::make_unique<remote::SshCommandRunner>(sshOptionsFor(profile));
+}
+
+remote::SshConnectOptions sshOptionsFor(const remote::ClusterProfile &profile) {
     remote::SshConnectOptions o;
     o.host = profile.host;
     o.port = profile.port;
@@ -35,7 +39,7 @@ std::unique_ptr<remote::CommandRunner> makeClusterRunner(const remote::ClusterPr
     }
     o.knownHostsPath = profile.knownHostsFile.isEmpty() ? QDir::home().filePath(QStringLiteral(".ssh/known_hosts"))
                                                         : profile.knownHostsFile;
-    return std::make_unique<remote::SshCommandRunner>(o);
+    return o;
 }
 
 QList<ClusterCheck> testCluster(remote::CommandRunner &runner, const remote::ClusterProfile &p) {

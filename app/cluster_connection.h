@@ -5,6 +5,7 @@
 
 #include "remote/cluster_profile.h"
 #include "remote/command_runner.h"
+#include "remote/ssh_session.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -13,6 +14,10 @@
 #include <memory>
 
 namespace diamond::app {
+
+/// The SSH settings for a profile: host, port, user (default $USER), identity file (~ expanded), known_hosts
+/// (default ~/.ssh/known_hosts). Used by makeClusterRunner() and the GUI's cluster client alike.
+remote::SshConnectOptions sshOptionsFor(const remote::ClusterProfile &profile);
 
 /// True when the profile means this machine (host "local"): commands run here, no SSH.
 bool isLocalProfile(const remote::ClusterProfile &profile);

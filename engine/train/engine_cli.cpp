@@ -98,18 +98,11 @@ Arguments parseArguments(int argc, char **argv) {
             a.initWeights = value(i, arg);
         else if (arg == "--dry-run")
             a.dryRun = true;
-        else if (arg == "--device") {
-            a.device = value(i, arg);
-            if (a.device != "cpu" && a.device != "cuda" && a.device.rfind("cuda:", 0) != 0)
-                throw UsageError("--device must be cpu or cuda, got '" + a.device + "'.", "--device");
-        } else if (arg == "--threads") {
-            const std::string v = value(i, arg);
-            char *end = nullptr;
-            const long n = std::strtol(v.c_str(), &end, 10);
-            if (!end || *end || n < 1 || n > 1024)
-                throw UsageError("--threads must be a whole number from 1 to 1024, got '" + v + "'.", "--threads");
-            a.threads = static_cast<int>(n);
-        } else {
+        else if (arg == "--device")
+            a.device = parseDeviceOption(value(i, arg));
+        else if (arg == "--threads")
+            a.threads = parseThreadsOption(value(i, arg));
+        else {
             throw UsageError("Unknown option '" + arg + "'. See diamond-train --help.", arg);
         }
     }
@@ -172,6 +165,20 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
 }
 
 } // namespace
+
+int parseThreadsOption(const std::string &value) {
+    char *end = nullptr;
+    const long n = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || !end || *end || n < 1 || n > 1024)
+        throw UsageError("--threads must be a whole number from 1 to 1024, got '" + value + "'.", "--threads");
+    return static_cast<int>(n);
+}
+
+std::string parseDeviceOption(const std::string &value) {
+    if (value != "cpu" && value != "cuda" && value.rfind("cuda:", 0) != 0)
+        throw UsageError("--device must be cpu or cuda, got '" + value + "'.", "--device");
+    return value;
+}
 
 int runCli(int argc, char **argv) {
     for (int i = 1; i < argc; ++i) {

@@ -2,6 +2,8 @@
 // `error` event on stdout and a non-zero exit code.
 #pragma once
 
+#include <string>
+
 namespace diamond::engine {
 
 /// Exit codes of diamond-train.
@@ -13,5 +15,10 @@ enum ExitCode : int {
 };
 
 int runCli(int argc, char **argv);
+
+/// The value of --threads: a whole number from 1 to 1024. Throws UsageError otherwise.
+int parseThreadsOption(const std::string &value);
+/// The value of --device: cpu, cuda or cuda:N. Throws UsageError otherwise.
+std::string parseDeviceOption(const std::string &value);
 
 } // namespace diamond::engine

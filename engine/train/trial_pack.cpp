@@ -45,15 +45,10 @@ PackArguments parsePackArguments(int argc, char **argv) {
         if (arg == "--trials")
             a.trials = value();
         else if (arg == "--device")
-            a.device = value();
-        else if (arg == "--threads") {
-            const std::string v = value();
-            char *end = nullptr;
-            const long n = std::strtol(v.c_str(), &end, 10);
-            if (*end != '\0' || n < 1 || n > 4096)
-                throw UsageError("--threads expects 1..4096, not '" + v + "'.", "--threads");
-            a.threads = static_cast<int>(n);
-        } else {
+            a.device = parseDeviceOption(value());
+        else if (arg == "--threads")
+            a.threads = parseThreadsOption(value());
+        else {
             throw UsageError("Unknown option '" + arg + "' for pack. See diamond-train --help.", arg);
         }
     }

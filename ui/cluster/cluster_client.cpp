@@ -1,5 +1,6 @@
 #include "ui/cluster/cluster_client.h"
 
+#include "app/cluster_connection.h"
 #include "remote/command_runner.h"
 #include "remote/ssh_command_runner.h"
 #include "remote/ssh_session.h"
@@ -17,20 +18,7 @@ namespace diamond::ui {
 namespace {
 
 /// Same connection settings as app::makeClusterRunner, so the GUI and `diamondctl cluster test` agree.
-remote::SshConnectOptions sshOptions(const remote::ClusterProfile &profile) {
-    remote::SshConnectOptions o;
-    o.host = profile.host;
-    o.port = profile.port;
-    o.user = profile.user.isEmpty() ? qEnvironmentVariable("USER") : profile.user;
-    if (!profile.identityFile.isEmpty()) {
-        QString key = profile.identityFile;
-        if (key.startsWith(QLatin1String("~/"))) key = QDir::home().filePath(key.mid(2));
-        o.identityFiles << key;
-    }
-    o.knownHostsPath = profile.knownHostsFile.isEmpty() ? QDir::home().filePath(QStringLiteral(".ssh/known_hosts"))
-                                                        : profile.knownHostsFile;
-    return o;
-}
+remote::SshConnectOptions sshOptions(const remote::ClusterProfile &profile) { return app::sshOptionsFor(profile); }
 
 QString connectionKey(const remote::ClusterProfile &p) {
     return QStringList{p.host, QString::number(p.port), p.user, p.identityFile, p.knownHostsFile}.join(QChar(0x1f));

@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -33,6 +34,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
 
 using namespace diamond;
@@ -141,6 +143,29 @@ private Q_SLOTS:
         compare->chart()->setSeriesVisible(QString::number(runId), true);
         QTRY_VERIFY(!compare->chart()->hasPendingFrame());
         shoot(&window, "compare.png");
+    }
+
+    // The Chinese user interface: the translation catalogue is embedded, menus and pages are translated.
+    void chineseUserInterface() {
+        QTranslator translator;
+        QVERIFY(translator.load(QLocale(QStringLiteral("zh_CN")), QStringLiteral("diamond"), QStringLiteral("_"),
+                                QStringLiteral(":/i18n")));
+        QCoreApplication::installTranslator(&translator);
+        {
+            ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws")));
+            window.resize(1400, 900);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QStringList menus;
+            for (QAction *a : window.menuBar()->actions())
+                menus << a->text();
+            QVERIFY2(menus.first().startsWith(QStringLiteral("文件")), qPrintable(menus.join(QLatin1Char(' '))));
+            QCOMPARE(window.tabs()->tabText(0), QStringLiteral("设计器"));
+            window.tabs()->setCurrentIndex(1);
+            QTest::qWait(200);
+            shoot(&window, "main-zh_CN.png");
+        }
+        QCoreApplication::removeTranslator(&translator);
     }
 };
 
