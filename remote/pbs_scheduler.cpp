@@ -2,6 +2,7 @@
 
 #include "remote/command_runner.h"
 #include "remote/pbs_parsers.h"
+#include "remote/scheduler.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -11,13 +12,6 @@ namespace diamond::remote {
 namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::remote::PbsScheduler", text); }
-
-QString failure(const QString &what, const CommandResult &r) {
-    QString detail = QString::fromUtf8(r.stderrData).trimmed();
-    if (detail.isEmpty()) detail = r.error;
-    if (detail.isEmpty()) detail = tr("exit code %1").arg(r.exitCode);
-    return tr("%1 failed: %2").arg(what, detail.replace(QLatin1Char('\n'), QLatin1String("; ")));
-}
 
 bool validJobId(const QString &id) {
     static const QRegularExpression re(QStringLiteral("^\\d+(\\[\\d*\\])?(\\.[A-Za-z0-9._-]+)?$"));
@@ -33,7 +27,7 @@ QString PbsScheduler::renderScript(const JobRequest &request, QString *error) co
 std::optional<QString> PbsScheduler::submit(const QString &scriptPath, QString *error) {
     const CommandResult r = runner_.run(QStringLiteral("qsub %1").arg(shellWord(scriptPath)));
     if (!r.ok()) {
-        *error = failure(QStringLiteral("qsub"), r);
+        *error = schedulerCommandFailure(QStringLiteral("qsub"), r);
         return std::nullopt;
     }
     const auto id = pbs::parseQsubOutput(r.stdoutData);
@@ -54,7 +48,7 @@ std::optional<JobStatus> PbsScheduler::status(const QString &jobId, QString *err
             unknown.jobId = jobId;
             return unknown;
         }
-        *error = failure(QStringLiteral("qstat"), r);
+        *error = schedulerCommandFailure(QStringLiteral("qstat"), r);
         return std::nullopt;
     }
     for (const pbs::Record &record : pbs::parseQstatFull(r.stdoutData))
@@ -69,7 +63,7 @@ std::optional<QList<JobStatus>> PbsScheduler::queue(QString *error) {
     const CommandResult r =
         runner_.run(QStringLiteral("ids=$(qselect -u \"$(id -un)\") || exit 1; [ -z \"$ids\" ] || qstat -f $ids"));
     if (!r.ok()) {
-        *error = failure(QStringLiteral("qstat"), r);
+        *error = schedulerCommandFailure(QStringLiteral("qstat"), r);
         return std::nullopt;
     }
     QList<JobStatus> out;
@@ -84,14 +78,14 @@ bool PbsScheduler::cancel(const QString &jobId, QString *error) {
         return false;
     }
     const CommandResult r = runner_.run(QStringLiteral("qdel %1").arg(jobId));
-    if (!r.ok()) *error = failure(QStringLiteral("qdel"), r);
+    if (!r.ok()) *error = schedulerCommandFailure(QStringLiteral("qdel"), r);
     return r.ok();
 }
 
 std::optional<QList<PartitionInfo>> PbsScheduler::probe(QString *error) {
     const CommandResult r = runner_.run(QStringLiteral("qstat -Qf"));
     if (!r.ok()) {
-        *error = failure(QStringLiteral("qstat -Qf"), r);
+        *error = schedulerCommandFailure(QStringLiteral("qstat -Qf"), r);
         return std::nullopt;
     }
     return pbs::parseQueues(r.stdoutData);

@@ -1,7 +1,10 @@
 #include "remote/scheduler.h"
 
+#include "remote/command_runner.h"
 #include "remote/pbs_scheduler.h"
 #include "remote/slurm_scheduler.h"
+
+#include <QCoreApplication>
 
 namespace diamond::remote {
 
@@ -38,6 +41,15 @@ std::unique_ptr<Scheduler> makeScheduler(SchedulerKind kind, CommandRunner &runn
     case SchedulerKind::None: return nullptr;
     }
     return nullptr;
+}
+
+QString schedulerCommandFailure(const QString &what, const CommandResult &r) {
+    QString detail = QString::fromUtf8(r.stderrData).trimmed();
+    if (detail.isEmpty()) detail = r.error;
+    if (detail.isEmpty())
+        detail = QCoreApplication::translate("diamond::remote::Scheduler", "exit code %1").arg(r.exitCode);
+    return QCoreApplication::translate("diamond::remote::Scheduler", "%1 failed: %2")
+        .arg(what, detail.replace(QLatin1Char('\n'), QLatin1String("; ")));
 }
 
 } // namespace diamond::remote

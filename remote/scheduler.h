@@ -74,4 +74,9 @@ protected:
 /// A scheduler for `kind` over `runner`; nullptr for SchedulerKind::None.
 std::unique_ptr<Scheduler> makeScheduler(SchedulerKind kind, CommandRunner &runner);
 
+struct CommandResult;
+/// A failed scheduler command in one line, "sbatch failed: ...": its stderr, else the runner's error, else the
+/// exit code.
+QString schedulerCommandFailure(const QString &what, const CommandResult &result);
+
 } // namespace diamond::remote

@@ -1,6 +1,7 @@
 #include "remote/slurm_scheduler.h"
 
 #include "remote/command_runner.h"
+#include "remote/scheduler.h"
 #include "remote/slurm_parsers.h"
 
 #include <QCoreApplication>
@@ -11,14 +12,6 @@ namespace diamond::remote {
 namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::remote::SlurmScheduler", text); }
-
-/// The command's failure in one line: its stderr, else the runner's error, else the exit code.
-QString failure(const QString &what, const CommandResult &r) {
-    QString detail = QString::fromUtf8(r.stderrData).trimmed();
-    if (detail.isEmpty()) detail = r.error;
-    if (detail.isEmpty()) detail = tr("exit code %1").arg(r.exitCode);
-    return tr("%1 failed: %2").arg(what, detail.replace(QLatin1Char('\n'), QLatin1String("; ")));
-}
 
 bool validJobId(const QString &id) {
     static const QRegularExpression re(QStringLiteral("^[0-9]+(_[0-9]+)?$"));
@@ -34,7 +27,7 @@ QString SlurmScheduler::renderScript(const JobRequest &request, QString *error) 
 std::optional<QString> SlurmScheduler::submit(const QString &scriptPath, QString *error) {
     const CommandResult r = runner_.run(QStringLiteral("sbatch --parsable %1").arg(shellWord(scriptPath)));
     if (!r.ok()) {
-        *error = failure(QStringLiteral("sbatch"), r);
+        *error = schedulerCommandFailure(QStringLiteral("sbatch"), r);
         return std::nullopt;
     }
     const auto id = slurm::parseSbatchOutput(r.stdoutData);
@@ -54,7 +47,7 @@ std::optional<JobStatus> SlurmScheduler::status(const QString &jobId, QString *e
             if (s.jobId == jobId || record.value(QStringLiteral("JobId")) == jobId) return s;
         }
     } else if (!r.error.isEmpty() || !r.stderrData.contains("Invalid job id")) {
-        *error = failure(QStringLiteral("scontrol show job"), r);
+        *error = schedulerCommandFailure(QStringLiteral("scontrol show job"), r);
         return std::nullopt;
     }
     // The controller forgot the job (MinJobAge): ask accounting, when the cluster has it.
@@ -73,7 +66,7 @@ std::optional<QList<JobStatus>> SlurmScheduler::queue(QString *error) {
     const CommandResult r =
         runner_.run(QStringLiteral("squeue -h --me -o '%1'").arg(QLatin1String(slurm::kSqueueFormat)));
     if (!r.ok()) {
-        *error = failure(QStringLiteral("squeue"), r);
+        *error = schedulerCommandFailure(QStringLiteral("squeue"), r);
         return std::nullopt;
     }
     return slurm::parseSqueue(r.stdoutData);
@@ -85,14 +78,14 @@ bool SlurmScheduler::cancel(const QString &jobId, QString *error) {
         return false;
     }
     const CommandResult r = runner_.run(QStringLiteral("scancel %1").arg(jobId));
-    if (!r.ok()) *error = failure(QStringLiteral("scancel"), r);
+    if (!r.ok()) *error = schedulerCommandFailure(QStringLiteral("scancel"), r);
     return r.ok();
 }
 
 std::optional<QList<PartitionInfo>> SlurmScheduler::probe(QString *error) {
     const CommandResult info = runner_.run(QStringLiteral("sinfo -h -o '%1'").arg(QLatin1String(slurm::kSinfoFormat)));
     if (!info.ok()) {
-        *error = failure(QStringLiteral("sinfo"), info);
+        *error = schedulerCommandFailure(QStringLiteral("sinfo"), info);
         return std::nullopt;
     }
     QList<PartitionInfo> partitions = slurm::parseSinfo(info.stdoutData);
