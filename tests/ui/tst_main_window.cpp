@@ -3,9 +3,11 @@
 #include "ui/main_window.h"
 
 #include "app/workspace.h"
+#include "ui/preferences_dialog.h"
 #include "ui/workspace_panel.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QProcess>
@@ -68,6 +70,18 @@ private Q_SLOTS:
         QVERIFY(QSettings().contains(QStringLiteral("ui/geometry")));
         diamond::ui::MainWindow again;
         QCOMPARE(again.size(), QSize(1200, 760));
+    }
+
+    void preferencesStoreTheLanguageForTheNextStart() {
+        diamond::ui::PreferencesDialog dialog;
+        QComboBox *language = dialog.languageBox();
+        language->setCurrentIndex(language->findData(QStringLiteral("zh_CN")));
+        QVERIFY(dialog.save()); // changed: applied at the next start
+        QCOMPARE(QSettings().value(QStringLiteral("ui/language")).toString(), QStringLiteral("zh_CN"));
+        QVERIFY(!diamond::ui::PreferencesDialog().save()); // unchanged
+        language->setCurrentIndex(0);                      // system language
+        QVERIFY(dialog.save());
+        QVERIFY(!QSettings().contains(QStringLiteral("ui/language")));
     }
 
     void executableAnswersVersionWithoutDisplay() {
