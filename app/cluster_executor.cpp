@@ -10,6 +10,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMetaObject>
 #include <QSet>
 #include <QThread>
@@ -27,6 +29,9 @@ QByteArray fileSha256(const QString &path) {
     if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f)) return {};
     return hash.result().toHex();
 }
+
+/// Written next to events.jsonl at every submission (see ClusterExecutor::adopt()).
+constexpr const char *kJobRecordFile = "cluster-job.json";
 
 } // namespace
 
@@ -72,6 +77,28 @@ public:
         const qint64 runId = request.runId;
         jobs_.insert(runId, j);
         if (cancelledEarly_.remove(runId)) cancelJob(runId);
+        ensureTimer();
+    }
+
+    /// Follows a job submitted by another ClusterExecutor (another process, or before a restart), from the
+    /// record submit() left in <run-dir>/cluster-job.json. The local events.jsonl's size is the offset.
+    void adoptJob(const ExecutionRequest &request, const remote::JobRequest &job, const QString &remoteDir,
+                  const QString &jobId, int attempt) {
+        if (!ensureRunner(request.runId)) return;
+        Job j;
+        j.request = request;
+        j.job = job;
+        j.remoteDir = remoteDir;
+        j.currentJobId = jobId;
+        j.attempt = attempt;
+        j.submitted = 1; // a later continuation resumes
+        j.offset = QFileInfo(QDir(request.runDir).filePath(QStringLiteral("events.jsonl"))).size();
+        j.phase = remote::JobPhase::Unknown;
+        jobs_.insert(request.runId, j);
+        post([e = executor_, runId = request.runId, remoteDir, jobId] {
+            e->remoteDirs_.insert(runId, remoteDir);
+            e->jobIds_[runId] << jobId;
+        });
         ensureTimer();
     }
 
@@ -245,6 +272,7 @@ private:
         const auto id = scheduler_->submit(scriptPath, error);
         if (!id) return false;
         j.currentJobId = *id;
+        writeJobRecord(j);
         j.reportedRunning = false;
         j.phase = remote::JobPhase::Pending;
         j.sinceStatePoll.invalidate();
@@ -254,6 +282,17 @@ private:
             Q_EMIT e->jobSubmitted(runId, jobId, continuation);
         });
         return true;
+    }
+
+    /// <run-dir>/cluster-job.json: what adoptJob() needs to follow the job after this process is gone.
+    void writeJobRecord(const Job &j) {
+        QFile record(QDir(j.request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
+        if (record.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            record.write(QJsonDocument(QJsonObject{{QStringLiteral("profile"), profile_.name},
+                                                   {QStringLiteral("job_id"), j.currentJobId},
+                                                   {QStringLiteral("remote_dir"), j.remoteDir},
+                                                   {QStringLiteral("attempt"), j.attempt}})
+                             .toJson());
     }
 
     /// Copies new bytes of the remote events.jsonl; false on a (transient) read error.
@@ -447,6 +486,45 @@ bool ClusterExecutor::start(const ExecutionRequest &request) {
         [w = worker_, request, job, eventsMs, schedulerMs, maxContinuations, fetch] {
             w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
             w->startJob(request, job);
+        },
+        Qt::QueuedConnection);
+    return true;
+}
+
+bool ClusterExecutor::adopt(const ExecutionRequest &request) {
+    error_.clear();
+    if (statuses_.contains(request.runId)) {
+        error_ = tr("Run %1 is already followed.").arg(request.runId);
+        return false;
+    }
+    QFile file(QDir(request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
+    const QJsonObject record =
+        file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+    const QString jobId = record.value(QStringLiteral("job_id")).toString();
+    const QString remoteDir = record.value(QStringLiteral("remote_dir")).toString();
+    if (jobId.isEmpty() || remoteDir.isEmpty()) {
+        error_ = tr("Run %1 has no record of its cluster job in %2.").arg(request.runId).arg(file.fileName());
+        return false;
+    }
+    if (record.value(QStringLiteral("profile")).toString() != profile_.name) {
+        error_ = tr("Run %1 was submitted to cluster '%2', not '%3'.")
+                     .arg(request.runId)
+                     .arg(record.value(QStringLiteral("profile")).toString(), profile_.name);
+        return false;
+    }
+    remote::JobRequest job = template_;
+    job.applyProfile(profile_);
+    if (request.threads > 0) job.engine.threads = request.threads;
+    const int attempt = record.value(QStringLiteral("attempt")).toInt(1);
+    const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
+    const bool fetch = fetchCheckpoints_;
+    statuses_.insert(request.runId, ProcessStatus::Running);
+    Q_EMIT statusChanged(request.runId, ProcessStatus::Running);
+    QMetaObject::invokeMethod(
+        worker_,
+        [w = worker_, request, job, remoteDir, jobId, attempt, eventsMs, schedulerMs, maxContinuations, fetch] {
+            w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
+            w->adoptJob(request, job, remoteDir, jobId, attempt);
         },
         Qt::QueuedConnection);
     return true;

@@ -58,6 +58,10 @@ public:
     void setFetchCheckpoints(bool fetch) { fetchCheckpoints_ = fetch; }
 
     bool start(const ExecutionRequest &request) override;
+    /// Follows the run's job submitted earlier (by another process, or before Diamond restarted), from the record
+    /// every submission writes to <run-dir>/cluster-job.json: events continue from the local events.jsonl's size,
+    /// continuations and the final exit are handled as for start(). False (errorString()) without a record.
+    bool adopt(const ExecutionRequest &request) override;
     bool cancel(qint64 runId) override;
     ProcessStatus status(qint64 runId) const override;
     /// Always 0: the engine runs on another machine.

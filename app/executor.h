@@ -47,6 +47,12 @@ public:
         request.resume = true;
         return start(request);
     }
+    /// Follows a run whose engine another executor started (e.g. a cluster job submitted before a restart):
+    /// processExited() is emitted when it ends. The default cannot (false with errorString()).
+    virtual bool adopt(const ExecutionRequest &request) {
+        error_ = tr("This executor cannot follow run %1 started elsewhere.").arg(request.runId);
+        return false;
+    }
     /// Asks the run's engine to stop (SIGTERM, then a kill after a grace period). False when not running here.
     virtual bool cancel(qint64 runId) = 0;
     virtual ProcessStatus status(qint64 runId) const = 0;

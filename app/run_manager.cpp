@@ -231,6 +231,20 @@ bool RunManager::isStaleEvent(qint64 runId, const QJsonObject &event) {
     return false;
 }
 
+bool RunManager::adopt(qint64 runId) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (run->state != RunState::Running) return fail(tr("Run %1 is not running.").arg(runId));
+    if (ingestors_.contains(runId)) return true;
+    attachIngestor(runId);
+    if (!executor_->adopt(requestFor(*run, false))) {
+        detachIngestor(runId);
+        return fail(executor_->errorString());
+    }
+    return true;
+}
+
 int RunManager::reattach() {
     int looked = 0;
     const QList<Run> all = store_.runs();

@@ -42,6 +42,9 @@ public:
     bool resume(qint64 runId);
     /// Stops a running run (state cancelled once the engine has exited), or cancels a draft/queued one at once.
     bool cancel(qint64 runId);
+    /// Follows a running run through the executor's adopt() (a cluster run after a restart): its events are
+    /// ingested from the stored offset and its end sets its state. False (errorString()) when the executor cannot.
+    bool adopt(qint64 runId);
     /// Picks up local runs in state running that no manager of this object owns (see the file comment); runs on a
     /// cluster target are left to their ClusterExecutor. Returns the number of runs looked at.
     int reattach();

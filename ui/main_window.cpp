@@ -335,6 +335,26 @@ void MainWindow::openWorkspace(const QString &folder) {
     workspacePanel_->setWorkspace(workspace_.get());
     runsPanel_->setWorkspace(workspace_.get());
     runManager_->reattach(); // runs started by diamondctl or a previous session keep streaming here
+    // Cluster runs still going: follow their jobs again (ClusterExecutor::adopt()).
+    for (const app::Run &run : app::RunStore(*workspace_).runs()) {
+        if (run.state != app::RunState::Running || run.target.isEmpty() || run.target == QLatin1String("local"))
+            continue;
+        QString error;
+        app::ClusterExecutor *executor = app::makeClusterExecutor(*workspace_, run.target, run.execution, &error);
+        auto *manager = executor ? new app::RunManager(*workspace_, executor, this) : nullptr;
+        if (!manager || !manager->adopt(run.id)) {
+            statusBar()->showMessage(
+                tr("Cannot follow cluster run %1: %2").arg(run.id).arg(manager ? manager->errorString() : error),
+                10000);
+            delete manager;
+            continue;
+        }
+        connect(manager, &app::RunManager::runStateChanged, this, [this](qint64 id) {
+            runsPanel_->refreshRun(id);
+            workspacePanel_->reload();
+        });
+        clusterManagers_.insert(run.id, manager);
+    }
     refreshClusterTargets();
     statusBar()->showMessage(tr("Workspace: %1").arg(QDir::toNativeSeparators(workspace_->path())));
 }

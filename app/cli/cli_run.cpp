@@ -396,6 +396,22 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     const bool followRun = o.flags.contains(QStringLiteral("--follow"));
     RunManager manager(ws, newExecutor(!(followRun && sub == QLatin1String("resume"))));
     if (sub != QLatin1String("cancel") && sub != QLatin1String("resume")) manager.reattach();
+    if (sub == QLatin1String("metrics") && followRun) {
+        // A cluster run's job is followed through its cluster's executor (ClusterExecutor::adopt()).
+        const Run r = *store.run(runId);
+        if (r.state == RunState::Running && !r.target.isEmpty() && r.target != QLatin1String("local")) {
+            QString error;
+            app::ClusterExecutor *executor = app::makeClusterExecutor(ws, r.target, r.execution, &error);
+            if (!executor) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+            RunManager cluster(ws, executor);
+            if (!cluster.adopt(runId)) return io.err << tr("diamondctl: %1\n").arg(cluster.errorString()), kFailed;
+            const PointFormat format = o.flags.contains(QStringLiteral("--csv")) ? PointFormat::Csv
+                                       : o.json                                  ? PointFormat::JsonLines
+                                                                                 : PointFormat::Text;
+            if (format == PointFormat::Csv) io.out << "step,split,name,value,wall\n";
+            return follow(ws, cluster, runId, format, io);
+        }
+    }
 
     if (sub == QLatin1String("show")) {
         const Run r = *store.run(runId);

@@ -1,5 +1,7 @@
 #include "app/sweep/sweep_controller.h"
 
+#include "app/cluster_run.h"
+#include "app/cluster_store.h"
 #include "app/event_log.h"
 
 #include <QCoreApplication>
@@ -44,8 +46,12 @@ bool isEnded(const QString &state) {
 // --- TrialExecutor ---
 
 TrialExecutor::TrialExecutor(QObject *parent) : Executor(parent), local_(new PackingLocalExecutor(this)) {
-    connect(local_, &Executor::statusChanged, this, &Executor::statusChanged);
-    connect(local_, &Executor::processExited, this,
+    connectInner(local_);
+}
+
+void TrialExecutor::connectInner(Executor *inner) {
+    connect(inner, &Executor::statusChanged, this, &Executor::statusChanged);
+    connect(inner, &Executor::processExited, this,
             [this](qint64 runId, int exitCode, bool crashed, bool cancelRequested, const QString &err) {
                 const bool clean = exitCode == 0 && !crashed;
                 if (clean) clean_.insert(runId);
@@ -55,11 +61,19 @@ TrialExecutor::TrialExecutor(QObject *parent) : Executor(parent), local_(new Pac
             });
 }
 
+void TrialExecutor::setCluster(ClusterExecutor *executor) {
+    if (cluster_) cluster_->deleteLater();
+    cluster_ = executor;
+    if (!cluster_) return;
+    cluster_->setParent(this);
+    connectInner(cluster_);
+}
+
 bool TrialExecutor::startBatch(const QList<ExecutionRequest> &requests) {
     for (const ExecutionRequest &r : requests)
         clean_.remove(r.runId);
-    const bool ok = local_->startBatch(requests);
-    error_ = local_->errorString();
+    const bool ok = inner()->startBatch(requests);
+    error_ = inner()->errorString();
     return ok;
 }
 
@@ -70,10 +84,17 @@ void TrialExecutor::setPauseOnSuccess(qint64 runId, bool pause) {
         pause_.remove(runId);
 }
 
+bool TrialExecutor::adopt(const ExecutionRequest &request) {
+    clean_.remove(request.runId);
+    const bool ok = inner()->adopt(request);
+    error_ = inner()->errorString();
+    return ok;
+}
+
 bool TrialExecutor::start(const ExecutionRequest &request) {
     clean_.remove(request.runId);
-    const bool ok = local_->start(request);
-    error_ = local_->errorString();
+    const bool ok = inner()->start(request);
+    error_ = inner()->errorString();
     return ok;
 }
 
@@ -125,6 +146,9 @@ qint64 SweepController::livePid(const SweepRow &sweep) {
 
 std::optional<qint64> SweepController::create(const SweepDefinition &definition) {
     error_.clear();
+    if (!definition.isLocal() && !ClusterStore(ws_).profile(definition.target))
+        return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(definition.target)),
+               std::nullopt;
     auto project = runs_.projectByName(definition.project);
     if (!project) project = runs_.createProject(definition.project);
     if (!project) return fail(runs_.errorString()), std::nullopt;
@@ -147,6 +171,24 @@ bool SweepController::load(qint64 sweepId) {
     auto def = SweepDefinition::fromJson(row->document, {}, &error);
     if (!def) return fail(tr("Sweep %1 has an invalid stored definition: %2").arg(sweepId).arg(error));
     def_ = *def;
+    if (!def_.isLocal()) {
+        if (!ClusterStore(ws_).profile(def_.target))
+            return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(def_.target));
+        ClusterExecutor *cluster = makeClusterExecutor(ws_, def_.target, def_.execution(), &error);
+        if (!cluster) return fail(tr("target \"%1\": %2").arg(def_.target, error));
+        executor_->setCluster(cluster);
+        connect(cluster, &ClusterExecutor::jobSubmitted, this, [this](qint64 runId, const QString &jobId, bool) {
+            // The trial's job ids, in the database (info_json.jobs): they outlive this process.
+            auto t = store_.trialByRun(runId);
+            if (!t) return;
+            QJsonArray jobs = t->info.value(QStringLiteral("jobs")).toArray();
+            jobs.append(jobId);
+            t->info.insert(QStringLiteral("jobs"), jobs);
+            store_.updateTrial(*t);
+        });
+    } else {
+        executor_->setCluster(nullptr);
+    }
     algo_ = SweepAlgorithm::create(def_.space, def_.algorithm, def_.seed, &error);
     if (!algo_) return fail(error);
     sweepId_ = sweepId;
@@ -221,6 +263,15 @@ bool SweepController::start() {
         if (!run) {
             interrupted_.append(t.index);
             continue;
+        }
+        if (run->state == RunState::Running && !def_.isLocal()) {
+            // A cluster trial's job outlives its controller: follow it again (ClusterExecutor::adopt()).
+            executor_->setPauseOnSuccess(run->id,
+                                         t.rung < algo_->topRung(t.info.value(QStringLiteral("bracket")).toInt()));
+            if (manager_->adopt(run->id)) {
+                active_.insert(run->id, Active{t.index, false, -int(run->id)});
+                continue;
+            }
         }
         if (run->state == RunState::Running) {
             active_.insert(run->id, Active{t.index, true, -int(run->id)}); // one slot each (conservative)
@@ -306,7 +357,7 @@ void SweepController::schedule() {
     // One slot is one engine process: with packing, the new trials of one slot (up to trials_per_pack) are
     // started together and train one after another in one `diamond-train pack`; promotions and relaunches
     // (resumed runs) take a slot of their own.
-    const int perSlot = def_.packing ? std::max(1, def_.trialsPerPack) : 1;
+    const int perSlot = def_.packing && def_.isLocal() ? std::max(1, def_.trialsPerPack) : 1; // no packing on clusters
     while (activeSlots() < def_.maxConcurrent) {
         if (!interrupted_.isEmpty()) {
             const int index = interrupted_.takeFirst();
@@ -415,7 +466,8 @@ bool SweepController::relaunch(TrialRow &t) {
                 return fail(tr("trial %1: %2").arg(t.index).arg(error));
             const auto version = architectureVersionFor(spec);
             if (!version) return false;
-            const auto run = runs_.createRun(projectId_, *version, runName(t.index), config);
+            const auto run =
+                runs_.createRun(projectId_, *version, runName(t.index), config, def_.target, def_.execution());
             if (!run) return fail(runs_.errorString());
             t.runId = run->id;
         }
@@ -424,7 +476,7 @@ bool SweepController::relaunch(TrialRow &t) {
     if (!store_.updateTrial(t)) return fail(store_.errorString());
     const auto run = runs_.run(t.runId);
     if (!run) return fail(runs_.errorString());
-    if (!QFileInfo(executor_->local()->enginePath()).isExecutable())
+    if (def_.isLocal() && !QFileInfo(executor_->local()->enginePath()).isExecutable())
         return fail(tr("The training engine %1 was not found (set DIAMOND_TRAIN to its path).")
                         .arg(executor_->local()->enginePath()));
     const int top = algo_->topRung(t.info.value(QStringLiteral("bracket")).toInt());

@@ -16,8 +16,15 @@
 // Cross-process control: the sweep's state in the database is the shared switch. Another process asks a
 // running controller to pause, resume or stop by writing the state (paused, running, stopping); the
 // controller polls it every second. state_json.controller_pid names the live controller.
+//
+// Cluster sweeps (definition target = a cluster profile): load() builds a ClusterExecutor with
+// makeClusterExecutor(profile, definition.execution()); each trial run is created with that target and each launch
+// or promotion is one batch job (limits.packing is ignored). The remote run folder stays between jobs, so a
+// promotion's job resumes from the checkpoint the trial's previous job left there. The scheduler job ids of a
+// trial are appended to its info_json.jobs as they are submitted.
 #pragma once
 
+#include "app/cluster_executor.h"
 #include "app/executor.h"
 #include "app/pack_executor.h"
 #include "app/run_manager.h"
@@ -35,26 +42,36 @@ class QTimer;
 
 namespace diamond::app::sweep {
 
-/// Wraps a PackingLocalExecutor (startBatch() of two or more runs trains them in one engine process); a run marked with
-/// setPauseOnSuccess() that exits 0 is reported as exit 85 (preempted), so that the run stays resumable for a
-/// promotion.
+/// Runs the trials: a PackingLocalExecutor (startBatch() of two or more runs trains them in one engine process) for
+/// local sweeps, or, after setCluster(), a ClusterExecutor (each trial start or promotion is its own batch job; no
+/// packing). A run marked with setPauseOnSuccess() that exits 0 is reported as exit 85 (preempted), so that the run
+/// stays resumable for a promotion.
 class TrialExecutor : public Executor {
     Q_OBJECT
 public:
     explicit TrialExecutor(QObject *parent = nullptr);
     PackingLocalExecutor *local() const { return local_; }
+    /// The cluster executor of a cluster sweep, nullptr for a local one.
+    ClusterExecutor *cluster() const { return cluster_; }
+    /// Runs every later trial through `executor` (taken as a child) instead of the local one.
+    void setCluster(ClusterExecutor *executor);
     void setPauseOnSuccess(qint64 runId, bool pause);
     /// True when the run's last engine exit was 0 (before any mapping).
     bool exitedCleanly(qint64 runId) const { return clean_.contains(runId); }
 
     bool start(const ExecutionRequest &request) override;
     bool startBatch(const QList<ExecutionRequest> &requests) override;
-    bool cancel(qint64 runId) override { return local_->cancel(runId); }
-    ProcessStatus status(qint64 runId) const override { return local_->status(runId); }
-    qint64 processId(qint64 runId) const override { return local_->processId(runId); }
+    bool adopt(const ExecutionRequest &request) override;
+    bool cancel(qint64 runId) override { return inner()->cancel(runId); }
+    ProcessStatus status(qint64 runId) const override { return inner()->status(runId); }
+    qint64 processId(qint64 runId) const override { return inner()->processId(runId); }
 
 private:
+    Executor *inner() const { return cluster_ ? static_cast<Executor *>(cluster_) : local_; }
+    void connectInner(Executor *inner);
+
     PackingLocalExecutor *local_;
+    ClusterExecutor *cluster_ = nullptr;
     QSet<qint64> pause_, clean_;
 };
 
@@ -90,6 +107,7 @@ public:
     bool isFinished() const;
     const SweepDefinition &definition() const { return def_; }
     const SweepAlgorithm *algorithm() const { return algo_.get(); }
+    TrialExecutor *executor() const { return executor_; }
     RunManager *runManager() const { return manager_; }
     QString errorString() const { return error_; }
     /// Trials of the sweep as stored.

@@ -1,5 +1,7 @@
 #include "app/sweep/sweep_definition.h"
 
+#include "remote/job_script.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -76,7 +78,7 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
     static const QStringList known{QStringLiteral("format"),    QStringLiteral("name"),      QStringLiteral("project"),
                                    QStringLiteral("spec"),      QStringLiteral("config"),    QStringLiteral("space"),
                                    QStringLiteral("algorithm"), QStringLiteral("objective"), QStringLiteral("limits"),
-                                   QStringLiteral("seed")};
+                                   QStringLiteral("seed"),      QStringLiteral("target"),    QStringLiteral("job")};
     if (!checkKnown(doc, known, {}, error)) return std::nullopt;
     if (doc.value(QStringLiteral("format")).toString() != QLatin1String(kSweepFormat)) {
         *error = tr("format: must be \"%1\"").arg(QLatin1String(kSweepFormat));
@@ -217,6 +219,31 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
         return std::nullopt;
     }
     d.seed = std::uint64_t(seed.toDouble(0));
+
+    // target and job (cluster sweeps)
+    const QJsonValue target = doc.value(QStringLiteral("target"));
+    if (!target.isUndefined() && (!target.isString() || target.toString().trimmed().isEmpty())) {
+        *error = tr("target: must be \"local\" or the name of a cluster profile of the workspace");
+        return std::nullopt;
+    }
+    d.target = target.toString(QStringLiteral("local")).trimmed();
+    const QJsonValue job = doc.value(QStringLiteral("job"));
+    if (!job.isUndefined()) {
+        if (!job.isObject()) {
+            *error = tr("job: must be an object (partition, nodes, tasks_per_node, time_limit_minutes, ...)");
+            return std::nullopt;
+        }
+        if (d.isLocal()) {
+            *error = tr("job: only for a cluster target (set \"target\" to a cluster profile)");
+            return std::nullopt;
+        }
+        QString jobError;
+        if (!remote::jobRequestFromJson(job.toObject(), &jobError)) {
+            *error = jobError.startsWith(QLatin1String("job")) ? jobError : tr("job: %1").arg(jobError);
+            return std::nullopt;
+        }
+        d.job = job.toObject();
+    }
     return d;
 }
 
@@ -234,7 +261,7 @@ QJsonObject SweepDefinition::toJson() const {
         algo.insert(QStringLiteral("eta"), s.eta);
         algo.insert(QStringLiteral("min_resource"), s.minResource);
     }
-    return {
+    QJsonObject doc{
         {QStringLiteral("format"), QLatin1String(kSweepFormat)},
         {QStringLiteral("name"), name},
         {QStringLiteral("project"), project},
@@ -256,6 +283,18 @@ QJsonObject SweepDefinition::toJson() const {
                                                {QStringLiteral("packing"), packing},
                                                {QStringLiteral("trials_per_pack"), trialsPerPack}}},
         {QStringLiteral("seed"), double(seed)}};
+    if (!isLocal()) {
+        doc.insert(QStringLiteral("target"), target);
+        if (!job.isEmpty()) doc.insert(QStringLiteral("job"), job);
+    }
+    return doc;
+}
+
+QJsonObject SweepDefinition::execution() const {
+    if (isLocal()) return {};
+    QJsonObject e{{QStringLiteral("threads"), threadsPerTrial}};
+    if (!job.isEmpty()) e.insert(QStringLiteral("job"), job);
+    return e;
 }
 
 QJsonObject SweepDefinition::withBudget(QJsonObject config, double budget) const {

@@ -41,6 +41,16 @@ struct SweepDefinition {
     bool packing = true;
     int trialsPerPack = 16; ///< limits.trials_per_pack: most trials in one pack
     std::uint64_t seed = 0;
+    /// "target": where trials run, "local" (this computer, the default) or the name of a cluster profile of the
+    /// workspace (each trial is its own batch job; checked against the workspace by SweepController).
+    QString target = QStringLiteral("local");
+    /// "job": the job resources of every trial on a cluster target (remote::jobRequestFromJson() fields,
+    /// passed as execution["job"] to makeClusterExecutor()).
+    QJsonObject job;
+
+    bool isLocal() const { return target == QLatin1String("local"); }
+    /// The execution settings of a trial's run: {"threads", "job"} (cluster targets; empty for local ones).
+    QJsonObject execution() const;
 
     /// Parses a sweep document; relative "spec"/"config" paths are read relative to `baseDir`. The embedded
     /// form ("spec"/"config" as objects) is what toJson() writes and the database stores.
