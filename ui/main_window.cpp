@@ -124,7 +124,10 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("ui/geometry")).toByteArray())) resize(1400, 900);
-    restoreState(settings.value(QStringLiteral("ui/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("ui/state")).toByteArray())) {
+        // First start: most of the height for the canvas, a short runs list below it.
+        if (auto *runs = findChild<QDockWidget *>(QStringLiteral("runsDock"))) resizeDocks({runs}, {170}, Qt::Vertical);
+    }
 }
 
 MainWindow::~MainWindow() {

@@ -39,6 +39,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent) {
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 8);
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->setAlternatingRowColors(true);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
