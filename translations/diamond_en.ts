@@ -2,6 +2,126 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ClusterClient</name>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Connecting to %1…</translation>
+    </message>
+    <message>
+        <source>cannot connect to %1</source>
+        <translation>cannot connect to %1</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetPreview</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>Cannot open %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 rows × %2 columns</source>
+        <translation>%1 rows × %2 columns</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>The folder %1 does not exist.</translation>
+    </message>
+    <message>
+        <source>%1 has no class sub-folders (one folder of images per class).</source>
+        <translation>%1 has no class sub-folders (one folder of images per class).</translation>
+    </message>
+    <message>
+        <source>%1 images in %2 classes</source>
+        <translation>%1 images in %2 classes</translation>
+    </message>
+    <message>
+        <source>%1 is not a NumPy .npy file.</source>
+        <translation>%1 is not a NumPy .npy file.</translation>
+    </message>
+    <message>
+        <source>shape (%1), dtype %2</source>
+        <translation>shape (%1), dtype %2</translation>
+    </message>
+    <message>
+        <source>Points on interleaved spiral arms; one class per arm.</source>
+        <translation>Points on interleaved spiral arms; one class per arm.</translation>
+    </message>
+    <message>
+        <source>Two interleaving half circles; two classes.</source>
+        <translation>Two interleaving half circles; two classes.</translation>
+    </message>
+    <message>
+        <source>Gaussian clusters; one class per centre.</source>
+        <translation>Gaussian clusters; one class per centre.</translation>
+    </message>
+    <message>
+        <source>Points on a checkerboard; two classes by tile colour.</source>
+        <translation>Points on a checkerboard; two classes by tile colour.</translation>
+    </message>
+    <message>
+        <source>Noisy samples of a sine wave; a regression task.</source>
+        <translation>Noisy samples of a sine wave; a regression task.</translation>
+    </message>
+    <message>
+        <source>Small synthetic images of circles, squares and triangles.</source>
+        <translation>Small synthetic images of circles, squares and triangles.</translation>
+    </message>
+    <message>
+        <source>Choose a file.</source>
+        <translation>Choose a file.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 does not exist.</translation>
+    </message>
+    <message>
+        <source>%1, %2 bytes</source>
+        <translation>%1, %2 bytes</translation>
+    </message>
+</context>
+<context>
+    <name>EdgeItem</name>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>NodeItem</name>
+    <message>
+        <source>not connected</source>
+        <translation>not connected</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>from %1</translation>
+    </message>
+    <message>
+        <source>Input %1</source>
+        <translation>Input %1</translation>
+    </message>
+    <message>
+        <source>Output &quot;%1&quot;</source>
+        <translation>Output "%1"</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n value(s) per sample</source>
+        <translation><numerusform>%n value per sample</numerusform><numerusform>%n values per sample</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 params · %2</source>
+        <translation>%1 params · %2</translation>
+    </message>
+    <message>
+        <source>defaults</source>
+        <translation>defaults</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app</name>
     <message>
         <source>Cannot read %1.</source>
@@ -43,6 +163,161 @@
         <source>Migration %1 (%2) of %3 failed: %4</source>
         <translation>Migration %1 (%2) of %3 failed: %4</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Cluster profile &apos;%1&apos; is invalid: %2</source>
+        <translation>Cluster profile '%1' is invalid: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 does not exist.</source>
+        <translation>Run %1 does not exist.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterExecutor</name>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler Diamond can use (scheduler %2).</source>
+        <translation>Cluster '%1' has no batch scheduler Diamond can use (scheduler %2).</translation>
+    </message>
+    <message>
+        <source>Run %1 is already running.</source>
+        <translation>Run %1 is already running.</translation>
+    </message>
+    <message>
+        <source>Cluster profile &apos;%1&apos; is invalid: %2</source>
+        <translation>Cluster profile '%1' is invalid: %2</translation>
+    </message>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler; Diamond runs jobs through Slurm or PBS.</source>
+        <translation>Cluster '%1' has no batch scheduler; Diamond runs jobs through Slurm or PBS.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 does not exist.</translation>
+    </message>
+    <message>
+        <source>Run %1 is already followed.</source>
+        <translation>Run %1 is already followed.</translation>
+    </message>
+    <message>
+        <source>Run %1 has no record of its cluster job in %2.</source>
+        <translation>Run %1 has no record of its cluster job in %2.</translation>
+    </message>
+    <message>
+        <source>Run %1 was submitted to cluster &apos;%2&apos;, not &apos;%3&apos;.</source>
+        <translation>Run %1 was submitted to cluster '%2', not '%3'.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterRun</name>
+    <message>
+        <source>job: expected an object</source>
+        <translation>job: expected an object</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterStore</name>
+    <message>
+        <source>A cluster profile named &apos;%1&apos; exists already.</source>
+        <translation>A cluster profile named '%1' exists already.</translation>
+    </message>
+    <message>
+        <source>Cannot store cluster profile &apos;%1&apos;: %2</source>
+        <translation>Cannot store cluster profile '%1': %2</translation>
+    </message>
+    <message>
+        <source>Cannot update cluster profile &apos;%1&apos;: %2</source>
+        <translation>Cannot update cluster profile '%1': %2</translation>
+    </message>
+    <message>
+        <source>There is no cluster profile named &apos;%1&apos;.</source>
+        <translation>There is no cluster profile named '%1'.</translation>
+    </message>
+    <message>
+        <source>Cannot delete cluster profile &apos;%1&apos;: %2</source>
+        <translation>Cannot delete cluster profile '%1': %2</translation>
+    </message>
+    <message>
+        <source>Cannot read cluster profiles: %1</source>
+        <translation>Cannot read cluster profiles: %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterWorker</name>
+    <message>
+        <source>Cannot find the home folder on %1: %2</source>
+        <translation>Cannot find the home folder on %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot create the run folder %1 on %2: %3</source>
+        <translation>Cannot create the run folder %1 on %2: %3</translation>
+    </message>
+    <message>
+        <source>Cannot read %1</source>
+        <translation>Cannot read %1</translation>
+    </message>
+    <message>
+        <source>Unchanged on the cluster, not sent again: %1</source>
+        <translation>Unchanged on the cluster, not sent again: %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot append to %1: %2</source>
+        <translation>Cannot append to %1: %2</translation>
+    </message>
+    <message>
+        <source>Job %1 checkpointed and exited 85: submitting the continuation.</source>
+        <translation>Job %1 checkpointed and exited 85: submitting the continuation.</translation>
+    </message>
+    <message>
+        <source>Job %1 ended %2%3 on %4.</source>
+        <translation>Job %1 ended %2%3 on %4.</translation>
+    </message>
+    <message>
+        <source>Cannot fetch the checkpoint %1: %2</source>
+        <translation>Cannot fetch the checkpoint %1: %2</translation>
+    </message>
+    <message>
+        <source>The fetched checkpoint %1 does not match the cluster&apos;s copy.</source>
+        <translation>The fetched checkpoint %1 does not match the cluster's copy.</translation>
+    </message>
+    <message>
+        <source>%1 arrived damaged on %2 (SHA-256 differs).</source>
+        <translation>%1 arrived damaged on %2 (SHA-256 differs).</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</source>
+        <translation>The cluster's copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::EnginePlanJob</name>
+    <message>
+        <source> (node &apos;%1&apos;)</source>
+        <translation> (node '%1')</translation>
+    </message>
+    <message>
+        <source> (field &apos;%1&apos;)</source>
+        <translation> (field '%1')</translation>
+    </message>
+    <message>
+        <source>Cannot write the files for the dry run in %1.</source>
+        <translation>Cannot write the files for the dry run in %1.</translation>
+    </message>
+    <message>
+        <source>Cannot start the engine %1: %2</source>
+        <translation>Cannot start the engine %1: %2</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s dry run ended with exit code %1: %2</source>
+        <translation>The engine's dry run ended with exit code %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::LocalExecutor</name>
@@ -64,6 +339,29 @@
     <message>
         <source>Cannot store metrics of run %1: %2</source>
         <translation>Cannot store metrics of run %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::PackingLocalExecutor</name>
+    <message>
+        <source>Run %1 is already running.</source>
+        <translation>Run %1 is already running.</translation>
+    </message>
+    <message>
+        <source>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</source>
+        <translation>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</translation>
+    </message>
+    <message>
+        <source>Cannot write the trial pack file %1.</source>
+        <translation>Cannot write the trial pack file %1.</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>Cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>Skipped: %1</translation>
     </message>
 </context>
 <context>
@@ -91,6 +389,10 @@
     <message>
         <source>engine process lost</source>
         <translation>engine process lost</translation>
+    </message>
+    <message>
+        <source>Run %1 is not running.</source>
+        <translation>Run %1 is not running.</translation>
     </message>
 </context>
 <context>
@@ -151,6 +453,10 @@
         <source>Cannot store metrics of run %1: %2</source>
         <translation>Cannot store metrics of run %1: %2</translation>
     </message>
+    <message>
+        <source>Untitled network</source>
+        <translation>Untitled network</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::Workspace</name>
@@ -180,19 +486,1916 @@
     </message>
 </context>
 <context>
-    <name>diamond::ui::MainWindow</name>
+    <name>diamond::app::gallery</name>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>cannot read %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is too short for a safetensors file</source>
+        <translation>%1 is too short for a safetensors file</translation>
+    </message>
+    <message>
+        <source>%1: the safetensors header runs past the end of the file</source>
+        <translation>%1: the safetensors header runs past the end of the file</translation>
+    </message>
+    <message>
+        <source>%1: the safetensors header is not a JSON object</source>
+        <translation>%1: the safetensors header is not a JSON object</translation>
+    </message>
+    <message>
+        <source>%1: tensor &quot;%2&quot; has bad data offsets</source>
+        <translation>%1: tensor "%2" has bad data offsets</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 is not a file</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes; packages may be at most %3 bytes</source>
+        <translation>%1 is %2 bytes; packages may be at most %3 bytes</translation>
+    </message>
+    <message>
+        <source>%1 has no manifest.json</source>
+        <translation>%1 has no manifest.json</translation>
+    </message>
+    <message>
+        <source>%1: manifest.json is not a JSON object: %2</source>
+        <translation>%1: manifest.json is not a JSON object: %2</translation>
+    </message>
+    <message>
+        <source>%1: unknown package format &quot;%2&quot; (this version reads %3)</source>
+        <translation>%1: unknown package format "%2" (this version reads %3)</translation>
+    </message>
+    <message>
+        <source>%1: manifest.json has no &quot;%2&quot;</source>
+        <translation>%1: manifest.json has no "%2"</translation>
+    </message>
+    <message>
+        <source>%1: manifest.json does not list %2</source>
+        <translation>%1: manifest.json does not list %2</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not listed in manifest.json</source>
+        <translation>%1: "%2" is not listed in manifest.json</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is listed in manifest.json but missing</source>
+        <translation>%1: "%2" is listed in manifest.json but missing</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>%1: SHA-256 of &quot;%2&quot; is %3, the manifest says %4</source>
+        <translation>%1: SHA-256 of "%2" is %3, the manifest says %4</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder</source>
+        <translation>cannot create a temporary folder</translation>
+    </message>
+    <message>
+        <source>cannot run the engine %1: %2</source>
+        <translation>cannot run the engine %1: %2</translation>
+    </message>
+    <message>
+        <source>the engine did not finish the test inputs in time</source>
+        <translation>the engine did not finish the test inputs in time</translation>
+    </message>
+    <message>
+        <source>the engine could not re-run the test inputs (`diamond-train predict`, exit code %1): %2</source>
+        <translation>the engine could not re-run the test inputs (`diamond-train predict`, exit code %1): %2</translation>
+    </message>
+    <message>
+        <source>the package has no expected outputs</source>
+        <translation>the package has no expected outputs</translation>
+    </message>
+    <message>
+        <source>the engine produced no output &quot;%1&quot;</source>
+        <translation>the engine produced no output "%1"</translation>
+    </message>
+    <message>
+        <source>output &quot;%1&quot; differs in type or shape</source>
+        <translation>output "%1" differs in type or shape</translation>
+    </message>
+    <message>
+        <source>output &quot;%1&quot; differs</source>
+        <translation>output "%1" differs</translation>
+    </message>
+    <message>
+        <source>output &quot;%1&quot; element %2 is %3, expected %4 (tolerance %5 + %6 x |expected|)</source>
+        <translation>output "%1" element %2 is %3, expected %4 (tolerance %5 + %6 x |expected|)</translation>
+    </message>
+    <message>
+        <source>test outputs match (max abs diff %1)</source>
+        <translation>test outputs match (max abs diff %1)</translation>
+    </message>
+    <message>
+        <source>Trained in Diamond (project &quot;%1&quot;, run %2 &quot;%3&quot;), finished %4.
+
+</source>
+        <translation>Trained in Diamond (project "%1", run %2 "%3"), finished %4.
+
+</translation>
+    </message>
+    <message>
+        <source>%1 `%2`: %3, shape %4</source>
+        <translation>%1 `%2`: %3, shape %4</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>Interface</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Input</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Metrics</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::GalleryStore</name>
+    <message>
+        <source>no gallery entry %1</source>
+        <translation>no gallery entry %1</translation>
+    </message>
+    <message>
+        <source>cannot create a folder in %1</source>
+        <translation>cannot create a folder in %1</translation>
+    </message>
+    <message>
+        <source>%1: spec.json is not a valid network spec: %2</source>
+        <translation>%1: spec.json is not a valid network spec: %2</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), verified</source>
+        <translation>already in the gallery (entry %1), verified</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), not verified</source>
+        <translation>already in the gallery (entry %1), not verified</translation>
+    </message>
+    <message>
+        <source>cannot copy %1 into the gallery (%2)</source>
+        <translation>cannot copy %1 into the gallery (%2)</translation>
+    </message>
+    <message>
+        <source>run %1 is %2; only finished runs can be published</source>
+        <translation>run %1 is %2; only finished runs can be published</translation>
+    </message>
+    <message>
+        <source>the engine could not export run %1: %2</source>
+        <translation>the engine could not export run %1: %2</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s export has no %1</source>
+        <translation>the engine's export has no %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::ZipReader</name>
+    <message>
+        <source>%1 holds two entries with the same name</source>
+        <translation>%1 holds two entries with the same name</translation>
+    </message>
+    <message>
+        <source>%1 is an inconsistent zip archive (duplicate or mismatched entries): %2</source>
+        <translation>%1 is an inconsistent zip archive (duplicate or mismatched entries): %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable zip archive: %2</source>
+        <translation>%1 is not a readable zip archive: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 entries; a package may hold at most %3</source>
+        <translation>%1 holds %2 entries; a package may hold at most %3</translation>
+    </message>
+    <message>
+        <source>%1: cannot read entry %2</source>
+        <translation>%1: cannot read entry %2</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; has an absolute path</source>
+        <translation>%1: entry "%2" has an absolute path</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; leaves the package folder (&quot;..&quot;)</source>
+        <translation>%1: entry "%2" leaves the package folder ("..")</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is a symbolic link</source>
+        <translation>%1: entry "%2" is a symbolic link</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is not a regular file</source>
+        <translation>%1: entry "%2" is not a regular file</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is not a plain file name (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;)</source>
+        <translation>%1: entry "%2" is not a plain file name (letters, digits, '.', '_', '-')</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; appears twice</source>
+        <translation>%1: entry "%2" appears twice</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is %3 bytes; the limit for it is %4 bytes</source>
+        <translation>%1: entry "%2" is %3 bytes; the limit for it is %4 bytes</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; expands more than 1000-fold (zip bomb?)</source>
+        <translation>%1: entry "%2" expands more than 1000-fold (zip bomb?)</translation>
+    </message>
+    <message>
+        <source>%1: no entry &quot;%2&quot;</source>
+        <translation>%1: no entry "%2"</translation>
+    </message>
+    <message>
+        <source>%1: cannot open entry &quot;%2&quot;: %3</source>
+        <translation>%1: cannot open entry "%2": %3</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is damaged: %3</source>
+        <translation>%1: entry "%2" is damaged: %3</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is longer than declared</source>
+        <translation>%1: entry "%2" is longer than declared</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is shorter than declared</source>
+        <translation>%1: entry "%2" is shorter than declared</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::ZipWriter</name>
+    <message>
+        <source>cannot create %1 (libzip error %2)</source>
+        <translation>cannot create %1 (libzip error %2)</translation>
+    </message>
+    <message>
+        <source>cannot add %1 to %2: %3</source>
+        <translation>cannot add %1 to %2: %3</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot rename %1 to %2</source>
+        <translation>cannot rename %1 to %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep</name>
+    <message>
+        <source>parameter &apos;%1&apos;: run-config field &apos;%2&apos; is not an object, so &apos;%3&apos; cannot be set</source>
+        <translation>parameter '%1': run-config field '%2' is not an object, so '%3' cannot be set</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: &apos;%2&apos; of node &apos;%3&apos; is not an object</source>
+        <translation>parameter '%1': '%2' of node '%3' is not an object</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: the spec has no node &apos;%2&apos; (target &apos;%3&apos;)</source>
+        <translation>parameter '%1': the spec has no node '%2' (target '%3')</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: neither the spec nor the run config contains the placeholder &quot;%2&quot;</source>
+        <translation>parameter '%1': neither the spec nor the run config contains the placeholder "%2"</translation>
+    </message>
+    <message>
+        <source>%1: cannot read %2: %3</source>
+        <translation>%1: cannot read %2: %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a JSON object: %3</source>
+        <translation>%1: %2 is not a JSON object: %3</translation>
+    </message>
+    <message>
+        <source>%1%2: unknown field (known: %3)</source>
+        <translation>%1%2: unknown field (known: %3)</translation>
+    </message>
+    <message>
+        <source>%1%2: must be %3 &gt;= %4</source>
+        <translation>%1%2: must be %3 &gt;= %4</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>an integer</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>a number</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SearchSpace</name>
+    <message>
+        <source>space: must be a non-empty array of parameters</source>
+        <translation>space: must be a non-empty array of parameters</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>must be an object</translation>
+    </message>
+    <message>
+        <source>unknown field (known: %1)</source>
+        <translation>unknown field (known: %1)</translation>
+    </message>
+    <message>
+        <source>required (a run-config path such as &quot;optimizer.lr&quot;, &quot;spec:&lt;node&gt;.&lt;param&gt;&quot; or &quot;template:&lt;name&gt;&quot;)</source>
+        <translation>required (a run-config path such as "optimizer.lr", "spec:&lt;node&gt;.&lt;param&gt;" or "template:&lt;name&gt;")</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is used twice</source>
+        <translation>"%1" is used twice</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be spec:&lt;node id&gt;.&lt;param&gt;</source>
+        <translation>"%1" must be spec:&lt;node id&gt;.&lt;param&gt;</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; needs a name</source>
+        <translation>"%1" needs a name</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid field path</source>
+        <translation>"%1" is not a valid field path</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a run-config field (known: %2)</source>
+        <translation>"%1" is not a run-config field (known: %2)</translation>
+    </message>
+    <message>
+        <source>a choice needs a non-empty array</source>
+        <translation>a choice needs a non-empty array</translation>
+    </message>
+    <message>
+        <source>required number</source>
+        <translation>required number</translation>
+    </message>
+    <message>
+        <source>an int parameter needs integer bounds</source>
+        <translation>an int parameter needs integer bounds</translation>
+    </message>
+    <message>
+        <source>must be greater than low (%1)</source>
+        <translation>must be greater than low (%1)</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 for a log-scale parameter</source>
+        <translation>must be &gt; 0 for a log-scale parameter</translation>
+    </message>
+    <message>
+        <source>only int parameters take &quot;log&quot; (use type log_uniform)</source>
+        <translation>only int parameters take "log" (use type log_uniform)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not one of choice, uniform, log_uniform, int</source>
+        <translation>"%1" is not one of choice, uniform, log_uniform, int</translation>
+    </message>
+    <message>
+        <source>must be a positive integer</source>
+        <translation>must be a positive integer</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: missing from the sample</source>
+        <translation>parameter '%1': missing from the sample</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepAlgorithm</name>
+    <message>
+        <source>limits.max_trials: must be at least 1</source>
+        <translation>limits.max_trials: must be at least 1</translation>
+    </message>
+    <message>
+        <source>limits.budget_per_trial: must be positive</source>
+        <translation>limits.budget_per_trial: must be positive</translation>
+    </message>
+    <message>
+        <source>algorithm.gamma: must be in (0, 1)</source>
+        <translation>algorithm.gamma: must be in (0, 1)</translation>
+    </message>
+    <message>
+        <source>algorithm.candidates and algorithm.startup_trials: must be at least 1</source>
+        <translation>algorithm.candidates and algorithm.startup_trials: must be at least 1</translation>
+    </message>
+    <message>
+        <source>algorithm.eta: must be an integer of at least 2</source>
+        <translation>algorithm.eta: must be an integer of at least 2</translation>
+    </message>
+    <message>
+        <source>algorithm.min_resource: must be positive and at most limits.budget_per_trial (%1)</source>
+        <translation>algorithm.min_resource: must be positive and at most limits.budget_per_trial (%1)</translation>
+    </message>
+    <message>
+        <source>algorithm.name: &quot;%1&quot; is not one of grid, random, tpe, asha, hyperband</source>
+        <translation>algorithm.name: "%1" is not one of grid, random, tpe, asha, hyperband</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepController</name>
+    <message>
+        <source>%1 [sweep %2, trial %3]</source>
+        <translation>%1 [sweep %2, trial %3]</translation>
+    </message>
+    <message>
+        <source>Sweep %1 has an invalid stored definition: %2</source>
+        <translation>Sweep %1 has an invalid stored definition: %2</translation>
+    </message>
+    <message>
+        <source>No sweep is loaded.</source>
+        <translation>No sweep is loaded.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2.</source>
+        <translation>Sweep %1 is %2.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is being run by process %2.</source>
+        <translation>Sweep %1 is being run by process %2.</translation>
+    </message>
+    <message>
+        <source>stopped with the sweep</source>
+        <translation>stopped with the sweep</translation>
+    </message>
+    <message>
+        <source>trial %1: %2</source>
+        <translation>trial %1: %2</translation>
+    </message>
+    <message>
+        <source>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</source>
+        <translation>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</translation>
+    </message>
+    <message>
+        <source>No trial %1 in sweep %2.</source>
+        <translation>No trial %1 in sweep %2.</translation>
+    </message>
+    <message>
+        <source>the run reported no %1 metric</source>
+        <translation>the run reported no %1 metric</translation>
+    </message>
+    <message>
+        <source>the run was marked finished outside the sweep</source>
+        <translation>the run was marked finished outside the sweep</translation>
+    </message>
+    <message>
+        <source>sweep: settled after a controller restart</source>
+        <translation>sweep: settled after a controller restart</translation>
+    </message>
+    <message>
+        <source>engine process lost</source>
+        <translation>engine process lost</translation>
+    </message>
+    <message>
+        <source>target: the workspace has no cluster profile named &quot;%1&quot;</source>
+        <translation>target: the workspace has no cluster profile named "%1"</translation>
+    </message>
+    <message>
+        <source>target &quot;%1&quot;: %2</source>
+        <translation>target "%1": %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepDefinition</name>
+    <message>
+        <source>format: must be &quot;%1&quot;</source>
+        <translation>format: must be "%1"</translation>
+    </message>
+    <message>
+        <source>name, project: must not be empty</source>
+        <translation>name, project: must not be empty</translation>
+    </message>
+    <message>
+        <source>%1: required (a path relative to the sweep file, or an object)</source>
+        <translation>%1: required (a path relative to the sweep file, or an object)</translation>
+    </message>
+    <message>
+        <source>objective: required object {&quot;metric&quot;, &quot;split&quot;, &quot;mode&quot;}</source>
+        <translation>objective: required object {"metric", "split", "mode"}</translation>
+    </message>
+    <message>
+        <source>objective.metric: required (e.g. &quot;accuracy&quot; or &quot;loss&quot;)</source>
+        <translation>objective.metric: required (e.g. "accuracy" or "loss")</translation>
+    </message>
+    <message>
+        <source>objective.split: must be &quot;val&quot; or &quot;train&quot;</source>
+        <translation>objective.split: must be "val" or "train"</translation>
+    </message>
+    <message>
+        <source>objective.mode: must be &quot;min&quot; or &quot;max&quot;</source>
+        <translation>objective.mode: must be "min" or "max"</translation>
+    </message>
+    <message>
+        <source>limits.budget_unit: must be &quot;epochs&quot; or &quot;steps&quot;</source>
+        <translation>limits.budget_unit: must be "epochs" or "steps"</translation>
+    </message>
+    <message>
+        <source>space[%1].target: %2 sets &quot;%3&quot;, which %4 controls as the trial budget</source>
+        <translation>space[%1].target: %2 sets "%3", which %4 controls as the trial budget</translation>
+    </message>
+    <message>
+        <source>seed: must be a non-negative integer</source>
+        <translation>seed: must be a non-negative integer</translation>
+    </message>
+    <message>
+        <source>limits.packing: must be true or false</source>
+        <translation>limits.packing: must be true or false</translation>
+    </message>
+    <message>
+        <source>target: must be &quot;local&quot; or the name of a cluster profile of the workspace</source>
+        <translation>target: must be "local" or the name of a cluster profile of the workspace</translation>
+    </message>
+    <message>
+        <source>job: must be an object (partition, nodes, tasks_per_node, time_limit_minutes, ...)</source>
+        <translation>job: must be an object (partition, nodes, tasks_per_node, time_limit_minutes, ...)</translation>
+    </message>
+    <message>
+        <source>job: only for a cluster target (set &quot;target&quot; to a cluster profile)</source>
+        <translation>job: only for a cluster target (set "target" to a cluster profile)</translation>
+    </message>
+    <message>
+        <source>job: %1</source>
+        <translation>job: %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepStore</name>
+    <message>
+        <source>Cannot create the sweep: %1</source>
+        <translation>Cannot create the sweep: %1</translation>
+    </message>
+    <message>
+        <source>No sweep %1.</source>
+        <translation>No sweep %1.</translation>
+    </message>
+    <message>
+        <source>Cannot record trial %1 of sweep %2: %3</source>
+        <translation>Cannot record trial %1 of sweep %2: %3</translation>
+    </message>
+    <message>
+        <source>Cannot write the config of run %1: %2</source>
+        <translation>Cannot write the config of run %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::AddRemoteDialog</name>
+    <message>
+        <source>Add a remote gallery</source>
+        <translation>Add a remote gallery</translation>
+    </message>
+    <message>
+        <source>A remote gallery is a workspace served with &lt;code&gt;diamondctl serve&lt;/code&gt;. Its owner gives you the address and the token (&lt;code&gt;diamondctl serve --print-token&lt;/code&gt;).</source>
+        <translation>A remote gallery is a workspace served with &lt;code&gt;diamondctl serve&lt;/code&gt;. Its owner gives you the address and the token (&lt;code&gt;diamondctl serve --print-token&lt;/code&gt;).</translation>
+    </message>
+    <message>
+        <source>Lab server</source>
+        <translation>Lab server</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>&amp;Address:</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>&amp;Token:</translation>
+    </message>
+    <message>
+        <source>The address must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8765.</source>
+        <translation>The address must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8765.</translation>
+    </message>
+    <message>
+        <source>The token is required: every request to a Diamond server carries it.</source>
+        <translation>The token is required: every request to a Diamond server carries it.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterClient</name>
+    <message>
+        <source>Key passphrase</source>
+        <translation>Key passphrase</translation>
+    </message>
+    <message>
+        <source>The passphrase was wrong. Try again.</source>
+        <translation>The passphrase was wrong. Try again.</translation>
+    </message>
+    <message>
+        <source>Passphrase for %1:</source>
+        <translation>Passphrase for %1:</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Password</translation>
+    </message>
+    <message>
+        <source>The password was wrong. Try again.</source>
+        <translation>The password was wrong. Try again.</translation>
+    </message>
+    <message>
+        <source>Password for %1:</source>
+        <translation>Password for %1:</translation>
+    </message>
+    <message>
+        <source>Sign-in</source>
+        <translation>Sign-in</translation>
+    </message>
+    <message>
+        <source>Running the checks on %1…</source>
+        <translation>Running the checks on %1…</translation>
+    </message>
+    <message>
+        <source>the profile has no batch scheduler to probe</source>
+        <translation>the profile has no batch scheduler to probe</translation>
+    </message>
+    <message>
+        <source>Reading the partitions of %1…</source>
+        <translation>Reading the partitions of %1…</translation>
+    </message>
+    <message>
+        <source>the profile has no batch scheduler</source>
+        <translation>the profile has no batch scheduler</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterManagerPage</name>
+    <message>
+        <source>Refresh</source>
+        <translation>Refresh</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Cancel job</translation>
+    </message>
+    <message>
+        <source>Refresh every 10 s</source>
+        <translation>Refresh every 10 s</translation>
+    </message>
+    <message>
+        <source>Cancel the job %1?</source>
+        <translation>Cancel the job %1?</translation>
+    </message>
+    <message>
+        <source>Testing the connection to %1…</source>
+        <translation>Testing the connection to %1…</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Connection</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Scratch folder</source>
+        <translation>Scratch folder</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Container</source>
+        <translation>Container</translation>
+    </message>
+    <message numerus="yes">
+        <source>Connection OK: all %n check(s) passed.</source>
+        <translation><numerusform>Connection OK: all %n check passed.</numerusform><numerusform>Connection OK: all %n checks passed.</numerusform></translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>Connection failed: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n check(s) failed.</source>
+        <translation><numerusform>%1 of %n check failed.</numerusform><numerusform>%1 of %n checks failed.</numerusform></translation>
+    </message>
+    <message>
+        <source>Host key changed</source>
+        <translation>Host key changed</translation>
+    </message>
+    <message>
+        <source>The host key of %1 does not match the one remembered in the known hosts file. Diamond refused to connect: someone may be intercepting the connection, or the cluster&apos;s key was changed. Check with the cluster&apos;s administrators, then remove the old key from the known hosts file.</source>
+        <translation>The host key of %1 does not match the one remembered in the known hosts file. Diamond refused to connect: someone may be intercepting the connection, or the cluster's key was changed. Check with the cluster's administrators, then remove the old key from the known hosts file.</translation>
+    </message>
+    <message>
+        <source>The scheduler is &quot;none&quot;: there are no partitions to probe.</source>
+        <translation>The scheduler is "none": there are no partitions to probe.</translation>
+    </message>
+    <message>
+        <source>Probing the partitions of %1…</source>
+        <translation>Probing the partitions of %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Found %n partition(s). Save to keep them.</source>
+        <translation><numerusform>Found %n partition. Save to keep them.</numerusform><numerusform>Found %n partitions. Save to keep them.</numerusform></translation>
+    </message>
+    <message>
+        <source>Probe failed: %1</source>
+        <translation>Probe failed: %1</translation>
+    </message>
+    <message>
+        <source>Cannot list jobs: %1</source>
+        <translation>Cannot list jobs: %1</translation>
+    </message>
+    <message>
+        <source>This cluster has no batch scheduler: there is no job queue.</source>
+        <translation>This cluster has no batch scheduler: there is no job queue.</translation>
+    </message>
+    <message>
+        <source>Refreshing the jobs of %1…</source>
+        <translation>Refreshing the jobs of %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) queued or running — updated %1.</source>
+        <translation><numerusform>%n job queued or running — updated %1.</numerusform><numerusform>%n jobs queued or running — updated %1.</numerusform></translation>
+    </message>
+    <message>
+        <source>Cancelling the job %1…</source>
+        <translation>Cancelling the job %1…</translation>
+    </message>
+    <message>
+        <source>Unknown host key</source>
+        <translation>Unknown host key</translation>
+    </message>
+    <message>
+        <source>The authenticity of %1 cannot be established.</source>
+        <translation>The authenticity of %1 cannot be established.</translation>
+    </message>
+    <message>
+        <source>Its %1 key fingerprint is:
+
+%2
+
+Compare it with the fingerprint your cluster&apos;s administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</source>
+        <translation>Its %1 key fingerprint is:
+
+%2
+
+Compare it with the fingerprint your cluster's administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</translation>
+    </message>
+    <message>
+        <source>Accept and connect</source>
+        <translation>Accept and connect</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>Waiting for you to check the host key of %1…</source>
+        <translation>Waiting for you to check the host key of %1…</translation>
+    </message>
+    <message>
+        <source>Job cancelled.</source>
+        <translation>Job cancelled.</translation>
+    </message>
+    <message>
+        <source>Cancel failed: %1</source>
+        <translation>Cancel failed: %1</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profile</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <source>Clusters</source>
+        <translation>Clusters</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Add</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplicate</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>Start a new cluster profile</source>
+        <translation>Start a new cluster profile</translation>
+    </message>
+    <message>
+        <source>Start a new profile from a copy of this one</source>
+        <translation>Start a new profile from a copy of this one</translation>
+    </message>
+    <message>
+        <source>Remove this profile from the workspace</source>
+        <translation>Remove this profile from the workspace</translation>
+    </message>
+    <message>
+        <source>e.g. hpc</source>
+        <translation>e.g. hpc</translation>
+    </message>
+    <message>
+        <source>login.cluster.example, or &quot;local&quot; for this computer</source>
+        <translation>login.cluster.example, or "local" for this computer</translation>
+    </message>
+    <message>
+        <source>your user name on the cluster</source>
+        <translation>your user name on the cluster</translation>
+    </message>
+    <message>
+        <source>~/.ssh/id_ed25519 (empty: ssh-agent)</source>
+        <translation>~/.ssh/id_ed25519 (empty: ssh-agent)</translation>
+    </message>
+    <message>
+        <source>empty: ~/.ssh/known_hosts</source>
+        <translation>empty: ~/.ssh/known_hosts</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>User</translation>
+    </message>
+    <message>
+        <source>Identity file</source>
+        <translation>Identity file</translation>
+    </message>
+    <message>
+        <source>Known hosts file</source>
+        <translation>Known hosts file</translation>
+    </message>
+    <message>
+        <source>Deployment</source>
+        <translation>Deployment</translation>
+    </message>
+    <message>
+        <source>/scratch/you/diamond</source>
+        <translation>/scratch/you/diamond</translation>
+    </message>
+    <message>
+        <source>path of diamond-train on the cluster</source>
+        <translation>path of diamond-train on the cluster</translation>
+    </message>
+    <message>
+        <source>cuda/12.1, nccl (comma separated)</source>
+        <translation>cuda/12.1, nccl (comma separated)</translation>
+    </message>
+    <message>
+        <source>none (bare engine)</source>
+        <translation>none (bare engine)</translation>
+    </message>
+    <message>
+        <source>.sif path or image reference</source>
+        <translation>.sif path or image reference</translation>
+    </message>
+    <message>
+        <source>extra runtime arguments, space separated</source>
+        <translation>extra runtime arguments, space separated</translation>
+    </message>
+    <message>
+        <source>NAME=value, one per line</source>
+        <translation>NAME=value, one per line</translation>
+    </message>
+    <message>
+        <source>Engine path</source>
+        <translation>Engine path</translation>
+    </message>
+    <message>
+        <source>Modules</source>
+        <translation>Modules</translation>
+    </message>
+    <message>
+        <source>Container runtime</source>
+        <translation>Container runtime</translation>
+    </message>
+    <message>
+        <source>Container image</source>
+        <translation>Container image</translation>
+    </message>
+    <message>
+        <source>Container options</source>
+        <translation>Container options</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Environment</translation>
+    </message>
+    <message>
+        <source>Slurm</source>
+        <translation>Slurm</translation>
+    </message>
+    <message>
+        <source>PBS</source>
+        <translation>PBS</translation>
+    </message>
+    <message>
+        <source>none (run directly)</source>
+        <translation>none (run directly)</translation>
+    </message>
+    <message>
+        <source>project to charge (optional)</source>
+        <translation>project to charge (optional)</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>Account</translation>
+    </message>
+    <message>
+        <source>Partitions</source>
+        <translation>Partitions</translation>
+    </message>
+    <message>
+        <source>Add partition</source>
+        <translation>Add partition</translation>
+    </message>
+    <message>
+        <source>Remove partition</source>
+        <translation>Remove partition</translation>
+    </message>
+    <message>
+        <source>Probe partitions</source>
+        <translation>Probe partitions</translation>
+    </message>
+    <message>
+        <source>Read the partitions from the scheduler (sinfo / scontrol, qstat)</source>
+        <translation>Read the partitions from the scheduler (sinfo / scontrol, qstat)</translation>
+    </message>
+    <message>
+        <source>Connection test</source>
+        <translation>Connection test</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Check</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Result</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Test connection</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Revert</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Save</translation>
+    </message>
+    <message>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>Cannot open the workspace %1: %2</translation>
+    </message>
+    <message>
+        <source>environment: line %1 (&quot;%2&quot;) is not NAME=value</source>
+        <translation>environment: line %1 ("%2") is not NAME=value</translation>
+    </message>
+    <message>
+        <source>New cluster (not saved)</source>
+        <translation>New cluster (not saved)</translation>
+    </message>
+    <message>
+        <source>New cluster (copy, not saved)</source>
+        <translation>New cluster (copy, not saved)</translation>
+    </message>
+    <message>
+        <source>Remove cluster</source>
+        <translation>Remove cluster</translation>
+    </message>
+    <message>
+        <source>Remove the cluster profile &quot;%1&quot; from this workspace?
+Runs already sent to it are kept.</source>
+        <translation>Remove the cluster profile "%1" from this workspace?
+Runs already sent to it are kept.</translation>
+    </message>
+    <message>
+        <source>Removed the cluster &quot;%1&quot;.</source>
+        <translation>Removed the cluster "%1".</translation>
+    </message>
+    <message>
+        <source>No workspace is open: the profile cannot be stored.</source>
+        <translation>No workspace is open: the profile cannot be stored.</translation>
+    </message>
+    <message>
+        <source>Saved the cluster &quot;%1&quot;.</source>
+        <translation>Saved the cluster "%1".</translation>
+    </message>
+    <message>
+        <source>Cannot save: %1</source>
+        <translation>Cannot save: %1</translation>
+    </message>
+    <message>
+        <source>%1 (modified)</source>
+        <translation>%1 (modified)</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterProfilesModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ComparePage</name>
+    <message>
+        <source>Metric:</source>
+        <translation>Metric:</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>validation</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>train</translation>
+    </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>&amp;Log scale</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading %n run(s)…</source>
+        <translation><numerusform>Loading %n run…</numerusform><numerusform>Loading %n runs…</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation><numerusform>%n run</numerusform><numerusform>%n runs</numerusform></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ConfusionMatrixView</name>
+    <message>
+        <source>Rows: true class; columns: predicted class. Colour: share of the row.</source>
+        <translation>Rows: true class; columns: predicted class. Colour: share of the row.</translation>
+    </message>
+    <message>
+        <source>The confusion matrix appears when the run is evaluated.</source>
+        <translation>The confusion matrix appears when the run is evaluated.</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>true</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>predicted</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::CurveChart</name>
+    <message>
+        <source>debiased EMA smoothing, weight %1</source>
+        <translation>debiased EMA smoothing, weight %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::DatasetPreviewWidget</name>
+    <message>
+        <source>Loading preview…</source>
+        <translation>Loading preview…</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::DesignerPage</name>
+    <message>
+        <source>Untitled</source>
+        <translation>Untitled</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>Cannot open %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read the template %1.</source>
+        <translation>Cannot read the template %1.</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>Cannot save %1: %2</translation>
+    </message>
+    <message>
+        <source>There is nothing to export: the graph is empty.</source>
+        <translation>There is nothing to export: the graph is empty.</translation>
+    </message>
+    <message>
+        <source>Network diagram exported by Diamond</source>
+        <translation>Network diagram exported by Diamond</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: use a .png or .svg file name.</source>
+        <translation>Cannot export %1: use a .png or .svg file name.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryCardDelegate</name>
+    <message>
+        <source>No preview</source>
+        <translation>No preview</translation>
+    </message>
+    <message>
+        <source>✓ Verified</source>
+        <translation>✓ Verified</translation>
+    </message>
+    <message>
+        <source>Unverified</source>
+        <translation>Unverified</translation>
+    </message>
+    <message>
+        <source>no metric</source>
+        <translation>no metric</translation>
+    </message>
+    <message>
+        <source>+%1</source>
+        <translation>+%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryDetailView</name>
+    <message>
+        <source>&amp;Download and import</source>
+        <translation>&amp;Download and import</translation>
+    </message>
+    <message>
+        <source>Download the package, check it, re-run its test inputs and add it to this workspace</source>
+        <translation>Download the package, check it, re-run its test inputs and add it to this workspace</translation>
+    </message>
+    <message>
+        <source>&amp;Export package…</source>
+        <translation>&amp;Export package…</translation>
+    </message>
+    <message>
+        <source>Open in &amp;designer</source>
+        <translation>Open in &amp;designer</translation>
+    </message>
+    <message>
+        <source>&amp;Fine-tune…</source>
+        <translation>&amp;Fine-tune…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Remove</translation>
+    </message>
+    <message>
+        <source>Model card</source>
+        <translation>Model card</translation>
+    </message>
+    <message>
+        <source>Interface and metrics</source>
+        <translation>Interface and metrics</translation>
+    </message>
+    <message>
+        <source>Provenance and files</source>
+        <translation>Provenance and files</translation>
+    </message>
+    <message>
+        <source>Select a model to see its card.</source>
+        <translation>Select a model to see its card.</translation>
+    </message>
+    <message>
+        <source>version %1</source>
+        <translation>version %1</translation>
+    </message>
+    <message>
+        <source>by %1</source>
+        <translation>by %1</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>Tags: %1</translation>
+    </message>
+    <message>
+        <source>*This model has no card.*</source>
+        <translation>*This model has no card.*</translation>
+    </message>
+    <message>
+        <source>Import the model into this workspace first</source>
+        <translation>Import the model into this workspace first</translation>
+    </message>
+    <message>
+        <source>Start a training run from these weights</source>
+        <translation>Start a training run from these weights</translation>
+    </message>
+    <message>
+        <source>✓ Verified</source>
+        <translation>✓ Verified</translation>
+    </message>
+    <message>
+        <source>Not verified</source>
+        <translation>Not verified</translation>
+    </message>
+    <message>
+        <source>The test inputs were re-run through the engine and reproduce the outputs stored in the package.</source>
+        <translation>The test inputs were re-run through the engine and reproduce the outputs stored in the package.</translation>
+    </message>
+    <message>
+        <source>The test inputs did not reproduce the stored outputs, or could not be re-run.</source>
+        <translation>The test inputs did not reproduce the stored outputs, or could not be re-run.</translation>
+    </message>
+    <message>
+        <source>none listed</source>
+        <translation>none listed</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Shape</translation>
+    </message>
+    <message>
+        <source>Axes</source>
+        <translation>Axes</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>Inputs</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>Outputs</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Metrics</translation>
+    </message>
+    <message>
+        <source>none recorded</source>
+        <translation>none recorded</translation>
+    </message>
+    <message>
+        <source>Training configuration</source>
+        <translation>Training configuration</translation>
+    </message>
+    <message>
+        <source>Provenance</source>
+        <translation>Provenance</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Run</translation>
+    </message>
+    <message>
+        <source>%1 (&quot;%2&quot;)</source>
+        <translation>%1 ("%2")</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Project</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Started</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>Finished</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Compute</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 hours</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Device</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>Machine</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>libtorch</source>
+        <translation>libtorch</translation>
+    </message>
     <message>
         <source>Diamond</source>
         <translation>Diamond</translation>
     </message>
     <message>
-        <source>&lt;h1&gt;Welcome to Diamond&lt;/h1&gt;</source>
-        <translation>&lt;h1&gt;Welcome to Diamond&lt;/h1&gt;</translation>
+        <source>Published</source>
+        <translation>Published</translation>
     </message>
     <message>
-        <source>Welcome</source>
-        <translation>Welcome</translation>
+        <source>Citation</source>
+        <translation>Citation</translation>
     </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Dataset</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Reference</translation>
+    </message>
+    <message>
+        <source>SHA-256 of the file</source>
+        <translation>SHA-256 of the file</translation>
+    </message>
+    <message>
+        <source>SHA-256 of the data configuration</source>
+        <translation>SHA-256 of the data configuration</translation>
+    </message>
+    <message>
+        <source>Files (SHA-256)</source>
+        <translation>Files (SHA-256)</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>Package</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 minutes</translation>
+    </message>
+    <message>
+        <source>%1 seconds</source>
+        <translation>%1 seconds</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Verified: the test inputs reproduce the expected outputs</source>
+        <translation>Verified: the test inputs reproduce the expected outputs</translation>
+    </message>
+    <message>
+        <source>Not verified</source>
+        <translation>Not verified</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryPage</name>
+    <message>
+        <source>Cannot create a temporary folder.</source>
+        <translation>Cannot create a temporary folder.</translation>
+    </message>
+    <message>
+        <source>The package was refused (%1): %2</source>
+        <translation>The package was refused (%1): %2</translation>
+    </message>
+    <message>
+        <source>The package&apos;s spec.json is not a JSON object.</source>
+        <translation>The package's spec.json is not a JSON object.</translation>
+    </message>
+    <message>
+        <source>%1
+No token stored: add the gallery again with its token.</source>
+        <translation>%1
+No token stored: add the gallery again with its token.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Galleries&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Galleries&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Add remote…</source>
+        <translation>&amp;Add remote…</translation>
+    </message>
+    <message>
+        <source>Browse a gallery served by another Diamond (diamondctl serve)</source>
+        <translation>Browse a gallery served by another Diamond (diamondctl serve)</translation>
+    </message>
+    <message>
+        <source>Forget remote</source>
+        <translation>Forget remote</translation>
+    </message>
+    <message>
+        <source>This workspace</source>
+        <translation>This workspace</translation>
+    </message>
+    <message>
+        <source>Search names, cards and tags…</source>
+        <translation>Search names, cards and tags…</translation>
+    </message>
+    <message>
+        <source>Best match</source>
+        <translation>Best match</translation>
+    </message>
+    <message>
+        <source>Highest metric</source>
+        <translation>Highest metric</translation>
+    </message>
+    <message>
+        <source>Lowest metric</source>
+        <translation>Lowest metric</translation>
+    </message>
+    <message>
+        <source>Newest</source>
+        <translation>Newest</translation>
+    </message>
+    <message>
+        <source>Oldest</source>
+        <translation>Oldest</translation>
+    </message>
+    <message>
+        <source>Name A–Z</source>
+        <translation>Name A–Z</translation>
+    </message>
+    <message>
+        <source>Name Z–A</source>
+        <translation>Name Z–A</translation>
+    </message>
+    <message>
+        <source>Sort:</source>
+        <translation>Sort:</translation>
+    </message>
+    <message>
+        <source>Any task</source>
+        <translation>Any task</translation>
+    </message>
+    <message>
+        <source>Any domain</source>
+        <translation>Any domain</translation>
+    </message>
+    <message>
+        <source>Any license</source>
+        <translation>Any license</translation>
+    </message>
+    <message>
+        <source>&amp;Verified only</source>
+        <translation>&amp;Verified only</translation>
+    </message>
+    <message>
+        <source>&amp;Import package…</source>
+        <translation>&amp;Import package…</translation>
+    </message>
+    <message>
+        <source>Add a .diamond file to this workspace&apos;s gallery</source>
+        <translation>Add a .diamond file to this workspace's gallery</translation>
+    </message>
+    <message>
+        <source>Forget remote gallery</source>
+        <translation>Forget remote gallery</translation>
+    </message>
+    <message>
+        <source>Forget the gallery &quot;%1&quot; and its token?</source>
+        <translation>Forget the gallery "%1" and its token?</translation>
+    </message>
+    <message>
+        <source>Import a model package</source>
+        <translation>Import a model package</translation>
+    </message>
+    <message>
+        <source>Diamond model packages (*.diamond)</source>
+        <translation>Diamond model packages (*.diamond)</translation>
+    </message>
+    <message>
+        <source>Export model package</source>
+        <translation>Export model package</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n model(s)</source>
+        <translation><numerusform>%1 of %n model</numerusform><numerusform>%1 of %n models</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s)</source>
+        <translation><numerusform>%n model</numerusform><numerusform>%n models</numerusform></translation>
+    </message>
+    <message>
+        <source>Could not remove entry %1: %2</source>
+        <translation>Could not remove entry %1: %2</translation>
+    </message>
+    <message>
+        <source>Removed entry %1 from this workspace&apos;s gallery.</source>
+        <translation>Removed entry %1 from this workspace's gallery.</translation>
+    </message>
+    <message>
+        <source>No workspace is open</source>
+        <translation>No workspace is open</translation>
+    </message>
+    <message>
+        <source>The token of &quot;%1&quot; is kept for this session only: %2</source>
+        <translation>The token of "%1" is kept for this session only: %2</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>No workspace is open.</translation>
+    </message>
+    <message>
+        <source>Open a workspace to import models into.</source>
+        <translation>Open a workspace to import models into.</translation>
+    </message>
+    <message>
+        <source>Downloading… %p%</source>
+        <translation>Downloading… %p%</translation>
+    </message>
+    <message>
+        <source>Downloading the package from &quot;%1&quot;…</source>
+        <translation>Downloading the package from "%1"…</translation>
+    </message>
+    <message>
+        <source>Downloaded %p%</source>
+        <translation>Downloaded %p%</translation>
+    </message>
+    <message>
+        <source>Checking the package and re-running its test inputs…</source>
+        <translation>Checking the package and re-running its test inputs…</translation>
+    </message>
+    <message>
+        <source>Importing %1: checking it and re-running its test inputs…</source>
+        <translation>Importing %1: checking it and re-running its test inputs…</translation>
+    </message>
+    <message>
+        <source>Already in this workspace&apos;s gallery as entry %1 (%2).</source>
+        <translation>Already in this workspace's gallery as entry %1 (%2).</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, verified: %2</source>
+        <translation>Imported into this workspace as entry %1, verified: %2</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, NOT verified: %2</source>
+        <translation>Imported into this workspace as entry %1, NOT verified: %2</translation>
+    </message>
+    <message>
+        <source>Exporting… %p%</source>
+        <translation>Exporting… %p%</translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation>Exported to %1.</translation>
+    </message>
+    <message>
+        <source>Reading the spec from the package…</source>
+        <translation>Reading the spec from the package…</translation>
+    </message>
+    <message>
+        <source>Opened &quot;%1&quot; in the designer.</source>
+        <translation>Opened "%1" in the designer.</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>Remove model</translation>
+    </message>
+    <message>
+        <source>Remove &quot;%1&quot; %2 from this workspace&apos;s gallery?</source>
+        <translation>Remove "%1" %2 from this workspace's gallery?</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GallerySource</name>
+    <message>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>Cannot open the workspace %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphDocument</name>
+    <message>
+        <source>Add %1</source>
+        <translation>Add %1</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>Delete %1</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>Set %1 of %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n node(s)</source>
+        <translation><numerusform>Move %n node</numerusform><numerusform>Move %n nodes</numerusform></translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2</source>
+        <translation>Rename %1 to %2</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: </source>
+        <translation>line %1, column %2: </translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is used twice; ids must be unique.</source>
+        <translation>The id "%1" is used twice; ids must be unique.</translation>
+    </message>
+    <message>
+        <source>The output &quot;%1&quot; is not connected.</source>
+        <translation>The output "%1" is not connected.</translation>
+    </message>
+    <message>
+        <source>Drag from a layer&apos;s output port to this output.</source>
+        <translation>Drag from a layer's output port to this output.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n node(s)</source>
+        <translation><numerusform>Delete %n node</numerusform><numerusform>Delete %n nodes</numerusform></translation>
+    </message>
+    <message>
+        <source>There is no node &quot;%1&quot;.</source>
+        <translation>There is no node "%1".</translation>
+    </message>
+    <message>
+        <source>%1 has no output port &quot;%2&quot;.</source>
+        <translation>%1 has no output port "%2".</translation>
+    </message>
+    <message>
+        <source>%1 has no outputs.</source>
+        <translation>%1 has no outputs.</translation>
+    </message>
+    <message>
+        <source>%1 takes no inputs.</source>
+        <translation>%1 takes no inputs.</translation>
+    </message>
+    <message>
+        <source>%1 has no input %2.</source>
+        <translation>%1 has no input %2.</translation>
+    </message>
+    <message>
+        <source>A layer cannot feed itself.</source>
+        <translation>A layer cannot feed itself.</translation>
+    </message>
+    <message>
+        <source>Connecting %1 to %2 would create a cycle; networks must be acyclic.</source>
+        <translation>Connecting %1 to %2 would create a cycle; networks must be acyclic.</translation>
+    </message>
+    <message>
+        <source>These ports are already connected.</source>
+        <translation>These ports are already connected.</translation>
+    </message>
+    <message>
+        <source>Connect %1 to %2</source>
+        <translation>Connect %1 to %2</translation>
+    </message>
+    <message>
+        <source>Disconnect %1 from %2</source>
+        <translation>Disconnect %1 from %2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid id: use 1 to 128 characters without spaces or &apos;:&apos;.</source>
+        <translation>"%1" is not a valid id: use 1 to 128 characters without spaces or ':'.</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is already used.</source>
+        <translation>The id "%1" is already used.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Paste %n node(s)</source>
+        <translation><numerusform>Paste %n node</numerusform><numerusform>Paste %n nodes</numerusform></translation>
+    </message>
+    <message>
+        <source>Auto layout</source>
+        <translation>Auto layout</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphLayout</name>
+    <message>
+        <source>Graphviz could not lay out the graph.</source>
+        <translation>Graphviz could not lay out the graph.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphScene</name>
+    <message>
+        <source>Delete selection</source>
+        <translation>Delete selection</translation>
+    </message>
+    <message>
+        <source>Connecting %1 to %2 would create a cycle; networks must be acyclic.</source>
+        <translation>Connecting %1 to %2 would create a cycle; networks must be acyclic.</translation>
+    </message>
+    <message>
+        <source>Reconnect %1</source>
+        <translation>Reconnect %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphView</name>
+    <message>
+        <source>Unknown layer type &quot;%1&quot;.</source>
+        <translation>Unknown layer type "%1".</translation>
+    </message>
+    <message>
+        <source>Drag layers here from the palette, or start from a template.
+Connect ports by dragging from an output to an input.</source>
+        <translation>Drag layers here from the palette, or start from a template.
+Connect ports by dragging from an output to an input.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::Inspector</name>
+    <message>
+        <source>%1 needs a value.</source>
+        <translation>%1 needs a value.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number.</source>
+        <translation>"%1" is not a whole number.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number.</source>
+        <translation>"%1" is not a number.</translation>
+    </message>
+    <message>
+        <source>Write true or false.</source>
+        <translation>Write true or false.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n nodes selected.</source>
+        <translation><numerusform>%n nodes selected.</numerusform><numerusform>%n nodes selected.</numerusform></translation>
+    </message>
+    <message>
+        <source>Select a layer on the canvas to edit its parameters.</source>
+        <translation>Select a layer on the canvas to edit its parameters.</translation>
+    </message>
+    <message>
+        <source>A network output.</source>
+        <translation>A network output.</translation>
+    </message>
+    <message>
+        <source>Unknown layer type.</source>
+        <translation>Unknown layer type.</translation>
+    </message>
+    <message>
+        <source>Unique id of this layer: 1 to 128 characters, no spaces or &apos;:&apos;.</source>
+        <translation>Unique id of this layer: 1 to 128 characters, no spaces or ':'.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameters</translation>
+    </message>
+    <message>
+        <source>Analysis</source>
+        <translation>Analysis</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Size</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>not set</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 to %2</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>at least %1</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>at most %1</translation>
+    </message>
+    <message>
+        <source>%1 parameters, %2 per sample</source>
+        <translation>%1 parameters, %2 per sample</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>Error:</translation>
+    </message>
+    <message>
+        <source>Warning:</source>
+        <translation>Warning:</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::JobQueueModel</name>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Reason</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>Elapsed</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>Time limit</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::LayerPalette</name>
+    <message>
+        <source>Search layers…</source>
+        <translation>Search layers…</translation>
+    </message>
+    <message>
+        <source>Filter by name, family or description; Enter adds the first match.</source>
+        <translation>Filter by name, family or description; Enter adds the first match.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::LayerPaletteModel</name>
+    <message>
+        <source>A network output: connect the layer whose result the network returns (e.g. the logits).</source>
+        <translation>A network output: connect the layer whose result the network returns (e.g. the logits).</translation>
+    </message>
+    <message>
+        <source>Inputs and outputs</source>
+        <translation>Inputs and outputs</translation>
+    </message>
+    <message>
+        <source>Drag onto the canvas, or double-click to add.</source>
+        <translation>Drag onto the canvas, or double-click to add.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::LocalGallerySource</name>
+    <message>
+        <source>This workspace</source>
+        <translation>This workspace</translation>
+    </message>
+    <message>
+        <source>The package file of gallery entry %1 is missing.</source>
+        <translation>The package file of gallery entry %1 is missing.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
@@ -222,10 +2425,6 @@
         <translation>Main</translation>
     </message>
     <message>
-        <source>Nothing here yet.</source>
-        <translation>Nothing here yet.</translation>
-    </message>
-    <message>
         <source>Workspace</source>
         <translation>Workspace</translation>
     </message>
@@ -250,16 +2449,1078 @@
         <translation>&lt;h3&gt;Diamond %1&lt;/h3&gt;&lt;p&gt;Train neural networks on your laptop or an HPC cluster without learning the cluster.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Draw a network, press Train, and watch the loss fall.</source>
-        <translation>Draw a network, press Train, and watch the loss fall.</translation>
-    </message>
-    <message>
         <source>Could not open the workspace: %1</source>
         <translation>Could not open the workspace: %1</translation>
     </message>
     <message>
         <source>Workspace: %1</source>
         <translation>Workspace: %1</translation>
+    </message>
+    <message>
+        <source>Designer</source>
+        <translation>Designer</translation>
+    </message>
+    <message>
+        <source>Run set-up</source>
+        <translation>Run set-up</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>Examples</translation>
+    </message>
+    <message>
+        <source>&amp;New from template</source>
+        <translation>&amp;New from template</translation>
+    </message>
+    <message>
+        <source>&amp;Open network…</source>
+        <translation>&amp;Open network…</translation>
+    </message>
+    <message>
+        <source>&amp;Save network</source>
+        <translation>&amp;Save network</translation>
+    </message>
+    <message>
+        <source>Save network &amp;as…</source>
+        <translation>Save network &amp;as…</translation>
+    </message>
+    <message>
+        <source>&amp;Export graph image…</source>
+        <translation>&amp;Export graph image…</translation>
+    </message>
+    <message>
+        <source>Open &amp;workspace…</source>
+        <translation>Open &amp;workspace…</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Undo</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Redo</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>Cu&amp;t</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Copy</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>&amp;Paste</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Delete</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>Select &amp;all</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Preferences…</translation>
+    </message>
+    <message>
+        <source>&amp;Fit network in view</source>
+        <translation>&amp;Fit network in view</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic layout</source>
+        <translation>&amp;Automatic layout</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Run</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>&amp;Train</translation>
+    </message>
+    <message>
+        <source>Run &amp;set-up</source>
+        <translation>Run &amp;set-up</translation>
+    </message>
+    <message>
+        <source>&amp;Compare selected runs</source>
+        <translation>&amp;Compare selected runs</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Summary</translation>
+    </message>
+    <message>
+        <source>Open workspace folder</source>
+        <translation>Open workspace folder</translation>
+    </message>
+    <message>
+        <source>Loaded &quot;%1&quot;: press Train to run it.</source>
+        <translation>Loaded "%1": press Train to run it.</translation>
+    </message>
+    <message>
+        <source>Cannot train</source>
+        <translation>Cannot train</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>No workspace is open.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The network has %n error(s); the designer marks them in red.</source>
+        <translation><numerusform>The network has %n error; the designer marks them in red.</numerusform><numerusform>The network has %n errors; the designer marks them in red.</numerusform></translation>
+    </message>
+    <message>
+        <source>My runs</source>
+        <translation>My runs</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <source>Discard changes?</source>
+        <translation>Discard changes?</translation>
+    </message>
+    <message>
+        <source>The network has unsaved changes. Discard them?</source>
+        <translation>The network has unsaved changes. Discard them?</translation>
+    </message>
+    <message>
+        <source>Open network</source>
+        <translation>Open network</translation>
+    </message>
+    <message>
+        <source>Diamond networks (*.json)</source>
+        <translation>Diamond networks (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot open the network</source>
+        <translation>Cannot open the network</translation>
+    </message>
+    <message>
+        <source>Save network</source>
+        <translation>Save network</translation>
+    </message>
+    <message>
+        <source>Cannot save the network</source>
+        <translation>Cannot save the network</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+    <message>
+        <source>Export graph image</source>
+        <translation>Export graph image</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot export the image</source>
+        <translation>Cannot export the image</translation>
+    </message>
+    <message>
+        <source>%1%2 — Diamond</source>
+        <translation>%1%2 — Diamond</translation>
+    </message>
+    <message>
+        <source>The new language is applied when Diamond starts again.</source>
+        <translation>The new language is applied when Diamond starts again.</translation>
+    </message>
+    <message>
+        <source>Stop training?</source>
+        <translation>Stop training?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closing Diamond stops %n running run(s). They can be resumed later from their newest checkpoint. Close anyway?</source>
+        <translation><numerusform>Closing Diamond stops %n running run. They can be resumed later from their newest checkpoint. Close anyway?</numerusform><numerusform>Closing Diamond stops %n running runs. They can be resumed later from their newest checkpoint. Close anyway?</numerusform></translation>
+    </message>
+    <message>
+        <source>Gallery</source>
+        <translation>Gallery</translation>
+    </message>
+    <message>
+        <source>Clusters</source>
+        <translation>Clusters</translation>
+    </message>
+    <message>
+        <source>New sweep</source>
+        <translation>New sweep</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>Sweep %1</translation>
+    </message>
+    <message>
+        <source>Cannot fine-tune</source>
+        <translation>Cannot fine-tune</translation>
+    </message>
+    <message>
+        <source>Fine-tuning &quot;%1&quot;: adjust the settings and press Train.</source>
+        <translation>Fine-tuning "%1": adjust the settings and press Train.</translation>
+    </message>
+    <message>
+        <source>Cannot follow cluster run %1: %2</source>
+        <translation>Cannot follow cluster run %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::NodeItem</name>
+    <message>
+        <source>on</source>
+        <translation>on</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>off</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::PartitionsModel</name>
+    <message>
+        <source>unlimited</source>
+        <translation>unlimited</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>GPUs per node</translation>
+    </message>
+    <message>
+        <source>CPU cores per node</source>
+        <translation>CPU cores per node</translation>
+    </message>
+    <message>
+        <source>Memory per node in MB</source>
+        <translation>Memory per node in MB</translation>
+    </message>
+    <message>
+        <source>Longest run time a job may ask for, in minutes (0: unlimited)</source>
+        <translation>Longest run time a job may ask for, in minutes (0: unlimited)</translation>
+    </message>
+    <message>
+        <source>Jobs go to the default partition unless the run names another</source>
+        <translation>Jobs go to the default partition unless the run names another</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>GPU type</source>
+        <translation>GPU type</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPUs</translation>
+    </message>
+    <message>
+        <source>Memory (MB)</source>
+        <translation>Memory (MB)</translation>
+    </message>
+    <message>
+        <source>Max time</source>
+        <translation>Max time</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Default</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>Preferences</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>System language</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Language:</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>all cores</translation>
+    </message>
+    <message>
+        <source>Engine &amp;threads:</source>
+        <translation>Engine &amp;threads:</translation>
+    </message>
+    <message>
+        <source>A new language is applied when Diamond starts again.</source>
+        <translation>A new language is applied when Diamond starts again.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::PublishDialog</name>
+    <message>
+        <source>Trained in Diamond (project &quot;%1&quot;, run %2 &quot;%3&quot;), finished %4.</source>
+        <translation>Trained in Diamond (project "%1", run %2 "%3"), finished %4.</translation>
+    </message>
+    <message>
+        <source>- Input `%1`: %2 %3</source>
+        <translation>- Input `%1`: %2 %3</translation>
+    </message>
+    <message>
+        <source>- Output `%1`: %2 %3</source>
+        <translation>- Output `%1`: %2 %3</translation>
+    </message>
+    <message>
+        <source>*Describe what the model is for, the data it was trained on and where it should not be used.*</source>
+        <translation>*Describe what the model is for, the data it was trained on and where it should not be used.*</translation>
+    </message>
+    <message>
+        <source>Publish run %1 to the gallery</source>
+        <translation>Publish run %1 to the gallery</translation>
+    </message>
+    <message>
+        <source>Reading run %1…</source>
+        <translation>Reading run %1…</translation>
+    </message>
+    <message>
+        <source>Ada Lovelace, Alan Turing</source>
+        <translation>Ada Lovelace, Alan Turing</translation>
+    </message>
+    <message>
+        <source>An SPDX license identifier</source>
+        <translation>An SPDX license identifier</translation>
+    </message>
+    <message>
+        <source>spirals, mlp, teaching</source>
+        <translation>spirals, mlp, teaching</translation>
+    </message>
+    <message>
+        <source>e.g. vision, audio, toy</source>
+        <translation>e.g. vision, audio, toy</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Version:</source>
+        <translation>&amp;Version:</translation>
+    </message>
+    <message>
+        <source>&amp;Authors:</source>
+        <translation>&amp;Authors:</translation>
+    </message>
+    <message>
+        <source>&amp;License:</source>
+        <translation>&amp;License:</translation>
+    </message>
+    <message>
+        <source>Ta&amp;gs:</source>
+        <translation>Ta&amp;gs:</translation>
+    </message>
+    <message>
+        <source>&amp;Domain:</source>
+        <translation>&amp;Domain:</translation>
+    </message>
+    <message>
+        <source>&amp;Task:</source>
+        <translation>&amp;Task:</translation>
+    </message>
+    <message>
+        <source>Model card (Markdown)</source>
+        <translation>Model card (Markdown)</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Preview</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>&amp;Publish</translation>
+    </message>
+    <message>
+        <source>Run %1 is %2: only finished runs can be published.</source>
+        <translation>Run %1 is %2: only finished runs can be published.</translation>
+    </message>
+    <message>
+        <source>This run cannot be published.</source>
+        <translation>This run cannot be published.</translation>
+    </message>
+    <message>
+        <source>The package holds the spec, the weights, test inputs with their expected outputs and this card. Edit the card: it is what others read first.</source>
+        <translation>The package holds the spec, the weights, test inputs with their expected outputs and this card. Edit the card: it is what others read first.</translation>
+    </message>
+    <message>
+        <source>The name is required.</source>
+        <translation>The name is required.</translation>
+    </message>
+    <message>
+        <source>The version is required (e.g. 1.0.0).</source>
+        <translation>The version is required (e.g. 1.0.0).</translation>
+    </message>
+    <message>
+        <source>The model card is empty: describe the model.</source>
+        <translation>The model card is empty: describe the model.</translation>
+    </message>
+    <message>
+        <source>Publishing: the engine exports the weights, then the package&apos;s test inputs are re-run to verify it…</source>
+        <translation>Publishing: the engine exports the weights, then the package's test inputs are re-run to verify it…</translation>
+    </message>
+    <message>
+        <source>Publishing failed (%1): %2</source>
+        <translation>Publishing failed (%1): %2</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>Interface</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Metrics</translation>
+    </message>
+    <message>
+        <source>Intended use and limitations</source>
+        <translation>Intended use and limitations</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RemoteGallerySource</name>
+    <message>
+        <source>Cannot reach the gallery &quot;%1&quot; at %2: %3</source>
+        <translation>Cannot reach the gallery "%1" at %2: %3</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; refused the token (HTTP 401): check the token of this source.</source>
+        <translation>The gallery "%1" refused the token (HTTP 401): check the token of this source.</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2 (%3): %4</source>
+        <translation>The gallery "%1" answered HTTP %2 (%3): %4</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2: %3</source>
+        <translation>The gallery "%1" answered HTTP %2: %3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>"%1" is not an http:// or https:// address.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
+    <message>
+        <source>The package from &quot;%1&quot; arrived damaged (SHA-256 %2, expected %3).</source>
+        <translation>The package from "%1" arrived damaged (SHA-256 %2, expected %3).</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunMonitorPage</name>
+    <message>
+        <source>draft</source>
+        <translation>draft</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>queued</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>finished</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>preempted</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>resumed</translation>
+    </message>
+    <message>
+        <source>%p%</source>
+        <translation>%p%</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stop</translation>
+    </message>
+    <message>
+        <source>Stop the run; its newest checkpoint is kept so that it can be resumed.</source>
+        <translation>Stop the run; its newest checkpoint is kept so that it can be resumed.</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Resume</translation>
+    </message>
+    <message>
+        <source>Continue the run from its newest checkpoint.</source>
+        <translation>Continue the run from its newest checkpoint.</translation>
+    </message>
+    <message>
+        <source>X axis:</source>
+        <translation>X axis:</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>Epoch</translation>
+    </message>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>Wall time (s)</translation>
+    </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>&amp;Log scale</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>Smoothing:</translation>
+    </message>
+    <message>
+        <source>Debiased exponential moving average; the raw curve stays faintly visible.</source>
+        <translation>Debiased exponential moving average; the raw curve stays faintly visible.</translation>
+    </message>
+    <message>
+        <source>Engine events appear here.</source>
+        <translation>Engine events appear here.</translation>
+    </message>
+    <message>
+        <source>Confusion matrix</source>
+        <translation>Confusion matrix</translation>
+    </message>
+    <message>
+        <source>Cannot stop: %1</source>
+        <translation>Cannot stop: %1</translation>
+    </message>
+    <message>
+        <source>Cannot resume: %1</source>
+        <translation>Cannot resume: %1</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Run %1</translation>
+    </message>
+    <message>
+        <source>%1 (run %2)</source>
+        <translation>%1 (run %2)</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Loss</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Learning rate</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>train</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>validation</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>ETA %1</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>%1 steps/s</translation>
+    </message>
+    <message>
+        <source>%1 samples/s</source>
+        <translation>%1 samples/s</translation>
+    </message>
+    <message numerus="yes">
+        <source>started: %1 parameters on %2, %n thread(s), %3 steps</source>
+        <translation><numerusform>started: %1 parameters on %2, %n thread, %3 steps</numerusform><numerusform>started: %1 parameters on %2, %n threads, %3 steps</numerusform></translation>
+    </message>
+    <message>
+        <source>checkpoint at step %1</source>
+        <translation>checkpoint at step %1</translation>
+    </message>
+    <message>
+        <source>evaluated at step %1</source>
+        <translation>evaluated at step %1</translation>
+    </message>
+    <message>
+        <source>finished: %1</source>
+        <translation>finished: %1</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>error: %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunSetupPage</name>
+    <message>
+        <source>Spirals (synthetic)</source>
+        <translation>Spirals (synthetic)</translation>
+    </message>
+    <message>
+        <source>Moons (synthetic)</source>
+        <translation>Moons (synthetic)</translation>
+    </message>
+    <message>
+        <source>Gaussian blobs (synthetic)</source>
+        <translation>Gaussian blobs (synthetic)</translation>
+    </message>
+    <message>
+        <source>Checkerboard (synthetic)</source>
+        <translation>Checkerboard (synthetic)</translation>
+    </message>
+    <message>
+        <source>Sine regression (synthetic)</source>
+        <translation>Sine regression (synthetic)</translation>
+    </message>
+    <message>
+        <source>Shapes images (synthetic)</source>
+        <translation>Shapes images (synthetic)</translation>
+    </message>
+    <message>
+        <source>CSV file</source>
+        <translation>CSV file</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (.npy)</source>
+        <translation>NumPy arrays (.npy)</translation>
+    </message>
+    <message>
+        <source>NumPy archive (.npz)</source>
+        <translation>NumPy archive (.npz)</translation>
+    </message>
+    <message>
+        <source>HDF5 file</source>
+        <translation>HDF5 file</translation>
+    </message>
+    <message>
+        <source>MNIST-style IDX file</source>
+        <translation>MNIST-style IDX file</translation>
+    </message>
+    <message>
+        <source>Image folder (one folder per class)</source>
+        <translation>Image folder (one folder per class)</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Data</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset:</source>
+        <translation>&amp;Dataset:</translation>
+    </message>
+    <message>
+        <source>File or folder</source>
+        <translation>File or folder</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Browse…</translation>
+    </message>
+    <message>
+        <source>&amp;Path:</source>
+        <translation>&amp;Path:</translation>
+    </message>
+    <message>
+        <source>column to predict (name or index)</source>
+        <translation>column to predict (name or index)</translation>
+    </message>
+    <message>
+        <source>&amp;Target column:</source>
+        <translation>&amp;Target column:</translation>
+    </message>
+    <message>
+        <source>Number of samples the synthetic source generates</source>
+        <translation>Number of samples the synthetic source generates</translation>
+    </message>
+    <message>
+        <source>&amp;Samples:</source>
+        <translation>&amp;Samples:</translation>
+    </message>
+    <message>
+        <source>Fraction of the samples held out for validation</source>
+        <translation>Fraction of the samples held out for validation</translation>
+    </message>
+    <message>
+        <source>&amp;Validation split:</source>
+        <translation>&amp;Validation split:</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation>&amp;Optimizer:</translation>
+    </message>
+    <message>
+        <source>Learning rate (the peak rate for one-cycle)</source>
+        <translation>Learning rate (the peak rate for one-cycle)</translation>
+    </message>
+    <message>
+        <source>&amp;Learning rate:</source>
+        <translation>&amp;Learning rate:</translation>
+    </message>
+    <message>
+        <source>&amp;Weight decay:</source>
+        <translation>&amp;Weight decay:</translation>
+    </message>
+    <message>
+        <source>&amp;Momentum:</source>
+        <translation>&amp;Momentum:</translation>
+    </message>
+    <message>
+        <source>S&amp;chedule:</source>
+        <translation>S&amp;chedule:</translation>
+    </message>
+    <message>
+        <source>Warm-up ste&amp;ps:</source>
+        <translation>Warm-up ste&amp;ps:</translation>
+    </message>
+    <message>
+        <source>by task</source>
+        <translation>by task</translation>
+    </message>
+    <message>
+        <source>Lo&amp;ss:</source>
+        <translation>Lo&amp;ss:</translation>
+    </message>
+    <message>
+        <source>Metrics:</source>
+        <translation>Metrics:</translation>
+    </message>
+    <message>
+        <source>&amp;Epochs:</source>
+        <translation>&amp;Epochs:</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>&amp;Batch size:</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>S&amp;eed:</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Where</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>This computer</translation>
+    </message>
+    <message>
+        <source>&amp;Run on:</source>
+        <translation>&amp;Run on:</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>all cores</translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation>&amp;Threads:</translation>
+    </message>
+    <message>
+        <source>&amp;Processes:</source>
+        <translation>&amp;Processes:</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Preview</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>&amp;Train</translation>
+    </message>
+    <message>
+        <source>Start training (Ctrl+Return)</source>
+        <translation>Start training (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Cluster: %1</source>
+        <translation>Cluster: %1</translation>
+    </message>
+    <message>
+        <source>This run cannot start:</source>
+        <translation>This run cannot start:</translation>
+    </message>
+    <message>
+        <source>The plan appears here once the network and the settings are complete.</source>
+        <translation>The plan appears here once the network and the settings are complete.</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n minute(s)</source>
+        <translation><numerusform>about %n minute</numerusform><numerusform>about %n minutes</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n second(s)</source>
+        <translation><numerusform>about %n second</numerusform><numerusform>about %n seconds</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Data&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Samples&lt;/td&gt;&lt;td&gt;%2 train, %3 validation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Parameters&lt;/td&gt;&lt;td&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%5 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Steps&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Device&lt;/td&gt;&lt;td&gt;%7, %8 thread(s)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Time&lt;/td&gt;&lt;td&gt;&lt;b&gt;%9&lt;/b&gt; (%10 ms per step)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Data&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Samples&lt;/td&gt;&lt;td&gt;%2 train, %3 validation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Parameters&lt;/td&gt;&lt;td&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%5 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Steps&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Device&lt;/td&gt;&lt;td&gt;%7, %8 thread(s)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Time&lt;/td&gt;&lt;td&gt;&lt;b&gt;%9&lt;/b&gt; (%10 ms per step)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>Choose the dataset</source>
+        <translation>Choose the dataset</translation>
+    </message>
+    <message>
+        <source>Open or draw a network in the designer to see the plan.</source>
+        <translation>Open or draw a network in the designer to see the plan.</translation>
+    </message>
+    <message>
+        <source>Computing the plan…</source>
+        <translation>Computing the plan…</translation>
+    </message>
+    <message>
+        <source>fresh (random initialisation)</source>
+        <translation>fresh (random initialisation)</translation>
+    </message>
+    <message>
+        <source>Start fresh</source>
+        <translation>Start fresh</translation>
+    </message>
+    <message>
+        <source>Weights:</source>
+        <translation>Weights:</translation>
+    </message>
+    <message>
+        <source>Data-parallel processes (on a cluster: tasks of the job)</source>
+        <translation>Data-parallel processes (on a cluster: tasks of the job)</translation>
+    </message>
+    <message>
+        <source>the cluster&apos;s default</source>
+        <translation>the cluster's default</translation>
+    </message>
+    <message>
+        <source>P&amp;artition:</source>
+        <translation>P&amp;artition:</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>Job time limit; the run checkpoints before it and continues in a new job</source>
+        <translation>Job time limit; the run checkpoints before it and continues in a new job</translation>
+    </message>
+    <message>
+        <source>Time &amp;limit:</source>
+        <translation>Time &amp;limit:</translation>
+    </message>
+    <message>
+        <source>fine-tune from %1</source>
+        <translation>fine-tune from %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunsPanel</name>
+    <message>
+        <source>Filter runs (name, project, state, target)…</source>
+        <translation>Filter runs (name, project, state, target)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Open</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Compare</translation>
+    </message>
+    <message>
+        <source>Overlay the curves of the selected runs</source>
+        <translation>Overlay the curves of the selected runs</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunsTableModel</name>
+    <message>
+        <source>draft</source>
+        <translation>draft</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>queued</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>finished</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>preempted</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>resumed</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>this computer</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Run</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Project</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Target</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Duration</translation>
+    </message>
+    <message>
+        <source>Best metric</source>
+        <translation>Best metric</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::SummaryPanel</name>
+    <message>
+        <source>Samples per training step used for the memory estimate.</source>
+        <translation>Samples per training step used for the memory estimate.</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD with momentum</translation>
+    </message>
+    <message>
+        <source>RMSprop</source>
+        <translation>RMSprop</translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s state adds 0× (SGD), 1× (momentum, RMSprop) or 2× (Adam) the weights.</source>
+        <translation>The optimizer's state adds 0× (SGD), 1× (momentum, RMSprop) or 2× (Adam) the weights.</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Layers</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameters</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample</source>
+        <translation>FLOPs per sample</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batch size</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimizer</translation>
+    </message>
+    <message>
+        <source>Training memory</source>
+        <translation>Training memory</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Problems</translation>
+    </message>
+    <message>
+        <source>%1 trainable parameters</source>
+        <translation>%1 trainable parameters</translation>
+    </message>
+    <message>
+        <source>weights %1 · gradients %2 · optimizer %3 · activations %4</source>
+        <translation>weights %1 · gradients %2 · optimizer %3 · activations %4</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>None</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation><numerusform>%n error</numerusform><numerusform>%n errors</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation><numerusform>%n warning</numerusform><numerusform>%n warnings</numerusform></translation>
     </message>
 </context>
 <context>
@@ -307,6 +3568,531 @@
     <message numerus="yes">
         <source>%n run(s)</source>
         <translation><numerusform>%n run</numerusform><numerusform>%n runs</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::style</name>
+    <message>
+        <source>%1 FLOPs</source>
+        <translation>%1 FLOPs</translation>
+    </message>
+    <message>
+        <source>%1 kFLOPs</source>
+        <translation>%1 kFLOPs</translation>
+    </message>
+    <message>
+        <source>%1 MFLOPs</source>
+        <translation>%1 MFLOPs</translation>
+    </message>
+    <message>
+        <source>%1 GFLOPs</source>
+        <translation>%1 GFLOPs</translation>
+    </message>
+    <message>
+        <source>%1 TFLOPs</source>
+        <translation>%1 TFLOPs</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Input</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>Linear</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>Convolution</translation>
+    </message>
+    <message>
+        <source>Pooling</source>
+        <translation>Pooling</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>Normalization</translation>
+    </message>
+    <message>
+        <source>Regularization</source>
+        <translation>Regularization</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>Activation</translation>
+    </message>
+    <message>
+        <source>Reshaping</source>
+        <translation>Reshaping</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>Embedding</translation>
+    </message>
+    <message>
+        <source>Recurrent</source>
+        <translation>Recurrent</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>Merge</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::ImportanceBars</name>
+    <message>
+        <source>Needs at least 4 finished trials</source>
+        <translation>Needs at least 4 finished trials</translation>
+    </message>
+    <message>
+        <source>Parameter importance (η²)</source>
+        <translation>Parameter importance (η²)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Share of the objective&apos;s variance explained by each parameter&apos;s binned means; %n finished trial(s).</source>
+        <translation><numerusform>Share of the objective's variance explained by each parameter's binned means; %n finished trial.</numerusform><numerusform>Share of the objective's variance explained by each parameter's binned means; %n finished trials.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::ObjectiveScatterPlot</name>
+    <message>
+        <source>%1 by trial</source>
+        <translation>%1 by trial</translation>
+    </message>
+    <message>
+        <source>trial</source>
+        <translation>trial</translation>
+    </message>
+    <message>
+        <source>best so far</source>
+        <translation>best so far</translation>
+    </message>
+    <message>
+        <source>No results yet</source>
+        <translation>No results yet</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::ParallelCoordinatesPlot</name>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>Parallel coordinates</translation>
+    </message>
+    <message>
+        <source>log</source>
+        <translation>log</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>worse</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>better</translation>
+    </message>
+    <message>
+        <source>No trials yet</source>
+        <translation>No trials yet</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepEditor</name>
+    <message>
+        <source>sweep</source>
+        <translation>sweep</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Project</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Target</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Distribution</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>Low</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>High</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>Values</translation>
+    </message>
+    <message>
+        <source>Grid points</source>
+        <translation>Grid points</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Add</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>Parameter:</source>
+        <translation>Parameter:</translation>
+    </message>
+    <message>
+        <source>Search space</source>
+        <translation>Search space</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>Random</translation>
+    </message>
+    <message>
+        <source>TPE (Bergstra et al. 2011)</source>
+        <translation>TPE (Bergstra et al. 2011)</translation>
+    </message>
+    <message>
+        <source>ASHA (Li et al. 2020)</source>
+        <translation>ASHA (Li et al. 2020)</translation>
+    </message>
+    <message>
+        <source>Hyperband (brackets of ASHA)</source>
+        <translation>Hyperband (brackets of ASHA)</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>Algorithm</translation>
+    </message>
+    <message>
+        <source>Grid points per parameter</source>
+        <translation>Grid points per parameter</translation>
+    </message>
+    <message>
+        <source>Random start-up trials</source>
+        <translation>Random start-up trials</translation>
+    </message>
+    <message>
+        <source>Good fraction γ</source>
+        <translation>Good fraction γ</translation>
+    </message>
+    <message>
+        <source>Candidates per proposal</source>
+        <translation>Candidates per proposal</translation>
+    </message>
+    <message>
+        <source>Prior weight</source>
+        <translation>Prior weight</translation>
+    </message>
+    <message>
+        <source>Reduction factor η</source>
+        <translation>Reduction factor η</translation>
+    </message>
+    <message>
+        <source>Minimum budget r</source>
+        <translation>Minimum budget r</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>validation</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>training</translation>
+    </message>
+    <message>
+        <source>minimise</source>
+        <translation>minimise</translation>
+    </message>
+    <message>
+        <source>maximise</source>
+        <translation>maximise</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Objective</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metric</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>Split</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>Goal</translation>
+    </message>
+    <message>
+        <source>config&apos;s</source>
+        <translation>config's</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unlimited</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>epochs</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>steps</translation>
+    </message>
+    <message>
+        <source>Limits</source>
+        <translation>Limits</translation>
+    </message>
+    <message>
+        <source>Max trials</source>
+        <translation>Max trials</translation>
+    </message>
+    <message>
+        <source>Concurrent trials</source>
+        <translation>Concurrent trials</translation>
+    </message>
+    <message>
+        <source>Budget per trial</source>
+        <translation>Budget per trial</translation>
+    </message>
+    <message>
+        <source>Total budget</source>
+        <translation>Total budget</translation>
+    </message>
+    <message>
+        <source>Threads per trial</source>
+        <translation>Threads per trial</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>not set</translation>
+    </message>
+    <message>
+        <source>%1 (now %2)</source>
+        <translation>%1 (now %2)</translation>
+    </message>
+    <message>
+        <source>%1 sweep</source>
+        <translation>%1 sweep</translation>
+    </message>
+    <message>
+        <source>choice</source>
+        <translation>choice</translation>
+    </message>
+    <message>
+        <source>uniform</source>
+        <translation>uniform</translation>
+    </message>
+    <message>
+        <source>log-uniform</source>
+        <translation>log-uniform</translation>
+    </message>
+    <message>
+        <source>integer</source>
+        <translation>integer</translation>
+    </message>
+    <message>
+        <source>integer (log)</source>
+        <translation>integer (log)</translation>
+    </message>
+    <message>
+        <source>space[%1].%2: &quot;%3&quot; is not a number</source>
+        <translation>space[%1].%2: "%3" is not a number</translation>
+    </message>
+    <message>
+        <source>space[%1].grid_points: &quot;%2&quot; is not an integer</source>
+        <translation>space[%1].grid_points: "%2" is not an integer</translation>
+    </message>
+    <message>
+        <source>space: add at least one parameter</source>
+        <translation>space: add at least one parameter</translation>
+    </message>
+    <message>
+        <source>Pack small trials into one engine process</source>
+        <translation>Pack small trials into one engine process</translation>
+    </message>
+    <message>
+        <source>Trials started together train one after another in one diamond-train process, so the engine start-up is paid once (docs/trial-packing.md)</source>
+        <translation>Trials started together train one after another in one diamond-train process, so the engine start-up is paid once (docs/trial-packing.md)</translation>
+    </message>
+    <message>
+        <source>up to</source>
+        <translation>up to</translation>
+    </message>
+    <message>
+        <source>Packing</source>
+        <translation>Packing</translation>
+    </message>
+    <message>
+        <source>Every point of the discretised space once.</source>
+        <translation>Every point of the discretised space once.</translation>
+    </message>
+    <message>
+        <source>Independent draws from each parameter&apos;s distribution.</source>
+        <translation>Independent draws from each parameter's distribution.</translation>
+    </message>
+    <message>
+        <source>After the start-up trials, proposes where good results are denser than bad ones.</source>
+        <translation>After the start-up trials, proposes where good results are denser than bad ones.</translation>
+    </message>
+    <message>
+        <source>Trains trials with a small budget first and promotes the best 1/η of each rung to η times the budget; the others stop early.</source>
+        <translation>Trains trials with a small budget first and promotes the best 1/η of each rung to η times the budget; the others stop early.</translation>
+    </message>
+    <message>
+        <source>Several ASHA brackets with different starting budgets, hedging against stopping too early.</source>
+        <translation>Several ASHA brackets with different starting budgets, hedging against stopping too early.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepTrialsModel</name>
+    <message>
+        <source>pending</source>
+        <translation>pending</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>paused</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>completed</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>stopping</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Trial</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Rung</source>
+        <translation>Rung</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>Budget</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Objective</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Run</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepViewPage</name>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Promote best</source>
+        <translation>Promote best</translation>
+    </message>
+    <message>
+        <source>Create a normal run from the best trial, with the full budget</source>
+        <translation>Create a normal run from the best trial, with the full budget</translation>
+    </message>
+    <message>
+        <source>Click a trial to open its run</source>
+        <translation>Click a trial to open its run</translation>
+    </message>
+    <message>
+        <source>Sweep %1 has an invalid stored definition: %2</source>
+        <translation>Sweep %1 has an invalid stored definition: %2</translation>
+    </message>
+    <message>
+        <source>Sweep %1: %2</source>
+        <translation>Sweep %1: %2</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>steps</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>epochs</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 of %4 trials (%5 running, %6 ended) · %7 %8 used</source>
+        <translation>%1 · %2 · %3 of %4 trials (%5 running, %6 ended) · %7 %8 used</translation>
+    </message>
+    <message>
+        <source> · best: trial %1, %2 = %3</source>
+        <translation> · best: trial %1, %2 = %3</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Resume</translation>
+    </message>
+    <message>
+        <source>No trial of sweep %1 has a result yet.</source>
+        <translation>No trial of sweep %1 has a result yet.</translation>
+    </message>
+    <message>
+        <source>Trial %1: %2</source>
+        <translation>Trial %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 best (trial %2)</source>
+        <translation>%1 best (trial %2)</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
     </message>
 </context>
 </TS>

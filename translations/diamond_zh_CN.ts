@@ -2,6 +2,126 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ClusterClient</name>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接到 %1…</translation>
+    </message>
+    <message>
+        <source>cannot connect to %1</source>
+        <translation>无法连接到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetPreview</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 rows × %2 columns</source>
+        <translation>%1 行 × %2 列</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 has no class sub-folders (one folder of images per class).</source>
+        <translation>%1 中没有类别子文件夹（每个类别一个图像文件夹）。</translation>
+    </message>
+    <message>
+        <source>%1 images in %2 classes</source>
+        <translation>%1 张图像，共 %2 个类别</translation>
+    </message>
+    <message>
+        <source>%1 is not a NumPy .npy file.</source>
+        <translation>%1 不是 NumPy .npy 文件。</translation>
+    </message>
+    <message>
+        <source>shape (%1), dtype %2</source>
+        <translation>形状 (%1)，dtype %2</translation>
+    </message>
+    <message>
+        <source>Points on interleaved spiral arms; one class per arm.</source>
+        <translation>交错螺旋臂上的点；每条臂一个类别。</translation>
+    </message>
+    <message>
+        <source>Two interleaving half circles; two classes.</source>
+        <translation>两个交错的半圆；两个类别。</translation>
+    </message>
+    <message>
+        <source>Gaussian clusters; one class per centre.</source>
+        <translation>高斯簇；每个中心一个类别。</translation>
+    </message>
+    <message>
+        <source>Points on a checkerboard; two classes by tile colour.</source>
+        <translation>棋盘上的点；按格子颜色分为两个类别。</translation>
+    </message>
+    <message>
+        <source>Noisy samples of a sine wave; a regression task.</source>
+        <translation>带噪声的正弦波样本；回归任务。</translation>
+    </message>
+    <message>
+        <source>Small synthetic images of circles, squares and triangles.</source>
+        <translation>圆形、正方形和三角形的小型合成图像。</translation>
+    </message>
+    <message>
+        <source>Choose a file.</source>
+        <translation>请选择一个文件。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1, %2 bytes</source>
+        <translation>%1，%2 字节</translation>
+    </message>
+</context>
+<context>
+    <name>EdgeItem</name>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>NodeItem</name>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <source>Input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>Output &quot;%1&quot;</source>
+        <translation>输出“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n value(s) per sample</source>
+        <translation><numerusform>每个样本 %n 个值</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 params · %2</source>
+        <translation>%1 个参数 · %2</translation>
+    </message>
+    <message>
+        <source>defaults</source>
+        <translation>默认值</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app</name>
     <message>
         <source>Cannot read %1.</source>
@@ -43,6 +163,161 @@
         <source>Migration %1 (%2) of %3 failed: %4</source>
         <translation>%3 的迁移 %1（%2）失败：%4</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Cluster profile &apos;%1&apos; is invalid: %2</source>
+        <translation>集群配置“%1”无效：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 does not exist.</source>
+        <translation>运行 %1 不存在。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterExecutor</name>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler Diamond can use (scheduler %2).</source>
+        <translation>集群“%1”没有 Diamond 可用的批处理调度器（调度器 %2）。</translation>
+    </message>
+    <message>
+        <source>Run %1 is already running.</source>
+        <translation>运行 %1 已在运行中。</translation>
+    </message>
+    <message>
+        <source>Cluster profile &apos;%1&apos; is invalid: %2</source>
+        <translation>集群配置“%1”无效：%2</translation>
+    </message>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler; Diamond runs jobs through Slurm or PBS.</source>
+        <translation>集群“%1”没有批处理调度器；Diamond 通过 Slurm 或 PBS 运行作业。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>Run %1 is already followed.</source>
+        <translation>运行 %1 已在跟踪中。</translation>
+    </message>
+    <message>
+        <source>Run %1 has no record of its cluster job in %2.</source>
+        <translation>%2 中没有运行 %1 的集群作业记录。</translation>
+    </message>
+    <message>
+        <source>Run %1 was submitted to cluster &apos;%2&apos;, not &apos;%3&apos;.</source>
+        <translation>运行 %1 已提交到集群“%2”，而不是“%3”。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterRun</name>
+    <message>
+        <source>job: expected an object</source>
+        <translation>job：应为对象</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterStore</name>
+    <message>
+        <source>A cluster profile named &apos;%1&apos; exists already.</source>
+        <translation>名为“%1”的集群配置已存在。</translation>
+    </message>
+    <message>
+        <source>Cannot store cluster profile &apos;%1&apos;: %2</source>
+        <translation>无法保存集群配置“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Cannot update cluster profile &apos;%1&apos;: %2</source>
+        <translation>无法更新集群配置“%1”：%2</translation>
+    </message>
+    <message>
+        <source>There is no cluster profile named &apos;%1&apos;.</source>
+        <translation>不存在名为“%1”的集群配置。</translation>
+    </message>
+    <message>
+        <source>Cannot delete cluster profile &apos;%1&apos;: %2</source>
+        <translation>无法删除集群配置“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read cluster profiles: %1</source>
+        <translation>无法读取集群配置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterWorker</name>
+    <message>
+        <source>Cannot find the home folder on %1: %2</source>
+        <translation>无法找到 %1 上的主文件夹：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create the run folder %1 on %2: %3</source>
+        <translation>无法在 %2 上创建运行文件夹 %1：%3</translation>
+    </message>
+    <message>
+        <source>Cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <source>Unchanged on the cluster, not sent again: %1</source>
+        <translation>集群上的文件未更改，未重复发送：%1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot append to %1: %2</source>
+        <translation>无法追加到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Job %1 checkpointed and exited 85: submitting the continuation.</source>
+        <translation>作业 %1 已保存检查点并以 85 退出：正在提交后续作业。</translation>
+    </message>
+    <message>
+        <source>Job %1 ended %2%3 on %4.</source>
+        <translation>作业 %1 在 %4 上结束：%2%3。</translation>
+    </message>
+    <message>
+        <source>Cannot fetch the checkpoint %1: %2</source>
+        <translation>无法获取检查点 %1：%2</translation>
+    </message>
+    <message>
+        <source>The fetched checkpoint %1 does not match the cluster&apos;s copy.</source>
+        <translation>获取的检查点 %1 与集群上的副本不一致。</translation>
+    </message>
+    <message>
+        <source>%1 arrived damaged on %2 (SHA-256 differs).</source>
+        <translation>%1 到达 %2 时已损坏（SHA-256 不一致）。</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</source>
+        <translation>集群上此运行的副本（%1）中的事件少于此计算机上的（%2 / %3 字节）；它的文件夹是否已被删除，或者临时文件夹已更改？</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::EnginePlanJob</name>
+    <message>
+        <source> (node &apos;%1&apos;)</source>
+        <translation>（节点“%1”）</translation>
+    </message>
+    <message>
+        <source> (field &apos;%1&apos;)</source>
+        <translation>（字段“%1”）</translation>
+    </message>
+    <message>
+        <source>Cannot write the files for the dry run in %1.</source>
+        <translation>无法在 %1 中写入试运行所需的文件。</translation>
+    </message>
+    <message>
+        <source>Cannot start the engine %1: %2</source>
+        <translation>无法启动引擎 %1：%2</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s dry run ended with exit code %1: %2</source>
+        <translation>引擎试运行结束，退出码 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::LocalExecutor</name>
@@ -64,6 +339,29 @@
     <message>
         <source>Cannot store metrics of run %1: %2</source>
         <translation>无法保存运行 %1 的指标：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::PackingLocalExecutor</name>
+    <message>
+        <source>Run %1 is already running.</source>
+        <translation>运行 %1 已在运行中。</translation>
+    </message>
+    <message>
+        <source>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</source>
+        <translation>找不到训练引擎 %1（请将 DIAMOND_TRAIN 设为其路径）。</translation>
+    </message>
+    <message>
+        <source>Cannot write the trial pack file %1.</source>
+        <translation>无法写入试验打包文件 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
     </message>
 </context>
 <context>
@@ -91,6 +389,10 @@
     <message>
         <source>engine process lost</source>
         <translation>引擎进程丢失</translation>
+    </message>
+    <message>
+        <source>Run %1 is not running.</source>
+        <translation>运行 %1 未在运行。</translation>
     </message>
 </context>
 <context>
@@ -151,6 +453,10 @@
         <source>Cannot store metrics of run %1: %2</source>
         <translation>无法保存运行 %1 的指标：%2</translation>
     </message>
+    <message>
+        <source>Untitled network</source>
+        <translation>未命名网络</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::Workspace</name>
@@ -180,19 +486,1916 @@
     </message>
 </context>
 <context>
-    <name>diamond::ui::MainWindow</name>
+    <name>diamond::app::gallery</name>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is too short for a safetensors file</source>
+        <translation>%1 太短，不是有效的 safetensors 文件</translation>
+    </message>
+    <message>
+        <source>%1: the safetensors header runs past the end of the file</source>
+        <translation>%1：safetensors 文件头超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>%1: the safetensors header is not a JSON object</source>
+        <translation>%1：safetensors 文件头不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1: tensor &quot;%2&quot; has bad data offsets</source>
+        <translation>%1：张量“%2”的数据偏移无效</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes; packages may be at most %3 bytes</source>
+        <translation>%1 大小为 %2 字节；模型包最多 %3 字节</translation>
+    </message>
+    <message>
+        <source>%1 has no manifest.json</source>
+        <translation>%1 中没有 manifest.json</translation>
+    </message>
+    <message>
+        <source>%1: manifest.json is not a JSON object: %2</source>
+        <translation>%1：manifest.json 不是 JSON 对象：%2</translation>
+    </message>
+    <message>
+        <source>%1: unknown package format &quot;%2&quot; (this version reads %3)</source>
+        <translation>%1：未知的模型包格式“%2”（此版本支持 %3）</translation>
+    </message>
+    <message>
+        <source>%1: manifest.json has no &quot;%2&quot;</source>
+        <translation>%1：manifest.json 中没有“%2”</translation>
+    </message>
+    <message>
+        <source>%1: manifest.json does not list %2</source>
+        <translation>%1：manifest.json 未列出 %2</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not listed in manifest.json</source>
+        <translation>%1：“%2”未在 manifest.json 中列出</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is listed in manifest.json but missing</source>
+        <translation>%1：“%2”已在 manifest.json 中列出，但文件缺失</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: SHA-256 of &quot;%2&quot; is %3, the manifest says %4</source>
+        <translation>%1：“%2”的 SHA-256 为 %3，清单中记录的是 %4</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary folder</source>
+        <translation>无法创建临时文件夹</translation>
+    </message>
+    <message>
+        <source>cannot run the engine %1: %2</source>
+        <translation>无法运行引擎 %1：%2</translation>
+    </message>
+    <message>
+        <source>the engine did not finish the test inputs in time</source>
+        <translation>引擎未能按时处理完测试输入</translation>
+    </message>
+    <message>
+        <source>the engine could not re-run the test inputs (`diamond-train predict`, exit code %1): %2</source>
+        <translation>引擎无法重新运行测试输入（`diamond-train predict`，退出码 %1）：%2</translation>
+    </message>
+    <message>
+        <source>the package has no expected outputs</source>
+        <translation>模型包中没有预期输出</translation>
+    </message>
+    <message>
+        <source>the engine produced no output &quot;%1&quot;</source>
+        <translation>引擎没有产生输出“%1”</translation>
+    </message>
+    <message>
+        <source>output &quot;%1&quot; differs in type or shape</source>
+        <translation>输出“%1”的类型或形状不同</translation>
+    </message>
+    <message>
+        <source>output &quot;%1&quot; differs</source>
+        <translation>输出“%1”不一致</translation>
+    </message>
+    <message>
+        <source>output &quot;%1&quot; element %2 is %3, expected %4 (tolerance %5 + %6 x |expected|)</source>
+        <translation>输出“%1”的元素 %2 为 %3，预期为 %4（容差 %5 + %6 x |预期值|）</translation>
+    </message>
+    <message>
+        <source>test outputs match (max abs diff %1)</source>
+        <translation>测试输出一致（最大绝对误差 %1）</translation>
+    </message>
+    <message>
+        <source>Trained in Diamond (project &quot;%1&quot;, run %2 &quot;%3&quot;), finished %4.
+
+</source>
+        <translation>在 Diamond 中训练（项目“%1”，运行 %2“%3”），完成于 %4。
+
+</translation>
+    </message>
+    <message>
+        <source>%1 `%2`: %3, shape %4</source>
+        <translation>%1 `%2`：%3，形状 %4</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>接口</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::GalleryStore</name>
+    <message>
+        <source>no gallery entry %1</source>
+        <translation>模型库中没有条目 %1</translation>
+    </message>
+    <message>
+        <source>cannot create a folder in %1</source>
+        <translation>无法在 %1 中创建文件夹</translation>
+    </message>
+    <message>
+        <source>%1: spec.json is not a valid network spec: %2</source>
+        <translation>%1：spec.json 不是有效的网络规格：%2</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), verified</source>
+        <translation>已在模型库中（条目 %1），已验证</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), not verified</source>
+        <translation>已在模型库中（条目 %1），未验证</translation>
+    </message>
+    <message>
+        <source>cannot copy %1 into the gallery (%2)</source>
+        <translation>无法将 %1 复制到模型库（%2）</translation>
+    </message>
+    <message>
+        <source>run %1 is %2; only finished runs can be published</source>
+        <translation>运行 %1 处于 %2 状态；只能发布已完成的运行</translation>
+    </message>
+    <message>
+        <source>the engine could not export run %1: %2</source>
+        <translation>引擎无法导出运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s export has no %1</source>
+        <translation>引擎的导出结果中没有 %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::ZipReader</name>
+    <message>
+        <source>%1 holds two entries with the same name</source>
+        <translation>%1 包含两个同名条目</translation>
+    </message>
+    <message>
+        <source>%1 is an inconsistent zip archive (duplicate or mismatched entries): %2</source>
+        <translation>%1 是不一致的 zip 归档（条目重复或不匹配）：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable zip archive: %2</source>
+        <translation>%1 不是可读取的 zip 归档：%2</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 entries; a package may hold at most %3</source>
+        <translation>%1 包含 %2 个条目；一个模型包最多包含 %3 个</translation>
+    </message>
+    <message>
+        <source>%1: cannot read entry %2</source>
+        <translation>%1：无法读取条目 %2</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; has an absolute path</source>
+        <translation>%1：条目“%2”使用了绝对路径</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; leaves the package folder (&quot;..&quot;)</source>
+        <translation>%1：条目“%2”超出了模型包文件夹（".."）</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is a symbolic link</source>
+        <translation>%1：条目“%2”是符号链接</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is not a regular file</source>
+        <translation>%1：条目“%2”不是普通文件</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is not a plain file name (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;)</source>
+        <translation>%1：条目“%2”不是简单文件名（只能包含字母、数字、'.'、'_'、'-'）</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; appears twice</source>
+        <translation>%1：条目“%2”出现了两次</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is %3 bytes; the limit for it is %4 bytes</source>
+        <translation>%1：条目“%2”大小为 %3 字节；其上限为 %4 字节</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; expands more than 1000-fold (zip bomb?)</source>
+        <translation>%1：条目“%2”解压后膨胀超过 1000 倍（zip 炸弹？）</translation>
+    </message>
+    <message>
+        <source>%1: no entry &quot;%2&quot;</source>
+        <translation>%1：没有条目“%2”</translation>
+    </message>
+    <message>
+        <source>%1: cannot open entry &quot;%2&quot;: %3</source>
+        <translation>%1：无法打开条目“%2”：%3</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is damaged: %3</source>
+        <translation>%1：条目“%2”已损坏：%3</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is longer than declared</source>
+        <translation>%1：条目“%2”比声明的长</translation>
+    </message>
+    <message>
+        <source>%1: entry &quot;%2&quot; is shorter than declared</source>
+        <translation>%1：条目“%2”比声明的短</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::ZipWriter</name>
+    <message>
+        <source>cannot create %1 (libzip error %2)</source>
+        <translation>无法创建 %1（libzip 错误 %2）</translation>
+    </message>
+    <message>
+        <source>cannot add %1 to %2: %3</source>
+        <translation>无法将 %1 添加到 %2：%3</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot rename %1 to %2</source>
+        <translation>无法将 %1 重命名为 %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep</name>
+    <message>
+        <source>parameter &apos;%1&apos;: run-config field &apos;%2&apos; is not an object, so &apos;%3&apos; cannot be set</source>
+        <translation>参数“%1”：运行配置字段“%2”不是对象，因此无法设置“%3”</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: &apos;%2&apos; of node &apos;%3&apos; is not an object</source>
+        <translation>参数“%1”：节点“%3”的“%2”不是对象</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: the spec has no node &apos;%2&apos; (target &apos;%3&apos;)</source>
+        <translation>参数“%1”：规格中没有节点“%2”（目标“%3”）</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: neither the spec nor the run config contains the placeholder &quot;%2&quot;</source>
+        <translation>参数“%1”：规格和运行配置中都不包含占位符“%2”</translation>
+    </message>
+    <message>
+        <source>%1: cannot read %2: %3</source>
+        <translation>%1：无法读取 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a JSON object: %3</source>
+        <translation>%1：%2 不是 JSON 对象：%3</translation>
+    </message>
+    <message>
+        <source>%1%2: unknown field (known: %3)</source>
+        <translation>%1%2：未知字段（已知字段：%3）</translation>
+    </message>
+    <message>
+        <source>%1%2: must be %3 &gt;= %4</source>
+        <translation>%1%2：必须是 &gt;= %4 的%3</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数值</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SearchSpace</name>
+    <message>
+        <source>space: must be a non-empty array of parameters</source>
+        <translation>space：必须是非空的参数数组</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <source>unknown field (known: %1)</source>
+        <translation>未知字段（已知字段：%1）</translation>
+    </message>
+    <message>
+        <source>required (a run-config path such as &quot;optimizer.lr&quot;, &quot;spec:&lt;node&gt;.&lt;param&gt;&quot; or &quot;template:&lt;name&gt;&quot;)</source>
+        <translation>必填（运行配置路径，例如 "optimizer.lr"、"spec:&lt;node&gt;.&lt;param&gt;" 或 "template:&lt;name&gt;"）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is used twice</source>
+        <translation>“%1”被使用了两次</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be spec:&lt;node id&gt;.&lt;param&gt;</source>
+        <translation>“%1”必须是 spec:&lt;node id&gt;.&lt;param&gt; 形式</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; needs a name</source>
+        <translation>“%1”需要一个名称</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid field path</source>
+        <translation>“%1”不是有效的字段路径</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a run-config field (known: %2)</source>
+        <translation>“%1”不是运行配置字段（已知字段：%2）</translation>
+    </message>
+    <message>
+        <source>a choice needs a non-empty array</source>
+        <translation>choice 需要一个非空数组</translation>
+    </message>
+    <message>
+        <source>required number</source>
+        <translation>必填数值</translation>
+    </message>
+    <message>
+        <source>an int parameter needs integer bounds</source>
+        <translation>int 参数需要整数边界</translation>
+    </message>
+    <message>
+        <source>must be greater than low (%1)</source>
+        <translation>必须大于 low（%1）</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 for a log-scale parameter</source>
+        <translation>对数尺度参数必须 &gt; 0</translation>
+    </message>
+    <message>
+        <source>only int parameters take &quot;log&quot; (use type log_uniform)</source>
+        <translation>只有 int 参数接受 "log"（请使用类型 log_uniform）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not one of choice, uniform, log_uniform, int</source>
+        <translation>“%1”不是 choice、uniform、log_uniform、int 之一</translation>
+    </message>
+    <message>
+        <source>must be a positive integer</source>
+        <translation>必须是正整数</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos;: missing from the sample</source>
+        <translation>参数“%1”：样本中缺失</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepAlgorithm</name>
+    <message>
+        <source>limits.max_trials: must be at least 1</source>
+        <translation>limits.max_trials：至少为 1</translation>
+    </message>
+    <message>
+        <source>limits.budget_per_trial: must be positive</source>
+        <translation>limits.budget_per_trial：必须为正数</translation>
+    </message>
+    <message>
+        <source>algorithm.gamma: must be in (0, 1)</source>
+        <translation>algorithm.gamma：必须在 (0, 1) 之间</translation>
+    </message>
+    <message>
+        <source>algorithm.candidates and algorithm.startup_trials: must be at least 1</source>
+        <translation>algorithm.candidates 和 algorithm.startup_trials：至少为 1</translation>
+    </message>
+    <message>
+        <source>algorithm.eta: must be an integer of at least 2</source>
+        <translation>algorithm.eta：必须是不小于 2 的整数</translation>
+    </message>
+    <message>
+        <source>algorithm.min_resource: must be positive and at most limits.budget_per_trial (%1)</source>
+        <translation>algorithm.min_resource：必须为正数且不超过 limits.budget_per_trial（%1）</translation>
+    </message>
+    <message>
+        <source>algorithm.name: &quot;%1&quot; is not one of grid, random, tpe, asha, hyperband</source>
+        <translation>algorithm.name：“%1”不是 grid、random、tpe、asha、hyperband 之一</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepController</name>
+    <message>
+        <source>%1 [sweep %2, trial %3]</source>
+        <translation>%1 [超参数搜索 %2，试验 %3]</translation>
+    </message>
+    <message>
+        <source>Sweep %1 has an invalid stored definition: %2</source>
+        <translation>超参数搜索 %1 存储的定义无效：%2</translation>
+    </message>
+    <message>
+        <source>No sweep is loaded.</source>
+        <translation>未加载超参数搜索。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2.</source>
+        <translation>超参数搜索 %1 处于 %2 状态。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is being run by process %2.</source>
+        <translation>超参数搜索 %1 正由进程 %2 运行。</translation>
+    </message>
+    <message>
+        <source>stopped with the sweep</source>
+        <translation>随超参数搜索一起停止</translation>
+    </message>
+    <message>
+        <source>trial %1: %2</source>
+        <translation>试验 %1：%2</translation>
+    </message>
+    <message>
+        <source>The training engine %1 was not found (set DIAMOND_TRAIN to its path).</source>
+        <translation>找不到训练引擎 %1（请将 DIAMOND_TRAIN 设为其路径）。</translation>
+    </message>
+    <message>
+        <source>No trial %1 in sweep %2.</source>
+        <translation>超参数搜索 %2 中没有试验 %1。</translation>
+    </message>
+    <message>
+        <source>the run reported no %1 metric</source>
+        <translation>该运行未报告 %1 指标</translation>
+    </message>
+    <message>
+        <source>the run was marked finished outside the sweep</source>
+        <translation>该运行在超参数搜索之外被标记为已完成</translation>
+    </message>
+    <message>
+        <source>sweep: settled after a controller restart</source>
+        <translation>超参数搜索：控制器重启后已确定状态</translation>
+    </message>
+    <message>
+        <source>engine process lost</source>
+        <translation>引擎进程丢失</translation>
+    </message>
+    <message>
+        <source>target: the workspace has no cluster profile named &quot;%1&quot;</source>
+        <translation>target：工作区中没有名为“%1”的集群配置</translation>
+    </message>
+    <message>
+        <source>target &quot;%1&quot;: %2</source>
+        <translation>target “%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepDefinition</name>
+    <message>
+        <source>format: must be &quot;%1&quot;</source>
+        <translation>format：必须是 "%1"</translation>
+    </message>
+    <message>
+        <source>name, project: must not be empty</source>
+        <translation>name、project：不能为空</translation>
+    </message>
+    <message>
+        <source>%1: required (a path relative to the sweep file, or an object)</source>
+        <translation>%1：必填（相对于超参数搜索文件的路径，或一个对象）</translation>
+    </message>
+    <message>
+        <source>objective: required object {&quot;metric&quot;, &quot;split&quot;, &quot;mode&quot;}</source>
+        <translation>objective：必填对象 {"metric", "split", "mode"}</translation>
+    </message>
+    <message>
+        <source>objective.metric: required (e.g. &quot;accuracy&quot; or &quot;loss&quot;)</source>
+        <translation>objective.metric：必填（例如 "accuracy" 或 "loss"）</translation>
+    </message>
+    <message>
+        <source>objective.split: must be &quot;val&quot; or &quot;train&quot;</source>
+        <translation>objective.split：必须是 "val" 或 "train"</translation>
+    </message>
+    <message>
+        <source>objective.mode: must be &quot;min&quot; or &quot;max&quot;</source>
+        <translation>objective.mode：必须是 "min" 或 "max"</translation>
+    </message>
+    <message>
+        <source>limits.budget_unit: must be &quot;epochs&quot; or &quot;steps&quot;</source>
+        <translation>limits.budget_unit：必须是 "epochs" 或 "steps"</translation>
+    </message>
+    <message>
+        <source>space[%1].target: %2 sets &quot;%3&quot;, which %4 controls as the trial budget</source>
+        <translation>space[%1].target：%2 设置了 "%3"，但 %4 将其作为试验预算来控制</translation>
+    </message>
+    <message>
+        <source>seed: must be a non-negative integer</source>
+        <translation>seed：必须是非负整数</translation>
+    </message>
+    <message>
+        <source>limits.packing: must be true or false</source>
+        <translation>limits.packing：必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>target: must be &quot;local&quot; or the name of a cluster profile of the workspace</source>
+        <translation>target：必须是 "local" 或工作区中某个集群配置的名称</translation>
+    </message>
+    <message>
+        <source>job: must be an object (partition, nodes, tasks_per_node, time_limit_minutes, ...)</source>
+        <translation>job：必须是对象（partition、nodes、tasks_per_node、time_limit_minutes 等）</translation>
+    </message>
+    <message>
+        <source>job: only for a cluster target (set &quot;target&quot; to a cluster profile)</source>
+        <translation>job：仅适用于集群目标（请将 "target" 设为某个集群配置）</translation>
+    </message>
+    <message>
+        <source>job: %1</source>
+        <translation>job：%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::sweep::SweepStore</name>
+    <message>
+        <source>Cannot create the sweep: %1</source>
+        <translation>无法创建超参数搜索：%1</translation>
+    </message>
+    <message>
+        <source>No sweep %1.</source>
+        <translation>不存在超参数搜索 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot record trial %1 of sweep %2: %3</source>
+        <translation>无法记录超参数搜索 %2 的试验 %1：%3</translation>
+    </message>
+    <message>
+        <source>Cannot write the config of run %1: %2</source>
+        <translation>无法写入运行 %1 的配置：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::AddRemoteDialog</name>
+    <message>
+        <source>Add a remote gallery</source>
+        <translation>添加远程模型库</translation>
+    </message>
+    <message>
+        <source>A remote gallery is a workspace served with &lt;code&gt;diamondctl serve&lt;/code&gt;. Its owner gives you the address and the token (&lt;code&gt;diamondctl serve --print-token&lt;/code&gt;).</source>
+        <translation>远程模型库是通过 &lt;code&gt;diamondctl serve&lt;/code&gt; 提供服务的工作区。其所有者会告诉你地址和令牌（&lt;code&gt;diamondctl serve --print-token&lt;/code&gt;）。</translation>
+    </message>
+    <message>
+        <source>Lab server</source>
+        <translation>实验室服务器</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>令牌(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>The address must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8765.</source>
+        <translation>地址必须是带主机名的 http:// 或 https:// URL，例如 http://127.0.0.1:8765。</translation>
+    </message>
+    <message>
+        <source>The token is required: every request to a Diamond server carries it.</source>
+        <translation>令牌为必填项：发往 Diamond 服务器的每个请求都会携带它。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterClient</name>
+    <message>
+        <source>Key passphrase</source>
+        <translation>密钥口令</translation>
+    </message>
+    <message>
+        <source>The passphrase was wrong. Try again.</source>
+        <translation>口令错误，请重试。</translation>
+    </message>
+    <message>
+        <source>Passphrase for %1:</source>
+        <translation>%1 的口令：</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>The password was wrong. Try again.</source>
+        <translation>密码错误，请重试。</translation>
+    </message>
+    <message>
+        <source>Password for %1:</source>
+        <translation>%1 的密码：</translation>
+    </message>
+    <message>
+        <source>Sign-in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Running the checks on %1…</source>
+        <translation>正在 %1 上运行检查…</translation>
+    </message>
+    <message>
+        <source>the profile has no batch scheduler to probe</source>
+        <translation>该配置没有可探测的批处理调度器</translation>
+    </message>
+    <message>
+        <source>Reading the partitions of %1…</source>
+        <translation>正在读取 %1 的分区…</translation>
+    </message>
+    <message>
+        <source>the profile has no batch scheduler</source>
+        <translation>该配置没有批处理调度器</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterManagerPage</name>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>取消作业</translation>
+    </message>
+    <message>
+        <source>Refresh every 10 s</source>
+        <translation>每 10 s 刷新一次</translation>
+    </message>
+    <message>
+        <source>Cancel the job %1?</source>
+        <translation>要取消作业 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Testing the connection to %1…</source>
+        <translation>正在测试到 %1 的连接…</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <source>Scratch folder</source>
+        <translation>临时文件夹</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Container</source>
+        <translation>容器</translation>
+    </message>
+    <message numerus="yes">
+        <source>Connection OK: all %n check(s) passed.</source>
+        <translation><numerusform>连接正常：全部 %n 项检查均已通过。</numerusform></translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>连接失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n check(s) failed.</source>
+        <translation><numerusform>%n 项检查中有 %1 项失败。</numerusform></translation>
+    </message>
+    <message>
+        <source>Host key changed</source>
+        <translation>主机密钥已更改</translation>
+    </message>
+    <message>
+        <source>The host key of %1 does not match the one remembered in the known hosts file. Diamond refused to connect: someone may be intercepting the connection, or the cluster&apos;s key was changed. Check with the cluster&apos;s administrators, then remove the old key from the known hosts file.</source>
+        <translation>%1 的主机密钥与 known hosts 文件中记录的不一致。Diamond 已拒绝连接：可能有人在拦截连接，或者集群的密钥已更改。请向集群管理员核实，然后从 known hosts 文件中删除旧密钥。</translation>
+    </message>
+    <message>
+        <source>The scheduler is &quot;none&quot;: there are no partitions to probe.</source>
+        <translation>调度器为 "none"：没有可探测的分区。</translation>
+    </message>
+    <message>
+        <source>Probing the partitions of %1…</source>
+        <translation>正在探测 %1 的分区…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Found %n partition(s). Save to keep them.</source>
+        <translation><numerusform>找到 %n 个分区。保存后即可保留。</numerusform></translation>
+    </message>
+    <message>
+        <source>Probe failed: %1</source>
+        <translation>探测失败：%1</translation>
+    </message>
+    <message>
+        <source>Cannot list jobs: %1</source>
+        <translation>无法列出作业：%1</translation>
+    </message>
+    <message>
+        <source>This cluster has no batch scheduler: there is no job queue.</source>
+        <translation>此集群没有批处理调度器：没有作业队列。</translation>
+    </message>
+    <message>
+        <source>Refreshing the jobs of %1…</source>
+        <translation>正在刷新 %1 的作业…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) queued or running — updated %1.</source>
+        <translation><numerusform>%n 个作业正在排队或运行 — 更新于 %1。</numerusform></translation>
+    </message>
+    <message>
+        <source>Cancelling the job %1…</source>
+        <translation>正在取消作业 %1…</translation>
+    </message>
+    <message>
+        <source>Unknown host key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <source>The authenticity of %1 cannot be established.</source>
+        <translation>无法确认 %1 的真实性。</translation>
+    </message>
+    <message>
+        <source>Its %1 key fingerprint is:
+
+%2
+
+Compare it with the fingerprint your cluster&apos;s administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</source>
+        <translation>其 %1 密钥指纹为：
+
+%2
+
+请将其与集群管理员公布的指纹进行比对。仅在两者一致时才接受：之后该密钥将被记录到 known hosts 文件中。</translation>
+    </message>
+    <message>
+        <source>Accept and connect</source>
+        <translation>接受并连接</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Waiting for you to check the host key of %1…</source>
+        <translation>正在等待你核对 %1 的主机密钥…</translation>
+    </message>
+    <message>
+        <source>Job cancelled.</source>
+        <translation>作业已取消。</translation>
+    </message>
+    <message>
+        <source>Cancel failed: %1</source>
+        <translation>取消失败：%1</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Clusters</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Start a new cluster profile</source>
+        <translation>新建集群配置</translation>
+    </message>
+    <message>
+        <source>Start a new profile from a copy of this one</source>
+        <translation>以此配置的副本新建配置</translation>
+    </message>
+    <message>
+        <source>Remove this profile from the workspace</source>
+        <translation>从工作区中移除此配置</translation>
+    </message>
+    <message>
+        <source>e.g. hpc</source>
+        <translation>例如 hpc</translation>
+    </message>
+    <message>
+        <source>login.cluster.example, or &quot;local&quot; for this computer</source>
+        <translation>login.cluster.example，或填 "local" 表示此计算机</translation>
+    </message>
+    <message>
+        <source>your user name on the cluster</source>
+        <translation>你在集群上的用户名</translation>
+    </message>
+    <message>
+        <source>~/.ssh/id_ed25519 (empty: ssh-agent)</source>
+        <translation>~/.ssh/id_ed25519（留空：使用 ssh-agent）</translation>
+    </message>
+    <message>
+        <source>empty: ~/.ssh/known_hosts</source>
+        <translation>留空：~/.ssh/known_hosts</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Identity file</source>
+        <translation>身份文件</translation>
+    </message>
+    <message>
+        <source>Known hosts file</source>
+        <translation>known hosts 文件</translation>
+    </message>
+    <message>
+        <source>Deployment</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <source>/scratch/you/diamond</source>
+        <translation>/scratch/you/diamond</translation>
+    </message>
+    <message>
+        <source>path of diamond-train on the cluster</source>
+        <translation>集群上 diamond-train 的路径</translation>
+    </message>
+    <message>
+        <source>cuda/12.1, nccl (comma separated)</source>
+        <translation>cuda/12.1, nccl（以逗号分隔）</translation>
+    </message>
+    <message>
+        <source>none (bare engine)</source>
+        <translation>无（直接使用引擎）</translation>
+    </message>
+    <message>
+        <source>.sif path or image reference</source>
+        <translation>.sif 路径或镜像引用</translation>
+    </message>
+    <message>
+        <source>extra runtime arguments, space separated</source>
+        <translation>额外的运行时参数，以空格分隔</translation>
+    </message>
+    <message>
+        <source>NAME=value, one per line</source>
+        <translation>NAME=value，每行一个</translation>
+    </message>
+    <message>
+        <source>Engine path</source>
+        <translation>引擎路径</translation>
+    </message>
+    <message>
+        <source>Modules</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Container runtime</source>
+        <translation>容器运行时</translation>
+    </message>
+    <message>
+        <source>Container image</source>
+        <translation>容器镜像</translation>
+    </message>
+    <message>
+        <source>Container options</source>
+        <translation>容器选项</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Slurm</source>
+        <translation>Slurm</translation>
+    </message>
+    <message>
+        <source>PBS</source>
+        <translation>PBS</translation>
+    </message>
+    <message>
+        <source>none (run directly)</source>
+        <translation>无（直接运行）</translation>
+    </message>
+    <message>
+        <source>project to charge (optional)</source>
+        <translation>计费项目（可选）</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <source>Partitions</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <source>Add partition</source>
+        <translation>添加分区</translation>
+    </message>
+    <message>
+        <source>Remove partition</source>
+        <translation>移除分区</translation>
+    </message>
+    <message>
+        <source>Probe partitions</source>
+        <translation>探测分区</translation>
+    </message>
+    <message>
+        <source>Read the partitions from the scheduler (sinfo / scontrol, qstat)</source>
+        <translation>从调度器读取分区（sinfo / scontrol、qstat）</translation>
+    </message>
+    <message>
+        <source>Connection test</source>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>无法打开工作区 %1：%2</translation>
+    </message>
+    <message>
+        <source>environment: line %1 (&quot;%2&quot;) is not NAME=value</source>
+        <translation>environment：第 %1 行（"%2"）不是 NAME=value 格式</translation>
+    </message>
+    <message>
+        <source>New cluster (not saved)</source>
+        <translation>新集群（未保存）</translation>
+    </message>
+    <message>
+        <source>New cluster (copy, not saved)</source>
+        <translation>新集群（副本，未保存）</translation>
+    </message>
+    <message>
+        <source>Remove cluster</source>
+        <translation>移除集群</translation>
+    </message>
+    <message>
+        <source>Remove the cluster profile &quot;%1&quot; from this workspace?
+Runs already sent to it are kept.</source>
+        <translation>要从此工作区中移除集群配置“%1”吗？
+已发送到该集群的运行将会保留。</translation>
+    </message>
+    <message>
+        <source>Removed the cluster &quot;%1&quot;.</source>
+        <translation>已移除集群“%1”。</translation>
+    </message>
+    <message>
+        <source>No workspace is open: the profile cannot be stored.</source>
+        <translation>未打开工作区：无法保存配置。</translation>
+    </message>
+    <message>
+        <source>Saved the cluster &quot;%1&quot;.</source>
+        <translation>已保存集群“%1”。</translation>
+    </message>
+    <message>
+        <source>Cannot save: %1</source>
+        <translation>无法保存：%1</translation>
+    </message>
+    <message>
+        <source>%1 (modified)</source>
+        <translation>%1（已修改）</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterProfilesModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ComparePage</name>
+    <message>
+        <source>Metric:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>对数坐标(&amp;L)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading %n run(s)…</source>
+        <translation><numerusform>正在加载 %n 个运行…</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation><numerusform>%n 个运行</numerusform></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ConfusionMatrixView</name>
+    <message>
+        <source>Rows: true class; columns: predicted class. Colour: share of the row.</source>
+        <translation>行：真实类别；列：预测类别。颜色：占该行的比例。</translation>
+    </message>
+    <message>
+        <source>The confusion matrix appears when the run is evaluated.</source>
+        <translation>运行完成评估后将显示混淆矩阵。</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>真实</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::CurveChart</name>
+    <message>
+        <source>debiased EMA smoothing, weight %1</source>
+        <translation>去偏 EMA 平滑，权重 %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::DatasetPreviewWidget</name>
+    <message>
+        <source>Loading preview…</source>
+        <translation>正在加载预览…</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::DesignerPage</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read the template %1.</source>
+        <translation>无法读取模板 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>There is nothing to export: the graph is empty.</source>
+        <translation>没有可导出的内容：图为空。</translation>
+    </message>
+    <message>
+        <source>Network diagram exported by Diamond</source>
+        <translation>由 Diamond 导出的网络图</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: use a .png or .svg file name.</source>
+        <translation>无法导出 %1：请使用 .png 或 .svg 文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryCardDelegate</name>
+    <message>
+        <source>No preview</source>
+        <translation>无预览</translation>
+    </message>
+    <message>
+        <source>✓ Verified</source>
+        <translation>✓ 已验证</translation>
+    </message>
+    <message>
+        <source>Unverified</source>
+        <translation>未验证</translation>
+    </message>
+    <message>
+        <source>no metric</source>
+        <translation>无指标</translation>
+    </message>
+    <message>
+        <source>+%1</source>
+        <translation>+%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryDetailView</name>
+    <message>
+        <source>&amp;Download and import</source>
+        <translation>下载并导入(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Download the package, check it, re-run its test inputs and add it to this workspace</source>
+        <translation>下载模型包，检查它，重新运行其测试输入，并将其添加到此工作区</translation>
+    </message>
+    <message>
+        <source>&amp;Export package…</source>
+        <translation>导出模型包(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Open in &amp;designer</source>
+        <translation>在设计器中打开(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Fine-tune…</source>
+        <translation>微调(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Model card</source>
+        <translation>模型卡片</translation>
+    </message>
+    <message>
+        <source>Interface and metrics</source>
+        <translation>接口与指标</translation>
+    </message>
+    <message>
+        <source>Provenance and files</source>
+        <translation>来源与文件</translation>
+    </message>
+    <message>
+        <source>Select a model to see its card.</source>
+        <translation>选择一个模型以查看其卡片。</translation>
+    </message>
+    <message>
+        <source>version %1</source>
+        <translation>版本 %1</translation>
+    </message>
+    <message>
+        <source>by %1</source>
+        <translation>作者：%1</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>标签：%1</translation>
+    </message>
+    <message>
+        <source>*This model has no card.*</source>
+        <translation>*此模型没有卡片。*</translation>
+    </message>
+    <message>
+        <source>Import the model into this workspace first</source>
+        <translation>请先将模型导入此工作区</translation>
+    </message>
+    <message>
+        <source>Start a training run from these weights</source>
+        <translation>从这些权重开始一次训练运行</translation>
+    </message>
+    <message>
+        <source>✓ Verified</source>
+        <translation>✓ 已验证</translation>
+    </message>
+    <message>
+        <source>Not verified</source>
+        <translation>未验证</translation>
+    </message>
+    <message>
+        <source>The test inputs were re-run through the engine and reproduce the outputs stored in the package.</source>
+        <translation>测试输入已通过引擎重新运行，并复现了模型包中存储的输出。</translation>
+    </message>
+    <message>
+        <source>The test inputs did not reproduce the stored outputs, or could not be re-run.</source>
+        <translation>测试输入未能复现存储的输出，或无法重新运行。</translation>
+    </message>
+    <message>
+        <source>none listed</source>
+        <translation>未列出</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Axes</source>
+        <translation>轴</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>none recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Training configuration</source>
+        <translation>训练配置</translation>
+    </message>
+    <message>
+        <source>Provenance</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1 (&quot;%2&quot;)</source>
+        <translation>%1（“%2”）</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算量</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>机器</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>libtorch</source>
+        <translation>libtorch</translation>
+    </message>
     <message>
         <source>Diamond</source>
         <translation>Diamond</translation>
     </message>
     <message>
-        <source>&lt;h1&gt;Welcome to Diamond&lt;/h1&gt;</source>
-        <translation>&lt;h1&gt;欢迎使用 Diamond&lt;/h1&gt;</translation>
+        <source>Published</source>
+        <translation>发布时间</translation>
     </message>
     <message>
-        <source>Welcome</source>
-        <translation>欢迎</translation>
+        <source>Citation</source>
+        <translation>引用</translation>
     </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <source>SHA-256 of the file</source>
+        <translation>文件的 SHA-256</translation>
+    </message>
+    <message>
+        <source>SHA-256 of the data configuration</source>
+        <translation>数据配置的 SHA-256</translation>
+    </message>
+    <message>
+        <source>Files (SHA-256)</source>
+        <translation>文件（SHA-256）</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>模型包</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 seconds</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Verified: the test inputs reproduce the expected outputs</source>
+        <translation>已验证：测试输入复现了预期输出</translation>
+    </message>
+    <message>
+        <source>Not verified</source>
+        <translation>未验证</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GalleryPage</name>
+    <message>
+        <source>Cannot create a temporary folder.</source>
+        <translation>无法创建临时文件夹。</translation>
+    </message>
+    <message>
+        <source>The package was refused (%1): %2</source>
+        <translation>模型包被拒绝（%1）：%2</translation>
+    </message>
+    <message>
+        <source>The package&apos;s spec.json is not a JSON object.</source>
+        <translation>模型包的 spec.json 不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>%1
+No token stored: add the gallery again with its token.</source>
+        <translation>%1
+未存储令牌：请使用其令牌重新添加该模型库。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Galleries&lt;/b&gt;</source>
+        <translation>&lt;b&gt;模型库&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Add remote…</source>
+        <translation>添加远程模型库(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Browse a gallery served by another Diamond (diamondctl serve)</source>
+        <translation>浏览由另一个 Diamond 提供服务的模型库（diamondctl serve）</translation>
+    </message>
+    <message>
+        <source>Forget remote</source>
+        <translation>移除远程模型库</translation>
+    </message>
+    <message>
+        <source>This workspace</source>
+        <translation>此工作区</translation>
+    </message>
+    <message>
+        <source>Search names, cards and tags…</source>
+        <translation>搜索名称、卡片和标签…</translation>
+    </message>
+    <message>
+        <source>Best match</source>
+        <translation>最佳匹配</translation>
+    </message>
+    <message>
+        <source>Highest metric</source>
+        <translation>指标最高</translation>
+    </message>
+    <message>
+        <source>Lowest metric</source>
+        <translation>指标最低</translation>
+    </message>
+    <message>
+        <source>Newest</source>
+        <translation>最新</translation>
+    </message>
+    <message>
+        <source>Oldest</source>
+        <translation>最旧</translation>
+    </message>
+    <message>
+        <source>Name A–Z</source>
+        <translation>名称 A–Z</translation>
+    </message>
+    <message>
+        <source>Name Z–A</source>
+        <translation>名称 Z–A</translation>
+    </message>
+    <message>
+        <source>Sort:</source>
+        <translation>排序：</translation>
+    </message>
+    <message>
+        <source>Any task</source>
+        <translation>任意任务</translation>
+    </message>
+    <message>
+        <source>Any domain</source>
+        <translation>任意领域</translation>
+    </message>
+    <message>
+        <source>Any license</source>
+        <translation>任意许可证</translation>
+    </message>
+    <message>
+        <source>&amp;Verified only</source>
+        <translation>仅显示已验证(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Import package…</source>
+        <translation>导入模型包(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add a .diamond file to this workspace&apos;s gallery</source>
+        <translation>将 .diamond 文件添加到此工作区的模型库</translation>
+    </message>
+    <message>
+        <source>Forget remote gallery</source>
+        <translation>移除远程模型库</translation>
+    </message>
+    <message>
+        <source>Forget the gallery &quot;%1&quot; and its token?</source>
+        <translation>要移除模型库“%1”及其令牌吗？</translation>
+    </message>
+    <message>
+        <source>Import a model package</source>
+        <translation>导入模型包</translation>
+    </message>
+    <message>
+        <source>Diamond model packages (*.diamond)</source>
+        <translation>Diamond 模型包 (*.diamond)</translation>
+    </message>
+    <message>
+        <source>Export model package</source>
+        <translation>导出模型包</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n model(s)</source>
+        <translation><numerusform>%1 / %n 个模型</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s)</source>
+        <translation><numerusform>%n 个模型</numerusform></translation>
+    </message>
+    <message>
+        <source>Could not remove entry %1: %2</source>
+        <translation>无法移除条目 %1：%2</translation>
+    </message>
+    <message>
+        <source>Removed entry %1 from this workspace&apos;s gallery.</source>
+        <translation>已从此工作区的模型库中移除条目 %1。</translation>
+    </message>
+    <message>
+        <source>No workspace is open</source>
+        <translation>未打开工作区</translation>
+    </message>
+    <message>
+        <source>The token of &quot;%1&quot; is kept for this session only: %2</source>
+        <translation>“%1”的令牌仅在本次会话中保留：%2</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>未打开工作区。</translation>
+    </message>
+    <message>
+        <source>Open a workspace to import models into.</source>
+        <translation>请打开一个工作区以导入模型。</translation>
+    </message>
+    <message>
+        <source>Downloading… %p%</source>
+        <translation>正在下载… %p%</translation>
+    </message>
+    <message>
+        <source>Downloading the package from &quot;%1&quot;…</source>
+        <translation>正在从“%1”下载模型包…</translation>
+    </message>
+    <message>
+        <source>Downloaded %p%</source>
+        <translation>已下载 %p%</translation>
+    </message>
+    <message>
+        <source>Checking the package and re-running its test inputs…</source>
+        <translation>正在检查模型包并重新运行其测试输入…</translation>
+    </message>
+    <message>
+        <source>Importing %1: checking it and re-running its test inputs…</source>
+        <translation>正在导入 %1：检查模型包并重新运行其测试输入…</translation>
+    </message>
+    <message>
+        <source>Already in this workspace&apos;s gallery as entry %1 (%2).</source>
+        <translation>已作为条目 %1 存在于此工作区的模型库中（%2）。</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, verified: %2</source>
+        <translation>已作为条目 %1 导入此工作区，已验证：%2</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, NOT verified: %2</source>
+        <translation>已作为条目 %1 导入此工作区，但未通过验证：%2</translation>
+    </message>
+    <message>
+        <source>Exporting… %p%</source>
+        <translation>正在导出… %p%</translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation>已导出到 %1。</translation>
+    </message>
+    <message>
+        <source>Reading the spec from the package…</source>
+        <translation>正在从模型包读取规格…</translation>
+    </message>
+    <message>
+        <source>Opened &quot;%1&quot; in the designer.</source>
+        <translation>已在设计器中打开“%1”。</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>移除模型</translation>
+    </message>
+    <message>
+        <source>Remove &quot;%1&quot; %2 from this workspace&apos;s gallery?</source>
+        <translation>要从此工作区的模型库中移除“%1” %2 吗？</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GallerySource</name>
+    <message>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>无法打开工作区 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphDocument</name>
+    <message>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>设置 %2 的 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n node(s)</source>
+        <translation><numerusform>移动 %n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2</source>
+        <translation>将 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: </source>
+        <translation>第 %1 行，第 %2 列：</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is used twice; ids must be unique.</source>
+        <translation>id“%1”被使用了两次；id 必须唯一。</translation>
+    </message>
+    <message>
+        <source>The output &quot;%1&quot; is not connected.</source>
+        <translation>输出“%1”未连接。</translation>
+    </message>
+    <message>
+        <source>Drag from a layer&apos;s output port to this output.</source>
+        <translation>请从某一层的输出端口拖动到此输出。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n node(s)</source>
+        <translation><numerusform>删除 %n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>There is no node &quot;%1&quot;.</source>
+        <translation>不存在节点“%1”。</translation>
+    </message>
+    <message>
+        <source>%1 has no output port &quot;%2&quot;.</source>
+        <translation>%1 没有输出端口“%2”。</translation>
+    </message>
+    <message>
+        <source>%1 has no outputs.</source>
+        <translation>%1 没有输出。</translation>
+    </message>
+    <message>
+        <source>%1 takes no inputs.</source>
+        <translation>%1 不接受输入。</translation>
+    </message>
+    <message>
+        <source>%1 has no input %2.</source>
+        <translation>%1 没有输入 %2。</translation>
+    </message>
+    <message>
+        <source>A layer cannot feed itself.</source>
+        <translation>层不能连接到自身。</translation>
+    </message>
+    <message>
+        <source>Connecting %1 to %2 would create a cycle; networks must be acyclic.</source>
+        <translation>将 %1 连接到 %2 会形成环；网络必须是无环的。</translation>
+    </message>
+    <message>
+        <source>These ports are already connected.</source>
+        <translation>这些端口已经连接。</translation>
+    </message>
+    <message>
+        <source>Connect %1 to %2</source>
+        <translation>将 %1 连接到 %2</translation>
+    </message>
+    <message>
+        <source>Disconnect %1 from %2</source>
+        <translation>断开 %1 与 %2 的连接</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid id: use 1 to 128 characters without spaces or &apos;:&apos;.</source>
+        <translation>“%1”不是有效的 id：请使用 1 到 128 个字符，不含空格或 ':'。</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is already used.</source>
+        <translation>id“%1”已被使用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Paste %n node(s)</source>
+        <translation><numerusform>粘贴 %n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Auto layout</source>
+        <translation>自动布局</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphLayout</name>
+    <message>
+        <source>Graphviz could not lay out the graph.</source>
+        <translation>Graphviz 无法对图进行布局。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphScene</name>
+    <message>
+        <source>Delete selection</source>
+        <translation>删除所选内容</translation>
+    </message>
+    <message>
+        <source>Connecting %1 to %2 would create a cycle; networks must be acyclic.</source>
+        <translation>将 %1 连接到 %2 会形成环；网络必须是无环的。</translation>
+    </message>
+    <message>
+        <source>Reconnect %1</source>
+        <translation>重新连接 %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::GraphView</name>
+    <message>
+        <source>Unknown layer type &quot;%1&quot;.</source>
+        <translation>未知的层类型“%1”。</translation>
+    </message>
+    <message>
+        <source>Drag layers here from the palette, or start from a template.
+Connect ports by dragging from an output to an input.</source>
+        <translation>从层面板将层拖到这里，或从模板开始。
+从输出拖动到输入即可连接端口。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::Inspector</name>
+    <message>
+        <source>%1 needs a value.</source>
+        <translation>%1 需要一个值。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number.</source>
+        <translation>“%1”不是整数。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number.</source>
+        <translation>“%1”不是数字。</translation>
+    </message>
+    <message>
+        <source>Write true or false.</source>
+        <translation>请填写 true 或 false。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n nodes selected.</source>
+        <translation><numerusform>已选中 %n 个节点。</numerusform></translation>
+    </message>
+    <message>
+        <source>Select a layer on the canvas to edit its parameters.</source>
+        <translation>在画布上选择一个层以编辑其参数。</translation>
+    </message>
+    <message>
+        <source>A network output.</source>
+        <translation>网络输出。</translation>
+    </message>
+    <message>
+        <source>Unknown layer type.</source>
+        <translation>未知的层类型。</translation>
+    </message>
+    <message>
+        <source>Unique id of this layer: 1 to 128 characters, no spaces or &apos;:&apos;.</source>
+        <translation>此层的唯一 id：1 到 128 个字符，不含空格或 ':'。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Analysis</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 到 %2</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>至多 %1</translation>
+    </message>
+    <message>
+        <source>%1 parameters, %2 per sample</source>
+        <translation>%1 个参数，每个样本 %2</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <source>Warning:</source>
+        <translation>警告：</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::JobQueueModel</name>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>已用时间</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::LayerPalette</name>
+    <message>
+        <source>Search layers…</source>
+        <translation>搜索层…</translation>
+    </message>
+    <message>
+        <source>Filter by name, family or description; Enter adds the first match.</source>
+        <translation>按名称、类别或描述筛选；按 Enter 添加第一个匹配项。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::LayerPaletteModel</name>
+    <message>
+        <source>A network output: connect the layer whose result the network returns (e.g. the logits).</source>
+        <translation>网络输出：连接网络要返回其结果的层（例如 logits）。</translation>
+    </message>
+    <message>
+        <source>Inputs and outputs</source>
+        <translation>输入与输出</translation>
+    </message>
+    <message>
+        <source>Drag onto the canvas, or double-click to add.</source>
+        <translation>拖到画布上，或双击以添加。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::LocalGallerySource</name>
+    <message>
+        <source>This workspace</source>
+        <translation>此工作区</translation>
+    </message>
+    <message>
+        <source>The package file of gallery entry %1 is missing.</source>
+        <translation>模型库条目 %1 的模型包文件缺失。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
@@ -222,10 +2425,6 @@
         <translation>主工具栏</translation>
     </message>
     <message>
-        <source>Nothing here yet.</source>
-        <translation>这里还没有内容。</translation>
-    </message>
-    <message>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
@@ -250,16 +2449,1078 @@
         <translation>&lt;h3&gt;Diamond %1&lt;/h3&gt;&lt;p&gt;无需学习集群知识，即可在笔记本电脑或高性能计算集群上训练神经网络。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Draw a network, press Train, and watch the loss fall.</source>
-        <translation>绘制网络，点击“训练”，看着损失下降。</translation>
-    </message>
-    <message>
         <source>Could not open the workspace: %1</source>
         <translation>无法打开工作区：%1</translation>
     </message>
     <message>
         <source>Workspace: %1</source>
         <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <source>Designer</source>
+        <translation>设计器</translation>
+    </message>
+    <message>
+        <source>Run set-up</source>
+        <translation>运行设置</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>&amp;New from template</source>
+        <translation>从模板新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open network…</source>
+        <translation>打开网络(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save network</source>
+        <translation>保存网络(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save network &amp;as…</source>
+        <translation>网络另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export graph image…</source>
+        <translation>导出网络图图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;workspace…</source>
+        <translation>打开工作区(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Fit network in view</source>
+        <translation>使网络适合视图(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic layout</source>
+        <translation>自动布局(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Run &amp;set-up</source>
+        <translation>运行设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare selected runs</source>
+        <translation>比较所选运行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Open workspace folder</source>
+        <translation>打开工作区文件夹</translation>
+    </message>
+    <message>
+        <source>Loaded &quot;%1&quot;: press Train to run it.</source>
+        <translation>已加载“%1”：点击“训练”即可运行。</translation>
+    </message>
+    <message>
+        <source>Cannot train</source>
+        <translation>无法训练</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>未打开工作区。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The network has %n error(s); the designer marks them in red.</source>
+        <translation><numerusform>网络有 %n 个错误；设计器中以红色标出。</numerusform></translation>
+    </message>
+    <message>
+        <source>My runs</source>
+        <translation>我的运行</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Discard changes?</source>
+        <translation>放弃更改？</translation>
+    </message>
+    <message>
+        <source>The network has unsaved changes. Discard them?</source>
+        <translation>网络有未保存的更改。要放弃这些更改吗？</translation>
+    </message>
+    <message>
+        <source>Open network</source>
+        <translation>打开网络</translation>
+    </message>
+    <message>
+        <source>Diamond networks (*.json)</source>
+        <translation>Diamond 网络 (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot open the network</source>
+        <translation>无法打开网络</translation>
+    </message>
+    <message>
+        <source>Save network</source>
+        <translation>保存网络</translation>
+    </message>
+    <message>
+        <source>Cannot save the network</source>
+        <translation>无法保存网络</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Export graph image</source>
+        <translation>导出网络图图像</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot export the image</source>
+        <translation>无法导出图像</translation>
+    </message>
+    <message>
+        <source>%1%2 — Diamond</source>
+        <translation>%1%2 — Diamond</translation>
+    </message>
+    <message>
+        <source>The new language is applied when Diamond starts again.</source>
+        <translation>新语言将在 Diamond 重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>Stop training?</source>
+        <translation>停止训练？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closing Diamond stops %n running run(s). They can be resumed later from their newest checkpoint. Close anyway?</source>
+        <translation><numerusform>关闭 Diamond 将停止 %n 个正在进行的运行。之后可以从其最新检查点恢复。仍要关闭吗？</numerusform></translation>
+    </message>
+    <message>
+        <source>Gallery</source>
+        <translation>模型库</translation>
+    </message>
+    <message>
+        <source>Clusters</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>New sweep</source>
+        <translation>新建超参数搜索</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>超参数搜索 %1</translation>
+    </message>
+    <message>
+        <source>Cannot fine-tune</source>
+        <translation>无法微调</translation>
+    </message>
+    <message>
+        <source>Fine-tuning &quot;%1&quot;: adjust the settings and press Train.</source>
+        <translation>正在微调“%1”：请调整设置，然后点击“训练”。</translation>
+    </message>
+    <message>
+        <source>Cannot follow cluster run %1: %2</source>
+        <translation>无法跟踪集群运行 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::NodeItem</name>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::PartitionsModel</name>
+    <message>
+        <source>unlimited</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每个节点的 GPU 数</translation>
+    </message>
+    <message>
+        <source>CPU cores per node</source>
+        <translation>每个节点的 CPU 核心数</translation>
+    </message>
+    <message>
+        <source>Memory per node in MB</source>
+        <translation>每个节点的内存（MB）</translation>
+    </message>
+    <message>
+        <source>Longest run time a job may ask for, in minutes (0: unlimited)</source>
+        <translation>作业可申请的最长运行时间，以分钟计（0：不限）</translation>
+    </message>
+    <message>
+        <source>Jobs go to the default partition unless the run names another</source>
+        <translation>除非运行指定了其他分区，否则作业将提交到默认分区</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <source>GPU type</source>
+        <translation>GPU 类型</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Memory (MB)</source>
+        <translation>内存 (MB)</translation>
+    </message>
+    <message>
+        <source>Max time</source>
+        <translation>最长时间</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>全部核心</translation>
+    </message>
+    <message>
+        <source>Engine &amp;threads:</source>
+        <translation>引擎线程数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>A new language is applied when Diamond starts again.</source>
+        <translation>新语言将在 Diamond 重新启动后生效。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::PublishDialog</name>
+    <message>
+        <source>Trained in Diamond (project &quot;%1&quot;, run %2 &quot;%3&quot;), finished %4.</source>
+        <translation>在 Diamond 中训练（项目“%1”，运行 %2“%3”），完成于 %4。</translation>
+    </message>
+    <message>
+        <source>- Input `%1`: %2 %3</source>
+        <translation>- 输入 `%1`：%2 %3</translation>
+    </message>
+    <message>
+        <source>- Output `%1`: %2 %3</source>
+        <translation>- 输出 `%1`：%2 %3</translation>
+    </message>
+    <message>
+        <source>*Describe what the model is for, the data it was trained on and where it should not be used.*</source>
+        <translation>*请描述模型的用途、训练所用的数据，以及不应在哪些场合使用它。*</translation>
+    </message>
+    <message>
+        <source>Publish run %1 to the gallery</source>
+        <translation>将运行 %1 发布到模型库</translation>
+    </message>
+    <message>
+        <source>Reading run %1…</source>
+        <translation>正在读取运行 %1…</translation>
+    </message>
+    <message>
+        <source>Ada Lovelace, Alan Turing</source>
+        <translation>Ada Lovelace, Alan Turing</translation>
+    </message>
+    <message>
+        <source>An SPDX license identifier</source>
+        <translation>SPDX 许可证标识符</translation>
+    </message>
+    <message>
+        <source>spirals, mlp, teaching</source>
+        <translation>spirals, mlp, teaching</translation>
+    </message>
+    <message>
+        <source>e.g. vision, audio, toy</source>
+        <translation>例如 vision、audio、toy</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Version:</source>
+        <translation>版本(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>&amp;Authors:</source>
+        <translation>作者(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;License:</source>
+        <translation>许可证(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Ta&amp;gs:</source>
+        <translation>标签(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Domain:</source>
+        <translation>领域(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Task:</source>
+        <translation>任务(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Model card (Markdown)</source>
+        <translation>模型卡片（Markdown）</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>发布(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Run %1 is %2: only finished runs can be published.</source>
+        <translation>运行 %1 处于 %2 状态：只能发布已完成的运行。</translation>
+    </message>
+    <message>
+        <source>This run cannot be published.</source>
+        <translation>此运行无法发布。</translation>
+    </message>
+    <message>
+        <source>The package holds the spec, the weights, test inputs with their expected outputs and this card. Edit the card: it is what others read first.</source>
+        <translation>模型包包含网络规格、权重、测试输入及其预期输出，以及这张卡片。请编辑卡片：这是其他人最先阅读的内容。</translation>
+    </message>
+    <message>
+        <source>The name is required.</source>
+        <translation>名称为必填项。</translation>
+    </message>
+    <message>
+        <source>The version is required (e.g. 1.0.0).</source>
+        <translation>版本为必填项（例如 1.0.0）。</translation>
+    </message>
+    <message>
+        <source>The model card is empty: describe the model.</source>
+        <translation>模型卡片为空：请描述该模型。</translation>
+    </message>
+    <message>
+        <source>Publishing: the engine exports the weights, then the package&apos;s test inputs are re-run to verify it…</source>
+        <translation>正在发布：引擎导出权重，然后重新运行模型包的测试输入以进行验证…</translation>
+    </message>
+    <message>
+        <source>Publishing failed (%1): %2</source>
+        <translation>发布失败（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>接口</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Intended use and limitations</source>
+        <translation>预期用途与局限</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RemoteGallerySource</name>
+    <message>
+        <source>Cannot reach the gallery &quot;%1&quot; at %2: %3</source>
+        <translation>无法连接到位于 %2 的模型库“%1”：%3</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; refused the token (HTTP 401): check the token of this source.</source>
+        <translation>模型库“%1”拒绝了令牌（HTTP 401）：请检查此来源的令牌。</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2 (%3): %4</source>
+        <translation>模型库“%1”返回 HTTP %2（%3）：%4</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2: %3</source>
+        <translation>模型库“%1”返回 HTTP %2：%3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>“%1”不是 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>The package from &quot;%1&quot; arrived damaged (SHA-256 %2, expected %3).</source>
+        <translation>来自“%1”的模型包已损坏（SHA-256 为 %2，预期为 %3）。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunMonitorPage</name>
+    <message>
+        <source>draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>已抢占</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>%p%</source>
+        <translation>%p%</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop the run; its newest checkpoint is kept so that it can be resumed.</source>
+        <translation>停止运行；将保留其最新检查点，以便之后恢复。</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue the run from its newest checkpoint.</source>
+        <translation>从最新检查点继续该运行。</translation>
+    </message>
+    <message>
+        <source>X axis:</source>
+        <translation>X 轴：</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>耗时 (s)</translation>
+    </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>对数坐标(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>平滑：</translation>
+    </message>
+    <message>
+        <source>Debiased exponential moving average; the raw curve stays faintly visible.</source>
+        <translation>去偏指数移动平均；原始曲线仍以淡色显示。</translation>
+    </message>
+    <message>
+        <source>Engine events appear here.</source>
+        <translation>引擎事件将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Confusion matrix</source>
+        <translation>混淆矩阵</translation>
+    </message>
+    <message>
+        <source>Cannot stop: %1</source>
+        <translation>无法停止：%1</translation>
+    </message>
+    <message>
+        <source>Cannot resume: %1</source>
+        <translation>无法恢复：%1</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>%1 (run %2)</source>
+        <translation>%1（运行 %2）</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>%1 步/s</translation>
+    </message>
+    <message>
+        <source>%1 samples/s</source>
+        <translation>%1 样本/s</translation>
+    </message>
+    <message numerus="yes">
+        <source>started: %1 parameters on %2, %n thread(s), %3 steps</source>
+        <translation><numerusform>已开始：%1 个参数，设备 %2，%n 个线程，%3 步</numerusform></translation>
+    </message>
+    <message>
+        <source>checkpoint at step %1</source>
+        <translation>第 %1 步保存检查点</translation>
+    </message>
+    <message>
+        <source>evaluated at step %1</source>
+        <translation>第 %1 步完成评估</translation>
+    </message>
+    <message>
+        <source>finished: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunSetupPage</name>
+    <message>
+        <source>Spirals (synthetic)</source>
+        <translation>螺旋（合成）</translation>
+    </message>
+    <message>
+        <source>Moons (synthetic)</source>
+        <translation>双月（合成）</translation>
+    </message>
+    <message>
+        <source>Gaussian blobs (synthetic)</source>
+        <translation>高斯团簇（合成）</translation>
+    </message>
+    <message>
+        <source>Checkerboard (synthetic)</source>
+        <translation>棋盘（合成）</translation>
+    </message>
+    <message>
+        <source>Sine regression (synthetic)</source>
+        <translation>正弦回归（合成）</translation>
+    </message>
+    <message>
+        <source>Shapes images (synthetic)</source>
+        <translation>形状图像（合成）</translation>
+    </message>
+    <message>
+        <source>CSV file</source>
+        <translation>CSV 文件</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (.npy)</source>
+        <translation>NumPy 数组 (.npy)</translation>
+    </message>
+    <message>
+        <source>NumPy archive (.npz)</source>
+        <translation>NumPy 归档 (.npz)</translation>
+    </message>
+    <message>
+        <source>HDF5 file</source>
+        <translation>HDF5 文件</translation>
+    </message>
+    <message>
+        <source>MNIST-style IDX file</source>
+        <translation>MNIST 格式 IDX 文件</translation>
+    </message>
+    <message>
+        <source>Image folder (one folder per class)</source>
+        <translation>图像文件夹（每个类别一个文件夹）</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset:</source>
+        <translation>数据集(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>File or folder</source>
+        <translation>文件或文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Path:</source>
+        <translation>路径(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>column to predict (name or index)</source>
+        <translation>要预测的列（名称或索引）</translation>
+    </message>
+    <message>
+        <source>&amp;Target column:</source>
+        <translation>目标列(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Number of samples the synthetic source generates</source>
+        <translation>合成数据源生成的样本数</translation>
+    </message>
+    <message>
+        <source>&amp;Samples:</source>
+        <translation>样本数(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Fraction of the samples held out for validation</source>
+        <translation>留作验证的样本比例</translation>
+    </message>
+    <message>
+        <source>&amp;Validation split:</source>
+        <translation>验证集比例(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation>优化器(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Learning rate (the peak rate for one-cycle)</source>
+        <translation>学习率（one-cycle 调度下为峰值学习率）</translation>
+    </message>
+    <message>
+        <source>&amp;Learning rate:</source>
+        <translation>学习率(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Weight decay:</source>
+        <translation>权重衰减(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Momentum:</source>
+        <translation>动量(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>S&amp;chedule:</source>
+        <translation>学习率调度(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Warm-up ste&amp;ps:</source>
+        <translation>预热步数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>by task</source>
+        <translation>按任务</translation>
+    </message>
+    <message>
+        <source>Lo&amp;ss:</source>
+        <translation>损失(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Metrics:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>&amp;Epochs:</source>
+        <translation>轮数(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>批大小(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>随机种子(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>运行位置</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>此计算机</translation>
+    </message>
+    <message>
+        <source>&amp;Run on:</source>
+        <translation>运行于(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>全部核心</translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation>线程数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Processes:</source>
+        <translation>进程数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Start training (Ctrl+Return)</source>
+        <translation>开始训练（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Cluster: %1</source>
+        <translation>集群：%1</translation>
+    </message>
+    <message>
+        <source>This run cannot start:</source>
+        <translation>此运行无法开始：</translation>
+    </message>
+    <message>
+        <source>The plan appears here once the network and the settings are complete.</source>
+        <translation>网络和设置完整后，计划将显示在这里。</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n minute(s)</source>
+        <translation><numerusform>约 %n 分钟</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>about %n second(s)</source>
+        <translation><numerusform>约 %n 秒</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Data&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Samples&lt;/td&gt;&lt;td&gt;%2 train, %3 validation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Parameters&lt;/td&gt;&lt;td&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%5 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Steps&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Device&lt;/td&gt;&lt;td&gt;%7, %8 thread(s)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Time&lt;/td&gt;&lt;td&gt;&lt;b&gt;%9&lt;/b&gt; (%10 ms per step)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;数据&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;样本&lt;/td&gt;&lt;td&gt;训练 %2，验证 %3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参数&lt;/td&gt;&lt;td&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;%5 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;步数&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;设备&lt;/td&gt;&lt;td&gt;%7，%8 个线程&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;时间&lt;/td&gt;&lt;td&gt;&lt;b&gt;%9&lt;/b&gt;（每步 %10 ms）&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>Choose the dataset</source>
+        <translation>选择数据集</translation>
+    </message>
+    <message>
+        <source>Open or draw a network in the designer to see the plan.</source>
+        <translation>在设计器中打开或绘制网络以查看计划。</translation>
+    </message>
+    <message>
+        <source>Computing the plan…</source>
+        <translation>正在计算计划…</translation>
+    </message>
+    <message>
+        <source>fresh (random initialisation)</source>
+        <translation>从头开始（随机初始化）</translation>
+    </message>
+    <message>
+        <source>Start fresh</source>
+        <translation>从头开始</translation>
+    </message>
+    <message>
+        <source>Weights:</source>
+        <translation>权重：</translation>
+    </message>
+    <message>
+        <source>Data-parallel processes (on a cluster: tasks of the job)</source>
+        <translation>数据并行进程数（在集群上：作业的任务数）</translation>
+    </message>
+    <message>
+        <source>the cluster&apos;s default</source>
+        <translation>集群默认值</translation>
+    </message>
+    <message>
+        <source>P&amp;artition:</source>
+        <translation>分区(&amp;A)：</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>Job time limit; the run checkpoints before it and continues in a new job</source>
+        <translation>作业时间限制；运行会在到达限制前保存检查点，并在新作业中继续</translation>
+    </message>
+    <message>
+        <source>Time &amp;limit:</source>
+        <translation>时间限制(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>fine-tune from %1</source>
+        <translation>从 %1 微调</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunsPanel</name>
+    <message>
+        <source>Filter runs (name, project, state, target)…</source>
+        <translation>筛选运行（名称、项目、状态、目标）…</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Overlay the curves of the selected runs</source>
+        <translation>叠加显示所选运行的曲线</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RunsTableModel</name>
+    <message>
+        <source>draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>已抢占</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>此计算机</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Best metric</source>
+        <translation>最佳指标</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::SummaryPanel</name>
+    <message>
+        <source>Samples per training step used for the memory estimate.</source>
+        <translation>用于内存估算的每个训练步的样本数。</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>带动量的 SGD</translation>
+    </message>
+    <message>
+        <source>RMSprop</source>
+        <translation>RMSprop</translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s state adds 0× (SGD), 1× (momentum, RMSprop) or 2× (Adam) the weights.</source>
+        <translation>优化器状态额外占用权重大小的 0×（SGD）、1×（动量、RMSprop）或 2×（Adam）。</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample</source>
+        <translation>每样本 FLOPs</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Training memory</source>
+        <translation>训练内存</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>%1 trainable parameters</source>
+        <translation>%1 个可训练参数</translation>
+    </message>
+    <message>
+        <source>weights %1 · gradients %2 · optimizer %3 · activations %4</source>
+        <translation>权重 %1 · 梯度 %2 · 优化器 %3 · 激活 %4</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation><numerusform>%n 个错误</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation><numerusform>%n 个警告</numerusform></translation>
     </message>
 </context>
 <context>
@@ -307,6 +3568,531 @@
     <message numerus="yes">
         <source>%n run(s)</source>
         <translation><numerusform>%n 个运行</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::style</name>
+    <message>
+        <source>%1 FLOPs</source>
+        <translation>%1 FLOPs</translation>
+    </message>
+    <message>
+        <source>%1 kFLOPs</source>
+        <translation>%1 kFLOPs</translation>
+    </message>
+    <message>
+        <source>%1 MFLOPs</source>
+        <translation>%1 MFLOPs</translation>
+    </message>
+    <message>
+        <source>%1 GFLOPs</source>
+        <translation>%1 GFLOPs</translation>
+    </message>
+    <message>
+        <source>%1 TFLOPs</source>
+        <translation>%1 TFLOPs</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>Pooling</source>
+        <translation>池化</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Regularization</source>
+        <translation>正则化</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Reshaping</source>
+        <translation>形状变换</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>Recurrent</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::ImportanceBars</name>
+    <message>
+        <source>Needs at least 4 finished trials</source>
+        <translation>至少需要 4 个已完成的试验</translation>
+    </message>
+    <message>
+        <source>Parameter importance (η²)</source>
+        <translation>参数重要性（η²）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Share of the objective&apos;s variance explained by each parameter&apos;s binned means; %n finished trial(s).</source>
+        <translation><numerusform>各参数分箱均值所解释的优化目标方差占比；%n 个已完成试验。</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::ObjectiveScatterPlot</name>
+    <message>
+        <source>%1 by trial</source>
+        <translation>各试验的 %1</translation>
+    </message>
+    <message>
+        <source>trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>best so far</source>
+        <translation>当前最佳</translation>
+    </message>
+    <message>
+        <source>No results yet</source>
+        <translation>暂无结果</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::ParallelCoordinatesPlot</name>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>平行坐标</translation>
+    </message>
+    <message>
+        <source>log</source>
+        <translation>对数</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>较差</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>较好</translation>
+    </message>
+    <message>
+        <source>No trials yet</source>
+        <translation>暂无试验</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepEditor</name>
+    <message>
+        <source>sweep</source>
+        <translation>超参数搜索</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>下限</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Grid points</source>
+        <translation>网格点数</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Parameter:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>Search space</source>
+        <translation>搜索空间</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>TPE (Bergstra et al. 2011)</source>
+        <translation>TPE（Bergstra 等，2011）</translation>
+    </message>
+    <message>
+        <source>ASHA (Li et al. 2020)</source>
+        <translation>ASHA（Li 等，2020）</translation>
+    </message>
+    <message>
+        <source>Hyperband (brackets of ASHA)</source>
+        <translation>Hyperband（多组 ASHA）</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Grid points per parameter</source>
+        <translation>每个参数的网格点数</translation>
+    </message>
+    <message>
+        <source>Random start-up trials</source>
+        <translation>随机启动试验数</translation>
+    </message>
+    <message>
+        <source>Good fraction γ</source>
+        <translation>优质比例 γ</translation>
+    </message>
+    <message>
+        <source>Candidates per proposal</source>
+        <translation>每次提议的候选数</translation>
+    </message>
+    <message>
+        <source>Prior weight</source>
+        <translation>先验权重</translation>
+    </message>
+    <message>
+        <source>Reduction factor η</source>
+        <translation>缩减因子 η</translation>
+    </message>
+    <message>
+        <source>Minimum budget r</source>
+        <translation>最小预算 r</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>minimise</source>
+        <translation>最小化</translation>
+    </message>
+    <message>
+        <source>maximise</source>
+        <translation>最大化</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>优化目标</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>优化方向</translation>
+    </message>
+    <message>
+        <source>config&apos;s</source>
+        <translation>沿用配置</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Limits</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <source>Max trials</source>
+        <translation>最大试验数</translation>
+    </message>
+    <message>
+        <source>Concurrent trials</source>
+        <translation>并发试验数</translation>
+    </message>
+    <message>
+        <source>Budget per trial</source>
+        <translation>每个试验的预算</translation>
+    </message>
+    <message>
+        <source>Total budget</source>
+        <translation>总预算</translation>
+    </message>
+    <message>
+        <source>Threads per trial</source>
+        <translation>每个试验的线程数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>%1 (now %2)</source>
+        <translation>%1（当前 %2）</translation>
+    </message>
+    <message>
+        <source>%1 sweep</source>
+        <translation>%1 超参数搜索</translation>
+    </message>
+    <message>
+        <source>choice</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>uniform</source>
+        <translation>均匀</translation>
+    </message>
+    <message>
+        <source>log-uniform</source>
+        <translation>对数均匀</translation>
+    </message>
+    <message>
+        <source>integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>integer (log)</source>
+        <translation>整数（对数）</translation>
+    </message>
+    <message>
+        <source>space[%1].%2: &quot;%3&quot; is not a number</source>
+        <translation>space[%1].%2：“%3”不是数字</translation>
+    </message>
+    <message>
+        <source>space[%1].grid_points: &quot;%2&quot; is not an integer</source>
+        <translation>space[%1].grid_points：“%2”不是整数</translation>
+    </message>
+    <message>
+        <source>space: add at least one parameter</source>
+        <translation>space：请至少添加一个参数</translation>
+    </message>
+    <message>
+        <source>Pack small trials into one engine process</source>
+        <translation>将小型试验打包到同一个引擎进程中</translation>
+    </message>
+    <message>
+        <source>Trials started together train one after another in one diamond-train process, so the engine start-up is paid once (docs/trial-packing.md)</source>
+        <translation>同时启动的试验在同一个 diamond-train 进程中依次训练，因此引擎只需启动一次（docs/trial-packing.md）</translation>
+    </message>
+    <message>
+        <source>up to</source>
+        <translation>最多</translation>
+    </message>
+    <message>
+        <source>Packing</source>
+        <translation>打包</translation>
+    </message>
+    <message>
+        <source>Every point of the discretised space once.</source>
+        <translation>离散化空间中的每个点各试一次。</translation>
+    </message>
+    <message>
+        <source>Independent draws from each parameter&apos;s distribution.</source>
+        <translation>从每个参数的分布中独立抽样。</translation>
+    </message>
+    <message>
+        <source>After the start-up trials, proposes where good results are denser than bad ones.</source>
+        <translation>在启动试验之后，在好结果比坏结果更密集的区域提出新的候选。</translation>
+    </message>
+    <message>
+        <source>Trains trials with a small budget first and promotes the best 1/η of each rung to η times the budget; the others stop early.</source>
+        <translation>先以较小预算训练试验，并将每个梯级中最好的 1/η 提升到 η 倍预算；其余试验提前停止。</translation>
+    </message>
+    <message>
+        <source>Several ASHA brackets with different starting budgets, hedging against stopping too early.</source>
+        <translation>多组起始预算不同的 ASHA，以降低过早停止的风险。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepTrialsModel</name>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Rung</source>
+        <translation>梯级</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>优化目标</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepViewPage</name>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Promote best</source>
+        <translation>采用最佳试验</translation>
+    </message>
+    <message>
+        <source>Create a normal run from the best trial, with the full budget</source>
+        <translation>用最佳试验创建一个使用完整预算的普通运行</translation>
+    </message>
+    <message>
+        <source>Click a trial to open its run</source>
+        <translation>点击试验以打开其运行</translation>
+    </message>
+    <message>
+        <source>Sweep %1 has an invalid stored definition: %2</source>
+        <translation>超参数搜索 %1 存储的定义无效：%2</translation>
+    </message>
+    <message>
+        <source>Sweep %1: %2</source>
+        <translation>超参数搜索 %1：%2</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 of %4 trials (%5 running, %6 ended) · %7 %8 used</source>
+        <translation>%1 · %2 · %3 / %4 个试验（%5 个运行中，%6 个已结束）· 已用 %7 %8</translation>
+    </message>
+    <message>
+        <source> · best: trial %1, %2 = %3</source>
+        <translation> · 最佳：试验 %1，%2 = %3</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>No trial of sweep %1 has a result yet.</source>
+        <translation>超参数搜索 %1 的试验尚无结果。</translation>
+    </message>
+    <message>
+        <source>Trial %1: %2</source>
+        <translation>试验 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 best (trial %2)</source>
+        <translation>%1 最佳（试验 %2）</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>超参数搜索</translation>
     </message>
 </context>
 </TS>

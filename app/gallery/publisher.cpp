@@ -99,22 +99,26 @@ QString defaultCard(const Run &run, const QString &title, const QJsonObject &met
                 .arg(projectName)
                 .arg(run.id)
                 .arg(run.name, run.finishedAt);
-    card += tr("## Interface\n\n");
-    auto line = [](const QJsonValue &v) {
+    auto heading = [](const QString &text) -> QString { return QStringLiteral("## ") + text + QStringLiteral("\n\n"); };
+    auto port = [](const QString &kind, const QJsonValue &v) -> QString {
         const QJsonObject o = v.toObject();
-        return QStringLiteral("- `%1`: %2 %3\n")
-            .arg(o.value(QStringLiteral("name")).toString(), o.value(QStringLiteral("dtype")).toString(),
-                 QString::fromUtf8(
-                     QJsonDocument(o.value(QStringLiteral("shape")).toArray()).toJson(QJsonDocument::Compact)));
+        return QStringLiteral("- ") +
+               tr("%1 `%2`: %3, shape %4")
+                   .arg(kind, o.value(QStringLiteral("name")).toString(), o.value(QStringLiteral("dtype")).toString(),
+                        QString::fromUtf8(
+                            QJsonDocument(o.value(QStringLiteral("shape")).toArray()).toJson(QJsonDocument::Compact))) +
+               QLatin1Char('\n');
     };
+    card += heading(tr("Interface"));
     for (const QJsonValue &v : inputs)
-        card += tr("Input ") + line(v);
+        card += port(tr("Input"), v);
     for (const QJsonValue &v : outputs)
-        card += tr("Output ") + line(v);
-    card += tr("\n## Metrics\n\n");
+        card += port(tr("Output"), v);
+    card += QLatin1Char('\n') + heading(tr("Metrics"));
     for (auto it = metrics.begin(); it != metrics.end(); ++it)
         card += QStringLiteral("- %1: %2\n").arg(it.key()).arg(it.value().toDouble(), 0, 'g', 6);
-    card += tr("\n## Training\n\n```json\n%1```\n").arg(QString::fromUtf8(QJsonDocument(config).toJson()));
+    card += QLatin1Char('\n') + heading(tr("Training")) +
+            QStringLiteral("```json\n%1```\n").arg(QString::fromUtf8(QJsonDocument(config).toJson()));
     return card;
 }
 
