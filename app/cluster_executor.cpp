@@ -52,6 +52,8 @@ public:
         remote::JobPhase phase = remote::JobPhase::Unknown;
         QElapsedTimer sinceStatePoll;
         QString lastTransientError;
+        QByteArray partialLine;   ///< fetched bytes after the last newline
+        bool engineError = false; ///< the current attempt wrote an `error` event
     };
 
     ClusterWorker(ClusterExecutor *executor, remote::ClusterProfile profile, ClusterExecutor::RunnerFactory factory)
@@ -247,6 +249,7 @@ private:
 
     bool submit(Job &j, QString *error) {
         ++j.attempt;
+        j.engineError = false;
         const bool continuation = j.submitted > 0;
         remote::JobRequest job = j.job;
         const QString dir = j.remoteDir;
@@ -315,8 +318,23 @@ private:
                 return false;
             }
             j.offset += data.size();
+            noteEngineErrors(j, data);
             if (data.size() < kReadChunk) return true;
         }
+    }
+
+    /// Sets engineError when a complete line among the fetched bytes is an `error` event.
+    static void noteEngineErrors(Job &j, const QByteArray &data) {
+        j.partialLine += data;
+        const qsizetype end = j.partialLine.lastIndexOf('\n');
+        if (end < 0) return;
+        for (const QByteArray &line : j.partialLine.left(end).split('\n')) {
+            if (!line.contains("\"error\"")) continue; // cheap filter before parsing
+            if (QJsonDocument::fromJson(line).object().value(QStringLiteral("event")).toString() ==
+                QLatin1String("error"))
+                j.engineError = true;
+        }
+        j.partialLine.remove(0, end + 1);
     }
 
     /// The exit code the attempt script wrote, when the scheduler no longer knows the job.
@@ -367,6 +385,9 @@ private:
         // The attempt ended: everything the engine wrote is on the shared file system now.
         if (!fetchEvents(j)) return; // try again next round; the job stays ended
         if (const auto written = exitFileCode(j)) code = written;
+        // srun reports the highest code of its tasks, and 128 + signal for a rank it stopped because another
+        // rank failed: when the engine wrote an error event, its own exit code (1) is the run's.
+        if (code && *code > 128 && j.engineError && !j.cancelRequested) code = 1;
         const bool killed = s->phase == remote::JobPhase::TimedOut || s->phase == remote::JobPhase::NodeFailed ||
                             (s->phase == remote::JobPhase::Cancelled && !j.cancelRequested);
         if (j.cancelRequested) {
