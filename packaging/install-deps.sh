@@ -13,7 +13,7 @@ PACKAGES=(
   qt6-l10n-tools qt6-tools-dev-tools qt6-tools-dev libqt6opengl6-dev libgl-dev libqt6sql6-sqlite
   qt6-wayland qt6-qpa-plugins libqt6svg6 qt6-image-formats-plugins
   # engine
-  libtorch-dev libgloo-dev libopenblas0-openmp libopenblas-dev
+  libtorch-dev libgloo-dev libopenblas0-openmp libopenblas-dev libdnnl-dev
   # remote, app
   libssh-dev nlohmann-json3-dev libsqlite3-dev libhdf5-dev libgraphviz-dev qtkeychain-qt6-dev
   libpng-dev libjpeg-dev zlib1g-dev libstb-dev libzip-dev libssl-dev

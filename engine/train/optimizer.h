@@ -17,7 +17,10 @@ namespace diamond::engine {
 
 /// Contract: after construction every parameter is a view into `values()` and its .grad() a
 /// view into `grads()`; autograd accumulates into those views in place (grads are zeroed, never
-/// reset to undefined). All parameters must share dtype and device.
+/// reset to undefined). All parameters must share dtype and device. A dense parameter keeps its
+/// memory layout (e.g. a channels-last convolution weight stays channels-last), so the element
+/// order inside the buffer is the physical one; toCanonical()/fromCanonical() convert flat
+/// tensors (optimizer state) to and from the layout-independent order that checkpoints store.
 class FlatParameters {
 public:
     explicit FlatParameters(const std::vector<torch::Tensor> &parameters);
@@ -26,8 +29,22 @@ public:
     void zeroGrad() { grads_.zero_(); }
     std::int64_t numel() const { return values_.numel(); }
 
+    /// A copy of `flat` (numel() elements, this buffer's order) with every parameter's part in
+    /// row-major (contiguous) order; `flat` itself when every parameter is contiguous.
+    torch::Tensor toCanonical(const torch::Tensor &flat) const;
+    /// The inverse of toCanonical().
+    torch::Tensor fromCanonical(const torch::Tensor &canonical) const;
+
 private:
+    struct Part {
+        std::int64_t offset, numel;
+        std::vector<std::int64_t> sizes, strides;
+    };
+    /// Parameter `part` of a contiguous 1-D tensor laid out like values().
+    static torch::Tensor partOf(const torch::Tensor &flat, const Part &part);
     torch::Tensor values_, grads_;
+    std::vector<Part> parts_;
+    bool allContiguous_ = true;
 };
 
 class Optimizer {

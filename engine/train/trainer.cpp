@@ -117,8 +117,13 @@ private:
         checkDataAgainstSpec();
         if (loss_.name.empty()) loss_.name = defaultLoss(data_.train.task);
         metrics_ = config_.metrics.empty() ? defaultMetrics(data_.train.task) : config_.metrics;
-        if (device_ != "cpu") network_->to(torch::Device(device_));
+        if (device_ != "cpu")
+            network_->to(torch::Device(device_));
+        else
+            network_->useChannelsLast(); // oneDNN's channels-last convolutions and pooling are faster on CPU
         flat_ = std::make_unique<FlatParameters>(network_->parameters());
+        // The gradient reducer of a multi-process run hooks every parameter's AccumulateGrad node.
+        layers::setLinearWeightGradsInPlace(comm_.world() == 1);
         optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
 
         if (config_.batchSize % comm_.world() != 0)
@@ -177,6 +182,9 @@ private:
         CheckpointState s;
         s.model = network_->namedState();
         s.optimizer = optimizer_->state();
+        for (auto &[key, tensor] : s.optimizer) { // per-parameter state in the layout-independent order
+            if (tensor.dim() == 1 && tensor.numel() == flat_->numel()) tensor = flat_->toCanonical(tensor);
+        }
         return s;
     }
 
@@ -192,6 +200,9 @@ private:
                                   {"message", std::string("skipping unusable checkpoint: ") + e.what()},
                                   {"path", path}});
                 continue;
+            }
+            for (auto &[key, tensor] : s.optimizer) {
+                if (tensor.dim() == 1 && tensor.numel() == flat_->numel()) tensor = flat_->fromCanonical(tensor);
             }
             optimizer_->loadState(s.optimizer);
             const std::size_t rank = static_cast<std::size_t>(comm_.rank());
@@ -245,8 +256,8 @@ private:
         const std::int64_t epoch = micro / batchesPerEpoch_;
         const std::int64_t batch = micro % batchesPerEpoch_;
         const torch::Tensor idx = sampler_->indices(epoch, batch);
-        torch::Tensor x = data_.train.inputs.index_select(0, idx);
-        torch::Tensor y = data_.train.targets.index_select(0, idx);
+        torch::Tensor x = gatherRows(data_.train.inputs, idx);
+        torch::Tensor y = gatherRows(data_.train.targets, idx);
         loaderSeconds_ += std::chrono::duration<double>(Clock::now() - loadStart).count();
         if (device_ != "cpu") {
             x = x.to(torch::Device(device_), true);

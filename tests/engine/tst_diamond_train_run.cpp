@@ -122,6 +122,31 @@ private Q_SLOTS:
               killAt[4]);
     }
 
+    void cnnResumeIsBitExact() {
+        // Channels-last convolution weights live in the flat buffer in their physical order; the
+        // checkpoint's SGD momentum is stored row-major and must land back in the right places.
+        QJsonObject c = readJson(example("shapes_cnn", "run.json"));
+        c.remove(QStringLiteral("epochs"));
+        c[QStringLiteral("steps")] = 40;
+        c[QStringLiteral("checkpoint")] =
+            QJsonObject{{QStringLiteral("every_steps"), 15}, {QStringLiteral("keep_last"), 5}};
+        const QString config = writeJson(dir_.filePath(QStringLiteral("cnn.json")), c);
+        const QString spec = example("shapes_cnn", "spec.json");
+        const EngineRun reference = runEngine(trainArgs(spec, config, dir_.filePath(QStringLiteral("cnn-reference"))));
+        QVERIFY2(reference.exitCode == 0, qPrintable(reference.stderrText));
+        const QString runDir = dir_.filePath(QStringLiteral("cnn-resumed"));
+        QCOMPARE(runEngine(trainArgs(spec, config, runDir)).exitCode, 0);
+        QDir checkpoints(QDir(runDir).filePath(QStringLiteral("checkpoints")));
+        const QStringList written = checkpoints.entryList({QStringLiteral("step-*.pt")}, QDir::Files, QDir::Name);
+        QCOMPARE(written.size(), 3); // steps 15, 30, 40
+        QVERIFY(checkpoints.remove(written[1]) && checkpoints.remove(written[2]));
+        const EngineRun resumed = runEngine(trainArgs(spec, config, runDir) << QStringLiteral("--resume"));
+        QCOMPARE(resumed.exitCode, 0);
+        QCOMPARE(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(), 15);
+        QCOMPARE(resumed.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(),
+                 reference.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString());
+    }
+
     void sigtermCheckpointsAndExits85() {
         const QString config = shortSpiralsConfig(QStringLiteral("long.json"), 200000, 0);
         const QString runDir = dir_.filePath(QStringLiteral("signalled"));

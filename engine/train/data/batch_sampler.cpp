@@ -1,6 +1,9 @@
 // BatchSampler: epoch permutations from (seed, epoch) only, global batches cut into contiguous rank slices.
 #include "data/data_internal.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace diamond::engine {
 
 BatchSampler::BatchSampler(std::int64_t size, std::int64_t globalBatch, std::uint64_t seed, bool shuffle, bool dropLast,
@@ -42,6 +45,29 @@ torch::Tensor BatchSampler::indices(std::int64_t epoch, std::int64_t batch) {
     const std::int64_t from = static_cast<std::int64_t>(rank_) * length / world_;
     const std::int64_t to = static_cast<std::int64_t>(rank_ + 1) * length / world_;
     return permutation_.narrow(0, start + from, to - from);
+}
+
+torch::Tensor gatherRows(const torch::Tensor &rows, const torch::Tensor &index) {
+    if (!rows.device().is_cpu() || !rows.is_contiguous() || rows.dim() < 1 || index.scalar_type() != torch::kInt64 ||
+        index.dim() != 1 || !index.is_contiguous())
+        return rows.index_select(0, index);
+    const std::int64_t count = index.numel(), total = rows.size(0);
+    std::vector<std::int64_t> shape = rows.sizes().vec();
+    shape[0] = count;
+    torch::Tensor out = torch::empty(shape, rows.options());
+    const std::size_t rowBytes = static_cast<std::size_t>(rows.numel() / std::max<std::int64_t>(total, 1)) *
+                                 static_cast<std::size_t>(rows.element_size());
+    const auto *from = static_cast<const char *>(rows.data_ptr());
+    auto *to = static_cast<char *>(out.data_ptr());
+    const auto *at = index.data_ptr<std::int64_t>();
+    for (std::int64_t i = 0; i < count; ++i) {
+        if (at[i] < 0 || at[i] >= total)
+            throw EngineError("Row index " + std::to_string(at[i]) + " is out of range (" + std::to_string(total) +
+                              " rows).");
+        std::memcpy(to + static_cast<std::size_t>(i) * rowBytes, from + static_cast<std::size_t>(at[i]) * rowBytes,
+                    rowBytes);
+    }
+    return out;
 }
 
 } // namespace diamond::engine

@@ -71,6 +71,10 @@ SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed);
 /// with the global batch sees. The last incomplete batch is dropped when `dropLast`; kept, it
 /// is divided so that rank r takes positions [floor(r*len/world), floor((r+1)*len/world)).
 /// globalBatch must be a multiple of world (else EngineError, field batch_size).
+/// rows.index_select(0, index) for a CPU tensor: contiguous rows are copied with memcpy (several
+/// times faster than index_select for batch-sized gathers); anything else uses index_select.
+torch::Tensor gatherRows(const torch::Tensor &rows, const torch::Tensor &index);
+
 class BatchSampler {
 public:
     BatchSampler(std::int64_t size, std::int64_t globalBatch, std::uint64_t seed, bool shuffle = true,

@@ -123,7 +123,44 @@ std::unique_ptr<Network> Network::build(const spec::Spec &spec) {
     }
     for (const auto &o : s.outputs)
         net->outputs_.push_back(portOf(o.from));
+    net->fuseReluIntoMaxPool();
     return net;
+}
+
+void Network::fuseReluIntoMaxPool() {
+    const int inputCount = static_cast<int>(spec_.inputs.size());
+    std::vector<int> consumers(inputCount + spec_.nodes.size(), 0);
+    for (const auto &step : steps_) {
+        for (const auto &in : step.inputs)
+            ++consumers[static_cast<std::size_t>(in.first)];
+    }
+    for (const auto &o : outputs_)
+        ++consumers[static_cast<std::size_t>(o.first)];
+    std::vector<Step *> stepOfNode(spec_.nodes.size(), nullptr);
+    for (auto &step : steps_)
+        stepOfNode[static_cast<std::size_t>(step.node)] = &step;
+    for (auto &step : steps_) {
+        const std::string &type = spec_.nodes[static_cast<std::size_t>(step.node)].type;
+        if ((type != "MaxPool1d" && type != "MaxPool2d") || step.inputs.size() != 1) continue;
+        const int slot = step.inputs.front().first;
+        if (slot < inputCount || consumers[static_cast<std::size_t>(slot)] != 1) continue;
+        Step *relu = stepOfNode[static_cast<std::size_t>(slot - inputCount)];
+        if (!relu || spec_.nodes[static_cast<std::size_t>(relu->node)].type != "ReLU" || relu->inputs.size() != 1)
+            continue;
+        relu->passThrough = true;
+        step.reluAfter = true;
+    }
+}
+
+void Network::useChannelsLast() {
+    torch::NoGradGuard noGrad;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        if (spec_.nodes[i].type != "Conv2d") continue;
+        for (auto &p : layers_[i]->named_parameters()) {
+            if (p.key() == "weight" && p.value().dim() == 4)
+                p.value().set_data(p.value().contiguous(torch::MemoryFormat::ChannelsLast));
+        }
+    }
 }
 
 std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &inputs) {
@@ -168,8 +205,13 @@ std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &in
             if (--usesLeft[static_cast<std::size_t>(in.first)] == 0) values[static_cast<std::size_t>(in.first)].clear();
         }
         try {
-            values[inputCount + static_cast<std::size_t>(step.node)] =
-                layers_[static_cast<std::size_t>(step.node)]->forward(args);
+            auto &out = values[inputCount + static_cast<std::size_t>(step.node)];
+            if (step.passThrough) {
+                out = {args.front()};
+                continue;
+            }
+            out = layers_[static_cast<std::size_t>(step.node)]->forward(args);
+            if (step.reluAfter) out.front() = torch::relu(out.front());
         } catch (const EngineError &) {
             throw;
         } catch (const std::exception &e) {

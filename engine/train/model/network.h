@@ -40,6 +40,11 @@ const LayerFactoryMap &layerFactories();
 
 namespace layers {
 void addLinearFactories(LayerFactoryMap &m);
+/// When on, Linear layers on CPU (oneDNN builds) add their weight and bias gradients straight
+/// into the parameters' defined .grad() tensors and hand autograd no gradient for them, so no
+/// AccumulateGrad node (nor its hooks) runs for those parameters. For a single process training
+/// over a FlatParameters buffer only; off by default.
+void setLinearWeightGradsInPlace(bool on);
 void addConvolutionFactories(LayerFactoryMap &m);
 void addPoolingFactories(LayerFactoryMap &m);
 void addNormalizationFactories(LayerFactoryMap &m);
@@ -76,6 +81,10 @@ public:
 
     void train(bool on = true);
     void to(const torch::Device &device);
+    /// Gives every Conv2d weight the channels-last layout, so that convolutions (oneDNN), ReLU and
+    /// pooling after them run channels-last. Same results up to float rounding; call before the
+    /// parameters are moved into a FlatParameters buffer (which keeps the layout).
+    void useChannelsLast();
 
     const spec::Spec &spec() const { return spec_; }
     const spec::Analysis &analysis() const { return analysis_; }
@@ -86,7 +95,13 @@ private:
     struct Step {
         int node;                                ///< index into spec_.nodes
         std::vector<std::pair<int, int>> inputs; ///< (value slot, port) per input
+        /// A ReLU whose only consumer is a max pool: passes its input through, and that pool applies
+        /// the ReLU to its (smaller) output instead. max and ReLU commute, so outputs are identical.
+        bool passThrough = false;
+        bool reluAfter = false; ///< the max pool of such a pair
     };
+    void fuseReluIntoMaxPool();
+
     spec::Spec spec_;
     spec::Analysis analysis_;
     std::vector<std::shared_ptr<Layer>> layers_; ///< by spec node index

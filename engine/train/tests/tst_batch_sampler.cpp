@@ -1,4 +1,5 @@
-// BatchSampler: epoch permutations from (seed, epoch), rank slices, dropLast, cost per batch.
+// BatchSampler: epoch permutations from (seed, epoch), rank slices, dropLast, cost per batch;
+// gatherRows equals index_select.
 #include "data/dataset.h"
 #include "engine_error.h"
 
@@ -22,6 +23,21 @@ class TestBatchSampler : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void gatherRowsEqualsIndexSelect() {
+        torch::manual_seed(2);
+        const torch::Tensor index = torch::tensor({5, 0, 5, 9, 3}, torch::kInt64);
+        for (const torch::Tensor &rows :
+             {torch::randn({10, 7}), torch::randint(0, 100, {10}, torch::kInt64), torch::randn({10, 2, 3, 4}),
+              torch::randn({7, 10}).t()}) { // the last is not contiguous: index_select's path
+            const torch::Tensor got = gatherRows(rows, index);
+            QVERIFY(torch::equal(got, rows.index_select(0, index)));
+            QCOMPARE(got.sizes()[0], std::int64_t(5));
+        }
+        QVERIFY_THROWS_EXCEPTION(EngineError, gatherRows(torch::randn({4, 2}), torch::tensor({1, 4}, torch::kInt64)));
+        QCOMPARE(gatherRows(torch::randn({4, 2}), torch::zeros({0}, torch::kInt64)).sizes().vec(),
+                 (std::vector<std::int64_t>{0, 2}));
+    }
+
     void batchesPerEpoch() {
         QCOMPARE(BatchSampler(1000, 128, 1).batchesPerEpoch(), std::int64_t(7));
         QCOMPARE(BatchSampler(1000, 128, 1, true, false).batchesPerEpoch(), std::int64_t(8));

@@ -263,6 +263,49 @@ private Q_SLOTS:
         QCOMPARE(factories.size(), std::size_t(40));
     }
 
+    void linearMatchesTorchLinear() {
+        // The engine's Linear (oneDNN's sgemm on CPU when built with it) against torch::nn::Linear:
+        // values, input gradient, weight and bias gradients; also with gradients added in place.
+        for (const bool inPlace : {false, true}) {
+            for (const bool bias : {true, false}) {
+                const spec::Spec s = spec::parseSpecJson({{"format", "diamond.spec/1"},
+                                                          {"inputs", {{{"name", "x"}, {"shape", {"N", 7, 16}}}}},
+                                                          {"nodes",
+                                                           {{{"id", "fc"},
+                                                             {"type", "Linear"},
+                                                             {"params", {{"out_features", 5}, {"bias", bias}}},
+                                                             {"inputs", {"x"}}}}},
+                                                          {"outputs", {{{"name", "y"}, {"from", "fc"}}}}})
+                                         .spec;
+                auto net = Network::build(s);
+                const auto named = net->namedParameters();
+                torch::nn::Linear ref(torch::nn::LinearOptions(16, 5).bias(bias));
+                {
+                    torch::NoGradGuard noGrad;
+                    ref->weight.copy_(named.at(0).second);
+                    if (bias) ref->bias.copy_(named.at(1).second);
+                }
+                for (const auto &[name, p] : named)
+                    p.mutable_grad() = torch::zeros_like(p); // as in training: defined, zeroed gradients
+                layers::setLinearWeightGradsInPlace(inPlace);
+                const torch::Tensor x = torch::randn({3, 7, 16}, torch::requires_grad());
+                const torch::Tensor xr = x.detach().clone().requires_grad_(true);
+                const torch::Tensor y = net->forward({x}).front(), yr = ref->forward(xr);
+                QCOMPARE(y.sizes().vec(), (std::vector<std::int64_t>{3, 7, 5}));
+                QVERIFY(torch::allclose(y, yr, 1e-5, 1e-6));
+                const torch::Tensor seed = torch::randn_like(y);
+                for (int pass = 0; pass < 2; ++pass) { // the second pass accumulates
+                    net->forward({x}).front().backward(seed);
+                    ref->forward(xr).backward(seed);
+                }
+                layers::setLinearWeightGradsInPlace(false);
+                QVERIFY(torch::allclose(x.grad(), xr.grad(), 1e-5, 1e-6));
+                QVERIFY(torch::allclose(named.at(0).second.grad(), ref->weight.grad(), 1e-4, 1e-5));
+                if (bias) QVERIFY(torch::allclose(named.at(1).second.grad(), ref->bias.grad(), 1e-4, 1e-5));
+            }
+        }
+    }
+
     void shapesAndCounts_data() {
         QTest::addColumn<int>("index");
         const auto all = cases();

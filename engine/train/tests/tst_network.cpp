@@ -2,7 +2,8 @@
 // order independent of the execution order), parameter/buffer naming and order, reproducible
 // initialisation from torch's seed, errors naming the node, train()/eval(), the cnn28 and
 // resnet18 templates, and agreement with PyTorch-Python (torch 1.13) for initial weights and
-// for the batch-first layers' forward values.
+// for the batch-first layers' forward values. A ReLU feeding only a max pool runs after the pool
+// (same values and gradients); channels-last convolutions give the same results.
 #include "model/network.h"
 
 #include "engine_error.h"
@@ -109,6 +110,27 @@ bool near(const torch::Tensor &t, const std::vector<std::int64_t> &shape, const 
     return ok;
 }
 
+/// x [N,2,8,8] -> conv -> relu -> pool (MaxPool2d 2) -> flatten -> fc; `reluIsOutput` also
+/// makes the ReLU a network output (then it must not be fused into the pool).
+spec::Spec convReluPoolSpec(bool reluIsOutput) {
+    json doc = {
+        {"format", "diamond.spec/1"},
+        {"inputs", {{{"name", "x"}, {"shape", {"N", 2, 8, 8}}}}},
+        {"nodes",
+         {{{"id", "conv"},
+           {"type", "Conv2d"},
+           {"params", {{"out_channels", 4}, {"kernel_size", 3}, {"padding", 1}}},
+           {"inputs", {"x"}}},
+          {{"id", "relu"}, {"type", "ReLU"}, {"inputs", {"conv"}}},
+          {{"id", "pool"}, {"type", "MaxPool2d"}, {"params", {{"kernel_size", 2}}}, {"inputs", {"relu"}}},
+          {{"id", "flatten"}, {"type", "Flatten"}, {"inputs", {"pool"}}},
+          {{"id", "fc"}, {"type", "Linear"}, {"params", {{"out_features", 3}}}, {"inputs", {"flatten"}}}}},
+        {"outputs", {{{"name", "y"}, {"from", "fc"}}}},
+    };
+    if (reluIsOutput) doc["outputs"].push_back({{"name", "r"}, {"from", "relu"}});
+    return parse(doc);
+}
+
 std::string templatePath(const char *name) { return std::string(DIAMOND_SOURCE_DIR) + "/resources/templates/" + name; }
 
 } // namespace
@@ -117,6 +139,44 @@ class TestNetwork : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void reluBeforeMaxPoolRunsAfterIt() {
+        for (const bool reluIsOutput : {false, true}) {
+            torch::manual_seed(11);
+            auto net = Network::build(convReluPoolSpec(reluIsOutput));
+            const torch::Tensor x = torch::randn({5, 2, 8, 8}, torch::requires_grad());
+            const auto outs = net->forward({x});
+            // The reference: the same modules in spec order, ReLU before the pool.
+            const torch::Tensor xr = x.detach().clone().requires_grad_(true);
+            const torch::Tensor conv = net->layer("conv")->forward({xr}).front();
+            const torch::Tensor relu = torch::relu(conv);
+            const torch::Tensor pooled = net->layer("pool")->forward({relu}).front();
+            const torch::Tensor y = net->layer("fc")->forward({pooled.flatten(1)}).front();
+            QVERIFY(torch::equal(outs.front(), y));
+            if (reluIsOutput) QVERIFY(torch::equal(outs.back(), relu));
+            const torch::Tensor seed = torch::randn_like(y);
+            const torch::Tensor gx = torch::autograd::grad({outs.front()}, {x}, {seed}).front();
+            const torch::Tensor gxr = torch::autograd::grad({y}, {xr}, {seed}).front();
+            QVERIFY(torch::allclose(gx, gxr, 1e-5, 1e-6));
+        }
+    }
+
+    void channelsLastGivesTheSameResults() {
+        torch::manual_seed(12);
+        auto plain = Network::build(convReluPoolSpec(false));
+        torch::manual_seed(12);
+        auto fast = Network::build(convReluPoolSpec(false));
+        fast->useChannelsLast();
+        QVERIFY(param(*fast, "conv.weight").is_contiguous(torch::MemoryFormat::ChannelsLast));
+        QVERIFY(torch::equal(param(*fast, "conv.weight"), param(*plain, "conv.weight")));
+        const torch::Tensor x = torch::randn({6, 2, 8, 8});
+        const torch::Tensor a = plain->forward({x}).front(), b = fast->forward({x}).front();
+        QVERIFY(torch::allclose(a, b, 1e-5, 1e-6));
+        a.sum().backward();
+        b.sum().backward();
+        QVERIFY(torch::allclose(param(*plain, "conv.weight").grad(), param(*fast, "conv.weight").grad(), 1e-4, 1e-5));
+        QVERIFY(torch::allclose(param(*plain, "fc.weight").grad(), param(*fast, "fc.weight").grad(), 1e-5, 1e-6));
+    }
+
     void dagRunsWithResidualAndConcat() {
         torch::manual_seed(3);
         auto net = Network::build(parse(dagDoc()));

@@ -1,6 +1,7 @@
 // The flat-buffer optimizers follow torch.optim's update rules (checked against libtorch's own
 // torch::optim implementations), gradients accumulate into the flat views, and the learning
-// rate schedules follow their definitions.
+// rate schedules follow their definitions. Channels-last parameters keep their layout in the flat
+// buffer, and the canonical (row-major) order that checkpoints store converts both ways.
 #include "optimizer.h"
 
 #include <QtTest>
@@ -67,6 +68,35 @@ private Q_SLOTS:
         // Parameters are views into the flat values.
         flat.values().zero_();
         QCOMPARE(ps[0].abs().sum().item<double>(), 0.0);
+    }
+
+    void channelsLastParametersKeepTheirLayout() {
+        torch::manual_seed(5);
+        const auto cl = torch::MemoryFormat::ChannelsLast;
+        std::vector<torch::Tensor> ps{
+            torch::randn({6, 3, 3, 3}).contiguous(cl).requires_grad_(true),
+            torch::randn({4, 1, 3, 3}).contiguous(cl).requires_grad_(true), // also "contiguous"
+            torch::randn({6}, torch::requires_grad())};
+        std::vector<torch::Tensor> before;
+        for (const auto &p : ps)
+            before.push_back(p.detach().clone());
+        FlatParameters flat(ps);
+        QVERIFY(ps[0].is_contiguous(cl) && !ps[0].is_contiguous());
+        QCOMPARE(ps[1].strides().vec(), before[1].strides().vec());
+        for (std::size_t i = 0; i < ps.size(); ++i)
+            QVERIFY(torch::equal(ps[i], before[i]));
+
+        const torch::Tensor rowMajor =
+            torch::cat({before[0].contiguous().view(-1), before[1].contiguous().view(-1), before[2].view(-1)});
+        QVERIFY(!torch::equal(flat.values(), rowMajor)); // the buffer holds the physical order
+        QVERIFY(torch::equal(flat.toCanonical(flat.values()), rowMajor));
+        QVERIFY(torch::equal(flat.fromCanonical(rowMajor), flat.values()));
+
+        ((ps[0] * ps[0]).sum() + (3 * ps[1]).sum() + ps[2].sum()).backward();
+        QCOMPARE(ps[0].grad().data_ptr<float>(), flat.grads().data_ptr<float>()); // still a view of the buffer
+        const torch::Tensor expected =
+            torch::cat({(2 * before[0]).contiguous().view(-1), torch::full({36}, 3.0F), torch::ones({6})});
+        QVERIFY(torch::allclose(flat.toCanonical(flat.grads()), expected));
     }
 
     void sgdMatchesTorch() {
