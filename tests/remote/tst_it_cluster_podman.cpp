@@ -128,9 +128,9 @@ private Q_SLOTS:
         app::RunStore store(ws);
         QJsonObject spec = readJson(test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json")));
         QJsonObject config = readJson(test::sourcePath(QStringLiteral("resources/examples/spirals/run.json")));
-        // One rank of one thread runs ~4000 steps/s here: ~40 s of training, longer than Slurm's first
-        // limit check (0-30 s after the start), so the first attempt is cut.
-        config.insert(QStringLiteral("epochs"), 2000);
+        // One rank of one thread runs 4,000-9,000 steps/s here: 525,000 steps are 60-130 s of training,
+        // longer than the signal's latest arrival (10 s + Slurm's 30 s limit check), so the first attempt is cut.
+        config.insert(QStringLiteral("epochs"), 7000);
         config.insert(QStringLiteral("log_every_steps"), 500);
         config.insert(QStringLiteral("checkpoint"),
                       QJsonObject{{QStringLiteral("every_steps"), 50000}, {QStringLiteral("keep_last"), 2}});
@@ -167,11 +167,11 @@ private Q_SLOTS:
                          QStringLiteral("--config"), QDir(runDir).filePath(QStringLiteral("run.json")),
                          QStringLiteral("--run-dir"), refDir, QStringLiteral("--threads"), QStringLiteral("1")});
 
-        QVERIFY(ended.wait(300000));
+        QVERIFY(ended.wait(480000));
         const auto run = store.run(created->id);
         QVERIFY2(run->state == RunState::Finished,
                  qPrintable(runStateName(run->state) + QLatin1Char(' ') + run->exitMessage));
-        if (reference.state() != QProcess::NotRunning) QVERIFY(reference.waitForFinished(300000));
+        if (reference.state() != QProcess::NotRunning) QVERIFY(reference.waitForFinished(480000));
         QCOMPARE(reference.exitCode(), 0);
         const QStringList jobs = executor->jobIds(created->id);
         qInfo("container run took %lld attempts", qint64(jobs.size()));
