@@ -44,6 +44,19 @@ FlatParameters::FlatParameters(const std::vector<torch::Tensor> &parameters) {
     }
 }
 
+void FlatParameters::zeroGrad(const std::vector<bool> &keep) {
+    std::int64_t runStart = 0, runEnd = 0; // zero contiguous runs of parts with one call each
+    for (std::size_t i = 0; i <= parts_.size(); ++i) {
+        if (i < parts_.size() && !(i < keep.size() && keep[i])) {
+            if (runEnd != parts_[i].offset) runStart = parts_[i].offset;
+            runEnd = parts_[i].offset + parts_[i].numel;
+            continue;
+        }
+        if (runEnd > runStart) grads_.narrow(0, runStart, runEnd - runStart).zero_();
+        runStart = runEnd = 0;
+    }
+}
+
 torch::Tensor FlatParameters::toCanonical(const torch::Tensor &flat) const {
     if (allContiguous_) return flat;
     torch::NoGradGuard noGrad;

@@ -27,6 +27,8 @@ public:
     torch::Tensor &values() { return values_; }
     torch::Tensor &grads() { return grads_; }
     void zeroGrad() { grads_.zero_(); }
+    /// Zeroes the gradients of the parameters i with !keep[i] (keep: one flag per parameter).
+    void zeroGrad(const std::vector<bool> &keep);
     std::int64_t numel() const { return values_.numel(); }
 
     /// A copy of `flat` (numel() elements, this buffer's order) with every parameter's part in

@@ -124,6 +124,11 @@ private:
         flat_ = std::make_unique<FlatParameters>(network_->parameters());
         // The gradient reducer of a multi-process run hooks every parameter's AccumulateGrad node.
         layers::setLinearWeightGradsInPlace(comm_.world() == 1);
+        if (layers::linearWeightGradsInPlace() && device_ == "cpu") {
+            // Their products overwrite these gradients at each step's first write: no zeroing needed.
+            gradsOverwritten_ = network_->parametersOfNodeType("Linear");
+            parameters_ = network_->parameters();
+        }
         optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
 
         if (config_.batchSize % comm_.world() != 0)
@@ -281,11 +286,24 @@ private:
         stepsTimed_ = 0;
         while (step_ < totalSteps_) {
             const double lr = scheduledLearningRate(config_.schedule, config_.optimizer.lr, step_, totalSteps_);
-            flat_->zeroGrad();
+            std::uint64_t gradientStep = 0;
+            if (gradsOverwritten_.empty()) {
+                flat_->zeroGrad();
+            } else {
+                gradientStep = layers::beginLinearGradientStep();
+                flat_->zeroGrad(gradsOverwritten_);
+            }
             bool finite = true;
             for (int a = 0; a < config_.accumulationSteps; ++a) {
                 if (reducer_ && a + 1 == config_.accumulationSteps) reducer_->arm();
                 finite = std::isfinite(microStep(step_ * config_.accumulationSteps + a, trainAcc)) && finite;
+            }
+            for (std::size_t i = 0; gradientStep && i < gradsOverwritten_.size(); ++i) {
+                torch::Tensor grad = parameters_[i].grad(); // not reached by backward: still last step's value
+                if (gradsOverwritten_[i] && !layers::linearGradientWritten(grad, gradientStep)) {
+                    torch::NoGradGuard noGrad;
+                    grad.zero_();
+                }
             }
             if (reducer_) {
                 // Buckets were launched during backward; collect them before anything else.
@@ -553,6 +571,8 @@ private:
     std::unique_ptr<Network> network_;
     SplitData data_;
     std::unique_ptr<FlatParameters> flat_;
+    std::vector<bool> gradsOverwritten_; ///< per parameter: written by overwrite-first products (see linear.cpp)
+    std::vector<torch::Tensor> parameters_;
     std::unique_ptr<Optimizer> optimizer_;
     std::unique_ptr<BatchSampler> sampler_;
     std::unique_ptr<GradientReducer> reducer_; ///< several ranks only

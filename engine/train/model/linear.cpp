@@ -10,6 +10,8 @@
 #endif
 
 #include <atomic>
+#include <mutex>
+#include <unordered_map>
 
 namespace diamond::engine::layers {
 
@@ -17,6 +19,29 @@ namespace diamond::engine::layers {
 namespace {
 
 std::atomic<bool> gWeightGradsInPlace{false};
+
+/// Overwrite-first bookkeeping (beginLinearGradientStep): the step whose first write to a gradient
+/// overwrites it (0: every write adds), and the step each gradient buffer was last written in.
+struct GradientSteps {
+    std::mutex mutex;
+    std::uint64_t current = 0;
+    std::unordered_map<const void *, std::uint64_t> lastWritten;
+};
+GradientSteps &gradientSteps() {
+    static GradientSteps steps;
+    return steps;
+}
+
+/// beta for an in-place product into `grad`: 0 for its first write of an overwrite-first step, else 1.
+float inPlaceBeta(const torch::Tensor &grad) {
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    if (steps.current == 0) return 1.0F;
+    std::uint64_t &last = steps.lastWritten[grad.data_ptr()];
+    if (last == steps.current) return 1.0F;
+    last = steps.current;
+    return 0.0F;
+}
 
 /// Row-major C[m,n] = op(A) op(B) + beta C with oneDNN; A, B, C contiguous float32.
 void sgemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, const torch::Tensor &a,
@@ -55,13 +80,14 @@ public:
             sgemm(false, false, m, k, n, g, w, 0.0F, gradInput);
         }
         // With in-place accumulation on, a parameter gradient is added to the parameter's .grad by the
-        // product itself (beta 1) and reported to autograd as undefined (zero), saving a pass and a buffer.
+        // product itself (beta 1, or 0 for a step's first write, see beginLinearGradientStep) and reported to
+        // autograd as undefined (zero), saving a pass and a buffer.
         const auto product = [&](const torch::Tensor &param, bool transA, std::int64_t rows, std::int64_t cols,
                                  std::int64_t inner, const torch::Tensor &a, const torch::Tensor &b) {
             torch::Tensor target = param.grad();
             if (gWeightGradsInPlace.load() && target.defined() && target.is_contiguous() &&
                 target.sizes() == param.sizes() && target.scalar_type() == torch::kFloat32) {
-                sgemm(transA, false, rows, cols, inner, a, b, 1.0F, target);
+                sgemm(transA, false, rows, cols, inner, a, b, inPlaceBeta(target), target);
                 return torch::Tensor();
             }
             target = torch::empty(param.sizes(), g.options());
@@ -83,8 +109,26 @@ bool dnnlApplies(const torch::Tensor &x, const torch::Tensor &weight) {
            weight.scalar_type() == torch::kFloat32 && x.dim() >= 2 && x.numel() > 0;
 }
 
+/// Torch's own Linear accumulates through AccumulateGrad: during an overwrite-first step its
+/// gradients must start from zero.
+void zeroForAccumulation(const torch::Tensor &param) {
+    if (!param.defined() || !param.grad().defined() || !torch::GradMode::is_enabled()) return;
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    if (steps.current == 0) return;
+    std::uint64_t &last = steps.lastWritten[param.grad().data_ptr()];
+    if (last == steps.current) return;
+    last = steps.current;
+    torch::NoGradGuard noGrad;
+    param.grad().zero_();
+}
+
 torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x) {
-    if (!dnnlApplies(x, m->weight)) return m->forward(x);
+    if (!dnnlApplies(x, m->weight)) {
+        zeroForAccumulation(m->weight);
+        zeroForAccumulation(m->bias);
+        return m->forward(x);
+    }
     const std::int64_t k = x.size(-1);
     std::vector<std::int64_t> outShape = x.sizes().vec();
     outShape.back() = m->weight.size(0);
@@ -95,9 +139,35 @@ torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x) {
 
 } // namespace
 
-void setLinearWeightGradsInPlace(bool on) { gWeightGradsInPlace = on; }
+void setLinearWeightGradsInPlace(bool on) {
+    gWeightGradsInPlace = on;
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    steps.current = 0;
+    steps.lastWritten.clear();
+}
+
+bool linearWeightGradsInPlace() { return gWeightGradsInPlace.load(); }
+bool linearWeightGradsInPlaceAvailable() { return true; }
+
+std::uint64_t beginLinearGradientStep() {
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    return ++steps.current;
+}
+
+bool linearGradientWritten(const torch::Tensor &grad, std::uint64_t step) {
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    const auto it = steps.lastWritten.find(grad.data_ptr());
+    return it != steps.lastWritten.end() && it->second == step;
+}
 #else
 void setLinearWeightGradsInPlace(bool) {}
+bool linearWeightGradsInPlace() { return false; }
+bool linearWeightGradsInPlaceAvailable() { return false; }
+std::uint64_t beginLinearGradientStep() { return 0; }
+bool linearGradientWritten(const torch::Tensor &, std::uint64_t) { return false; }
 namespace {
 torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x) { return m->forward(x); }
 } // namespace

@@ -265,6 +265,15 @@ std::vector<std::pair<std::string, torch::Tensor>> Network::namedState() const {
     return out;
 }
 
+std::vector<bool> Network::parametersOfNodeType(const std::string &type) const {
+    std::vector<bool> out;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        const std::size_t count = layers_[i]->parameters().size();
+        out.insert(out.end(), count, spec_.nodes[i].type == type);
+    }
+    return out;
+}
+
 std::int64_t Network::parameterCount() const {
     std::int64_t n = 0;
     for (const auto &p : parameters())

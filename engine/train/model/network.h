@@ -45,6 +45,17 @@ void addLinearFactories(LayerFactoryMap &m);
 /// AccumulateGrad node (nor its hooks) runs for those parameters. For a single process training
 /// over a FlatParameters buffer only; off by default.
 void setLinearWeightGradsInPlace(bool on);
+/// Whether in-place gradients are on (always false without oneDNN).
+bool linearWeightGradsInPlace();
+/// Whether this build can compute Linear gradients in place (built with oneDNN).
+bool linearWeightGradsInPlaceAvailable();
+/// Starts an overwrite-first step for in-place gradients (returns its id; turning in-place mode
+/// on or off ends overwrite-first mode): the first in-place product into a .grad() during the
+/// step overwrites it (so the caller need not zero it), later ones add. A gradient that no
+/// product wrote during the step (linearGradientWritten false) still holds an older value and
+/// must be zeroed by the caller.
+std::uint64_t beginLinearGradientStep();
+bool linearGradientWritten(const torch::Tensor &grad, std::uint64_t step);
 void addConvolutionFactories(LayerFactoryMap &m);
 void addPoolingFactories(LayerFactoryMap &m);
 void addNormalizationFactories(LayerFactoryMap &m);
@@ -78,6 +89,8 @@ public:
     /// This is the order of weights_sha256 and of exported weights.
     std::vector<std::pair<std::string, torch::Tensor>> namedState() const;
     std::int64_t parameterCount() const;
+    /// One flag per parameters() entry: whether it belongs to a node of spec type `type`.
+    std::vector<bool> parametersOfNodeType(const std::string &type) const;
 
     void train(bool on = true);
     void to(const torch::Device &device);

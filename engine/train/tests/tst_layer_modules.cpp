@@ -306,6 +306,38 @@ private Q_SLOTS:
         }
     }
 
+    void linearOverwritesGradientsAtAStepsFirstWrite() {
+        if (!layers::linearWeightGradsInPlaceAvailable()) QSKIP("built without oneDNN");
+        const spec::Spec s =
+            spec::parseSpecJson(
+                {{"format", "diamond.spec/1"},
+                 {"inputs", {{{"name", "x"}, {"shape", {"N", 6}}}}},
+                 {"nodes", {{{"id", "fc"}, {"type", "Linear"}, {"params", {{"out_features", 4}}}, {"inputs", {"x"}}}}},
+                 {"outputs", {{{"name", "y"}, {"from", "fc"}}}}})
+                .spec;
+        auto net = Network::build(s);
+        const auto named = net->namedParameters();
+        for (const auto &[name, p] : named)
+            p.mutable_grad() = torch::full_like(p, 7.0F); // a previous step's leftovers
+        const torch::Tensor x = torch::randn({5, 6});
+        layers::setLinearWeightGradsInPlace(true);
+        const std::uint64_t step = layers::beginLinearGradientStep();
+        QVERIFY(step > 0);
+        QVERIFY(!layers::linearGradientWritten(named.at(0).second.grad(), step));
+        net->forward({x}).front().sum().backward();
+        QVERIFY(layers::linearGradientWritten(named.at(0).second.grad(), step));
+        const torch::Tensor expectedWeight = torch::ones({5, 4}).t().mm(x); // d(sum y)/dW
+        QVERIFY(torch::allclose(named.at(0).second.grad(), expectedWeight, 1e-5, 1e-6));
+        QVERIFY(torch::allclose(named.at(1).second.grad(), torch::full({4}, 5.0F)));
+        net->forward({x}).front().sum().backward(); // the same step: adds
+        QVERIFY(torch::allclose(named.at(0).second.grad(), 2 * expectedWeight, 1e-5, 1e-6));
+        const std::uint64_t next = layers::beginLinearGradientStep();
+        net->forward({x}).front().sum().backward(); // a new step: overwrites again
+        QVERIFY(torch::allclose(named.at(0).second.grad(), expectedWeight, 1e-5, 1e-6));
+        QVERIFY(layers::linearGradientWritten(named.at(1).second.grad(), next));
+        layers::setLinearWeightGradsInPlace(false);
+    }
+
     void shapesAndCounts_data() {
         QTest::addColumn<int>("index");
         const auto all = cases();
