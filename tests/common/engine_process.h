@@ -38,6 +38,16 @@ inline QList<QJsonObject> parseEventLines(const QByteArray &bytes) {
     return out;
 }
 
+/// The events of one kind in <runDir>/events.jsonl (empty when the file is missing).
+inline QList<QJsonObject> runDirEvents(const QString &runDir, const QString &kind) {
+    QFile f(runDir + QStringLiteral("/events.jsonl"));
+    QList<QJsonObject> out;
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    for (const QJsonObject &e : parseEventLines(f.readAll()))
+        if (e.value(QStringLiteral("event")).toString() == kind) out << e;
+    return out;
+}
+
 /// The file of a shipped example, e.g. example("spirals", "run.json").
 inline QString example(const char *name, const char *file) {
     return sourcePath(QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));

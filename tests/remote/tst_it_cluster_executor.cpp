@@ -12,6 +12,7 @@
 #include "remote/slurm_parsers.h"
 #include "remote/ssh_command_runner.h"
 
+#include "common/engine_process.h"
 #include "common/local_cluster.h"
 #include "common/test_paths.h"
 
@@ -133,17 +134,6 @@ class TestItClusterExecutor : public QObject {
             remote::slurm::parseScontrolRecords(p.readAllStandardOutput()).value(0));
     }
 
-    static QList<QJsonObject> events(const QString &runDir, const QString &kind) {
-        QFile f(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
-        QList<QJsonObject> out;
-        if (!f.open(QIODevice::ReadOnly)) return out;
-        for (const QByteArray &line : f.readAll().split('\n')) {
-            const QJsonObject e = QJsonDocument::fromJson(line).object();
-            if (e.value(QStringLiteral("event")).toString() == kind) out << e;
-        }
-        return out;
-    }
-
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -186,9 +176,9 @@ private Q_SLOTS:
         QVERIFY(loss.size() > 10);
         QVERIFY(!store.metricPoints(s.runId, QStringLiteral("accuracy"), app::MetricSplit::Validation).isEmpty());
         QVERIFY(!run->weightsHash.isEmpty() ||
-                !events(s.ws.runDirectory(s.runId), QStringLiteral("finished")).isEmpty());
+                !test::runDirEvents(s.ws.runDirectory(s.runId), QStringLiteral("finished")).isEmpty());
         // Two ranks met through Slurm's environment (srun tasks), not the engine's own launcher.
-        const auto started = events(s.ws.runDirectory(s.runId), QStringLiteral("started"));
+        const auto started = test::runDirEvents(s.ws.runDirectory(s.runId), QStringLiteral("started"));
         QCOMPARE(started.size(), 1);
         QCOMPARE(started.first().value(QStringLiteral("world_size")).toInt(), 2);
         const remote::JobStatus job = slurmJob(s.executor->jobIds(s.runId).first());
@@ -253,7 +243,7 @@ private Q_SLOTS:
         QVERIFY(local.open(QIODevice::ReadOnly) && remote.open(QIODevice::ReadOnly));
         QCOMPARE(local.readAll(), remote.readAll());
         const auto loss = store.metricPoints(s.runId, QStringLiteral("loss"), app::MetricSplit::Train);
-        const int steps = events(s.ws.runDirectory(s.runId), QStringLiteral("finished"))
+        const int steps = test::runDirEvents(s.ws.runDirectory(s.runId), QStringLiteral("finished"))
                               .value(0)
                               .value(QStringLiteral("step"))
                               .toInt();
@@ -312,7 +302,7 @@ private Q_SLOTS:
         const remote::JobStatus job = slurmJob(s.executor->jobIds(s.runId).first());
         QCOMPARE(job.phase, remote::JobPhase::Cancelled);
         const QString runDir = s.ws.runDirectory(s.runId);
-        const auto requeues = events(runDir, QStringLiteral("requeue"));
+        const auto requeues = test::runDirEvents(runDir, QStringLiteral("requeue"));
         QCOMPARE(requeues.size(), 1); // scancel's TERM reached the engine, which checkpointed
         QCOMPARE(requeues.first().value(QStringLiteral("signal")).toInt(), 15);
         const int stoppedAt = requeues.first().value(QStringLiteral("step")).toInt();
@@ -324,11 +314,12 @@ private Q_SLOTS:
         QFile second(s.executor->remoteRunDir(s.runId) + QStringLiteral("/attempt-2.sh"));
         QVERIFY(second.open(QIODevice::ReadOnly));
         QVERIFY(second.readAll().contains(" --resume "));
-        const auto started = events(runDir, QStringLiteral("started"));
+        const auto started = test::runDirEvents(runDir, QStringLiteral("started"));
         QCOMPARE(started.size(), 2);
         QCOMPARE(started.last().value(QStringLiteral("start_step")).toInt(), stoppedAt);
         const auto loss = store.metricPoints(s.runId, QStringLiteral("loss"), app::MetricSplit::Train);
-        const int steps = events(runDir, QStringLiteral("finished")).value(0).value(QStringLiteral("step")).toInt();
+        const int steps =
+            test::runDirEvents(runDir, QStringLiteral("finished")).value(0).value(QStringLiteral("step")).toInt();
         QCOMPARE(loss.size(), steps / 10);
         for (int i = 0; i < loss.size(); ++i)
             QCOMPARE(loss[i].step, qint64(10 * (i + 1)));
@@ -370,12 +361,12 @@ private Q_SLOTS:
         const remote::JobStatus first = slurmJob(jobs.first());
         QCOMPARE(first.exitCode.value_or(-1), 85);
         const QString runDir = s.ws.runDirectory(s.runId);
-        const auto requeues = events(runDir, QStringLiteral("requeue"));
+        const auto requeues = test::runDirEvents(runDir, QStringLiteral("requeue"));
         QCOMPARE(requeues.size(), jobs.size() - 1);
         QCOMPARE(requeues.first().value(QStringLiteral("signal")).toInt(), 10); // SIGUSR1 from --signal=B:USR1@50
-        const auto finished = events(runDir, QStringLiteral("finished"));
+        const auto finished = test::runDirEvents(runDir, QStringLiteral("finished"));
         QCOMPARE(finished.size(), 1);
-        const auto refFinished = events(refDir, QStringLiteral("finished"));
+        const auto refFinished = test::runDirEvents(refDir, QStringLiteral("finished"));
         QCOMPARE(refFinished.size(), 1);
         QCOMPARE(finished.first().value(QStringLiteral("weights_sha256")).toString(),
                  refFinished.first().value(QStringLiteral("weights_sha256")).toString());

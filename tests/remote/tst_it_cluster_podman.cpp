@@ -14,6 +14,7 @@
 #include "remote/command_runner.h"
 #include "remote/engine_bundle.h"
 
+#include "common/engine_process.h"
 #include "common/local_cluster.h"
 #include "common/test_paths.h"
 
@@ -53,17 +54,6 @@ class TestItClusterPodman : public QObject {
         const bool ok = p.waitForFinished(timeoutMs) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
         if (out) *out = p.readAll();
         return ok;
-    }
-
-    static QList<QJsonObject> events(const QString &runDir, const QString &kind) {
-        QFile f(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
-        QList<QJsonObject> out;
-        if (!f.open(QIODevice::ReadOnly)) return out;
-        for (const QByteArray &line : f.readAll().split('\n')) {
-            const QJsonObject e = QJsonDocument::fromJson(line).object();
-            if (e.value(QStringLiteral("event")).toString() == kind) out << e;
-        }
-        return out;
     }
 
 private Q_SLOTS:
@@ -176,11 +166,11 @@ private Q_SLOTS:
         const QStringList jobs = executor->jobIds(created->id);
         qInfo("container run took %lld attempts", qint64(jobs.size()));
         QVERIFY2(jobs.size() >= 2, "the time limit never cut the job");
-        const auto requeues = events(runDir, QStringLiteral("requeue"));
+        const auto requeues = test::runDirEvents(runDir, QStringLiteral("requeue"));
         QCOMPARE(requeues.size(), jobs.size() - 1);
         QCOMPARE(requeues.first().value(QStringLiteral("signal")).toInt(), 10);
-        const auto finished = events(runDir, QStringLiteral("finished"));
-        const auto refFinished = events(refDir, QStringLiteral("finished"));
+        const auto finished = test::runDirEvents(runDir, QStringLiteral("finished"));
+        const auto refFinished = test::runDirEvents(refDir, QStringLiteral("finished"));
         QCOMPARE(finished.size(), 1);
         QCOMPARE(refFinished.size(), 1);
         QCOMPARE(finished.first().value(QStringLiteral("weights_sha256")).toString(),

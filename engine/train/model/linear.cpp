@@ -32,15 +32,16 @@ GradientSteps &gradientSteps() {
     return steps;
 }
 
-/// beta for an in-place product into `grad`: 0 for its first write of an overwrite-first step, else 1.
-float inPlaceBeta(const torch::Tensor &grad) {
+/// Whether this is the first write to `grad` in the current overwrite-first step (then marks it
+/// written); always false outside such steps.
+bool firstWriteThisStep(const torch::Tensor &grad) {
     GradientSteps &steps = gradientSteps();
     const std::lock_guard<std::mutex> lock(steps.mutex);
-    if (steps.current == 0) return 1.0F;
+    if (steps.current == 0) return false;
     std::uint64_t &last = steps.lastWritten[grad.data_ptr()];
-    if (last == steps.current) return 1.0F;
+    if (last == steps.current) return false;
     last = steps.current;
-    return 0.0F;
+    return true;
 }
 
 /// Row-major C[m,n] = op(A) op(B) + beta C with oneDNN; A, B, C contiguous float32.
@@ -87,7 +88,7 @@ public:
             torch::Tensor target = param.grad();
             if (gWeightGradsInPlace.load() && target.defined() && target.is_contiguous() &&
                 target.sizes() == param.sizes() && target.scalar_type() == torch::kFloat32) {
-                sgemm(transA, false, rows, cols, inner, a, b, inPlaceBeta(target), target);
+                sgemm(transA, false, rows, cols, inner, a, b, firstWriteThisStep(target) ? 0.0F : 1.0F, target);
                 return torch::Tensor();
             }
             target = torch::empty(param.sizes(), g.options());
@@ -113,12 +114,7 @@ bool dnnlApplies(const torch::Tensor &x, const torch::Tensor &weight) {
 /// gradients must start from zero.
 void zeroForAccumulation(const torch::Tensor &param) {
     if (!param.defined() || !param.grad().defined() || !torch::GradMode::is_enabled()) return;
-    GradientSteps &steps = gradientSteps();
-    const std::lock_guard<std::mutex> lock(steps.mutex);
-    if (steps.current == 0) return;
-    std::uint64_t &last = steps.lastWritten[param.grad().data_ptr()];
-    if (last == steps.current) return;
-    last = steps.current;
+    if (!firstWriteThisStep(param.grad())) return;
     torch::NoGradGuard noGrad;
     param.grad().zero_();
 }

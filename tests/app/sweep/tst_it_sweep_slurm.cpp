@@ -6,6 +6,7 @@
 #include "app/run_store.h"
 #include "app/sweep/sweep_controller.h"
 
+#include "common/engine_process.h"
 #include "common/local_cluster.h"
 #include "common/test_paths.h"
 
@@ -74,17 +75,6 @@ class TestItSweepSlurm : public QObject {
                 {QStringLiteral("tasks_per_node"), 1},
                 {QStringLiteral("cpus_per_task"), 1},
                 {QStringLiteral("time_limit_minutes"), 10}};
-    }
-
-    static QList<QJsonObject> events(const QString &runDir, const QString &kind) {
-        QFile f(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
-        QList<QJsonObject> out;
-        if (!f.open(QIODevice::ReadOnly)) return out;
-        for (const QByteArray &line : f.readAll().split('\n')) {
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            if (o.value(QStringLiteral("event")).toString() == kind) out << o;
-        }
-        return out;
     }
 
 private Q_SLOTS:
@@ -177,7 +167,8 @@ private Q_SLOTS:
                 // Promoted: a later job resumed the run from the checkpoint of its previous job.
                 ++promoted;
                 QVERIFY2(jobs.size() >= t.rung + 1, qPrintable(jobs.join(QLatin1Char(' '))));
-                const QList<QJsonObject> starts = events(ws.runDirectory(t.runId), QStringLiteral("started"));
+                const QList<QJsonObject> starts =
+                    test::runDirEvents(ws.runDirectory(t.runId), QStringLiteral("started"));
                 QCOMPARE(starts.size(), jobs.size());
                 QVERIFY(starts.last().value(QStringLiteral("start_step")).toInt() > 0);
                 QVERIFY(!starts.last().value(QStringLiteral("resumed_from")).toString().isEmpty());
