@@ -62,9 +62,11 @@ else
 fi
 
 # libtorch links libblas.so.3; without OpenBLAS selected it silently uses the
-# reference BLAS (about 20x slower). Select OpenBLAS (OpenMP flavour) explicitly.
+# reference BLAS (about 20x slower). Select OpenBLAS (OpenMP flavour) explicitly, including
+# libopenblas.so.0, which the openmp libblas.so.3 loads: left on the pthread flavour (what
+# libopenblas-dev pulls in), its own spinning threads fight libtorch's OpenMP threads.
 arch_dir="/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)"
-for lib in libblas.so.3 liblapack.so.3; do
+for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0; do
   want="$arch_dir/openblas-openmp/$lib"
   if [ -e "$want" ]; then
     current="$(update-alternatives --query "$lib-$(basename "$arch_dir")" 2>/dev/null | awk '/^Value:/{print $2}')"
@@ -77,4 +79,9 @@ blas="$(readlink -f "$arch_dir/libblas.so.3" || true)"
 case "$blas" in
   *openblas*) echo "install-deps: BLAS is $blas" ;;
   *) echo "install-deps: error: libblas.so.3 resolves to '$blas', not OpenBLAS" >&2; exit 1 ;;
+esac
+openblas="$(readlink -f "$arch_dir/libopenblas.so.0" || true)"
+case "$openblas" in
+  *openblas-openmp*) ;;
+  *) echo "install-deps: warning: libopenblas.so.0 resolves to '$openblas', not the OpenMP flavour" >&2 ;;
 esac

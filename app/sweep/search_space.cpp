@@ -272,6 +272,7 @@ const QStringList &runConfigFields() {
                                     QStringLiteral("seed"),
                                     QStringLiteral("threads"),
                                     QStringLiteral("device"),
+                                    QStringLiteral("flush_denormals"),
                                     QStringLiteral("checkpoint"),
                                     QStringLiteral("early_stopping"),
                                     QStringLiteral("grad_clip_norm"),

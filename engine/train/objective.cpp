@@ -28,6 +28,31 @@ std::vector<std::string> defaultMetrics(const std::string &task) {
     return {"accuracy"};
 }
 
+namespace {
+
+/// How many rows of `output` [N,C] have their (first) maximum at the target class: the same count
+/// as output.argmax(1).eq(target).sum() (a NaN counts as the maximum, as in argmax). A plain loop
+/// on CPU for float32 — the tensor form is four operations and ~40 us a step on a 128x10 batch.
+double countCorrect(const torch::Tensor &output, const torch::Tensor &target) {
+    if (!output.device().is_cpu() || output.scalar_type() != torch::kFloat32 || !output.is_contiguous() ||
+        !target.device().is_cpu() || !target.is_contiguous() || target.numel() != output.size(0))
+        return output.argmax(1).eq(target).sum().item<double>();
+    const std::int64_t n = output.size(0), c = output.size(1);
+    const float *row = output.data_ptr<float>();
+    const std::int64_t *t = target.data_ptr<std::int64_t>();
+    std::int64_t correct = 0;
+    for (std::int64_t i = 0; i < n; ++i, row += c) {
+        std::int64_t best = 0;
+        for (std::int64_t j = 1; j < c && !std::isnan(row[best]); ++j) {
+            if (row[j] > row[best] || std::isnan(row[j])) best = j;
+        }
+        correct += best == t[i] ? 1 : 0;
+    }
+    return static_cast<double>(correct);
+}
+
+} // namespace
+
 MetricAccumulator::MetricAccumulator(std::vector<std::string> metrics, std::int64_t numClasses, bool confusion)
     : metrics_(std::move(metrics)), numClasses_(numClasses) {
     if (confusion && numClasses_ > 0) confusion_ = torch::zeros({numClasses_, numClasses_}, torch::kInt64);
@@ -48,7 +73,7 @@ void MetricAccumulator::add(const torch::Tensor &output, const torch::Tensor &ta
     const bool classification = target.scalar_type() == torch::kInt64 && output.dim() == 2;
     for (const auto &m : metrics_) {
         if (classification && m == "accuracy") {
-            correct_ += output.argmax(1).eq(target).sum().item<double>();
+            correct_ += countCorrect(output, target);
         } else if (classification && m == "top5") {
             const std::int64_t k = std::min<std::int64_t>(5, output.size(1));
             top5_ += std::get<1>(output.topk(k, 1)).eq(target.unsqueeze(1)).any(1).sum().item<double>();

@@ -2,6 +2,7 @@
 
 #include "engine_error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace diamond::engine {
@@ -77,6 +78,16 @@ torch::Tensor FlatParameters::fromCanonical(const torch::Tensor &canonical) cons
     return out;
 }
 
+void Optimizer::stepFused(FlatParameters &flat, double lr, const std::vector<Part> &parts) {
+    if (std::any_of(parts.begin(), parts.end(), [](Part p) { return p != Part::Gradient; }))
+        throw EngineError("This optimizer has no fusable momentum; every parameter must arrive as a gradient.");
+    step(flat, lr);
+}
+
+void Optimizer::finishPart(FlatParameters &, double, std::size_t) {
+    throw EngineError("This optimizer has no fusable momentum to finish.");
+}
+
 namespace {
 
 torch::Tensor stepTensor(std::int64_t step) { return torch::tensor(step, torch::kInt64); }
@@ -111,6 +122,28 @@ public:
         }
         ++steps_;
     }
+    torch::Tensor fusableMomentum() override { return fusedCpuPathApplies() ? momentum_ : torch::Tensor(); }
+    float fusableMomentumBeta() const override { return steps_ == 0 ? 0.0F : static_cast<float>(c_.momentum); }
+    void stepFused(FlatParameters &flat, double lr, const std::vector<Part> &parts) override {
+        if (std::all_of(parts.begin(), parts.end(), [](Part p) { return p == Part::Gradient; })) return step(flat, lr);
+        TORCH_CHECK(fusedCpuPathApplies() && parts.size() == flat.parameterCount(), "SGD: bad fused step");
+        torch::NoGradGuard noGrad;
+        float *p = flat.values().data_ptr<float>(), *buf = momentum_.data_ptr<float>();
+        const float *g = flat.grads().data_ptr<float>();
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            const auto [offset, n] = range(flat, i);
+            if (parts[i] == Part::MomentumUpdated)
+                fusedMomentumCpuStep(p + offset, buf + offset, n, lr);
+            else if (parts[i] == Part::Gradient)
+                fusedCpuStep(p + offset, g + offset, buf + offset, n, lr);
+        }
+        ++steps_;
+    }
+    void finishPart(FlatParameters &flat, double lr, std::size_t i) override {
+        TORCH_CHECK(fusedCpuPathApplies() && i < flat.parameterCount(), "SGD: bad part to finish");
+        const auto [offset, n] = range(flat, i);
+        fusedMomentumCpuStep(flat.values().data_ptr<float>() + offset, momentum_.data_ptr<float>() + offset, n, lr);
+    }
     std::map<std::string, torch::Tensor> state() const override {
         std::map<std::string, torch::Tensor> s{{"step", stepTensor(steps_)}};
         if (momentum_.defined()) s["momentum_buffer"] = momentum_;
@@ -136,6 +169,29 @@ private:
                 p[i] -= rate * (nesterov ? grad + m * b : b);
             }
         });
+    }
+
+    /// The rest of a fused step once buf already holds `momentum * buf + gradient` (or the
+    /// gradient at the first step): weight decay's share of the gradient, then the update.
+    void fusedMomentumCpuStep(float *p, float *buf, std::int64_t n, double lr) const {
+        const float wd = static_cast<float>(c_.weightDecay), rate = static_cast<float>(lr);
+        const bool decay = c_.weightDecay > 0;
+        at::parallel_for(0, n, 16384, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                const float b = decay ? buf[i] + wd * p[i] : buf[i];
+                buf[i] = b;
+                p[i] -= rate * b;
+            }
+        });
+    }
+    /// Parameter i's element range in the flat buffers.
+    static std::pair<std::int64_t, std::int64_t> range(FlatParameters &flat, std::size_t i) {
+        const torch::Tensor part = flat.viewOf(flat.values(), i);
+        return {part.storage_offset() - flat.values().storage_offset(), part.numel()};
+    }
+    bool fusedCpuPathApplies() const {
+        return c_.momentum > 0 && !c_.nesterov && momentum_.device().is_cpu() &&
+               momentum_.scalar_type() == torch::kFloat32 && momentum_.is_contiguous();
     }
 
     OptimizerConfig c_;

@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -30,6 +31,10 @@ public:
     /// Zeroes the gradients of the parameters i with !keep[i] (keep: one flag per parameter).
     void zeroGrad(const std::vector<bool> &keep);
     std::int64_t numel() const { return values_.numel(); }
+    /// Number of parameters, and parameter i's part of a flat tensor laid out like values()
+    /// (same sizes and strides as the parameter; a view).
+    std::size_t parameterCount() const { return parts_.size(); }
+    torch::Tensor viewOf(const torch::Tensor &flat, std::size_t i) const { return partOf(flat, parts_.at(i)); }
 
     /// A copy of `flat` (numel() elements, this buffer's order) with every parameter's part in
     /// row-major (contiguous) order; `flat` itself when every parameter is contiguous.
@@ -54,6 +59,27 @@ public:
     virtual ~Optimizer() = default;
     /// One update of `flat` with learning rate `lr` from the gradients in flat.grads().
     virtual void step(FlatParameters &flat, double lr) = 0;
+
+    /// Momentum fusion. An optimizer whose update starts with `buffer = beta * buffer + gradient`
+    /// returns that flat buffer (laid out like flat.values()), so that a gradient's producer can
+    /// perform this first half itself (layers::redirectLinearGradients); undefined when it has
+    /// no such buffer (the default). Valid for the optimizer's lifetime.
+    virtual torch::Tensor fusableMomentum() { return {}; }
+    /// The beta of the next step's first write into fusableMomentum().
+    virtual float fusableMomentumBeta() const { return 0.0F; }
+    /// Where each parameter's update stands when stepFused() runs.
+    enum class Part : std::uint8_t {
+        Gradient,        ///< its gradient is in flat.grads(): the whole update is still to do
+        MomentumUpdated, ///< its momentum buffer holds `beta * buffer + gradient` (grads() ignored)
+        Updated,         ///< finishPart() already applied its update
+    };
+    /// One update, completing each parameter from where parts[i] says it stands (parts: one per
+    /// parameter, or empty = all Gradient); counts as one step. The default handles only Gradient.
+    virtual void stepFused(FlatParameters &flat, double lr, const std::vector<Part> &parts);
+    /// Completes parameter i's update (with learning rate `lr`, for the step that the next
+    /// stepFused() ends) once its momentum buffer is MomentumUpdated — e.g. while that buffer is
+    /// still in cache. The default throws.
+    virtual void finishPart(FlatParameters &flat, double lr, std::size_t i);
     /// State tensors by name, for checkpoints (includes the step count as a 0-d int64 tensor).
     virtual std::map<std::string, torch::Tensor> state() const = 0;
     virtual void loadState(const std::map<std::string, torch::Tensor> &state) = 0;

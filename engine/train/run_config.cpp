@@ -150,6 +150,7 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
     top.integer("seed", c.seed, 0, std::numeric_limits<std::int64_t>::max());
     top.integer("threads", c.threads, 0, 1024);
     top.choice("device", c.device, {"cpu", "cuda"});
+    top.boolean("flush_denormals", c.flushDenormals);
     top.number("grad_clip_norm", c.gradClipNorm, 0.0, 1e12);
     top.integer("accumulation_steps", c.accumulationSteps, 1, 4096);
     top.integer("log_every_steps", c.logEverySteps, 1, std::int64_t(1) << 40);
@@ -286,6 +287,7 @@ json toJson(const RunConfig &c) {
         {"seed", c.seed},
         {"threads", c.threads},
         {"device", c.device},
+        {"flush_denormals", c.flushDenormals},
         {"checkpoint",
          {{"every_steps", c.checkpoint.everySteps},
           {"every_seconds", c.checkpoint.everySeconds},

@@ -70,6 +70,7 @@ struct RunConfig {
     std::uint64_t seed = 0;
     int threads = 0;            ///< intra-op threads; 0 = all physical cores
     std::string device = "cpu"; ///< cpu or cuda
+    bool flushDenormals = true; ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
     CheckpointConfig checkpoint;
     EarlyStoppingConfig earlyStopping;
     double gradClipNorm = 0.0;       ///< clip the global gradient norm to this (0 = off)

@@ -41,6 +41,14 @@ void installStopSignalHandlers() {
         sigaction(s, &action, nullptr);
 }
 
+bool setFlushDenormals(bool on) {
+    if (!at::globalContext().setFlushDenormal(on)) return false;
+    // The mode is per thread (MXCSR): one chunk of size 1 per worker sets it on each of them.
+    at::parallel_for(0, at::get_num_threads(), 1,
+                     [on](std::int64_t, std::int64_t) { at::globalContext().setFlushDenormal(on); });
+    return true;
+}
+
 int physicalCoreCount() {
     std::ifstream cpuinfo("/proc/cpuinfo");
     std::set<std::pair<std::string, std::string>> cores;
@@ -78,6 +86,9 @@ public:
     Run(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events,
         Communicator &comm)
         : spec_(spec), config_(config), options_(options), events_(events), comm_(comm), leader_(comm.rank() == 0) {}
+    ~Run() { layers::setLinearWeightGradsInPlace(false); } // drops redirections into this run's buffers
+    Run(const Run &) = delete;
+    Run &operator=(const Run &) = delete;
 
     int execute() {
         const auto wallStart = Clock::now();
@@ -98,6 +109,7 @@ private:
                    : config_.threads > 0        ? config_.threads
                                                 : physicalCoreCount();
         at::set_num_threads(threads_);
+        flushDenormals_ = setFlushDenormals(config_.flushDenormals) && config_.flushDenormals;
         device_ = options_.deviceOverride.empty() ? config_.device : options_.deviceOverride;
         if (device_ != "cpu") {
             if (!torch::cuda::is_available())
@@ -130,6 +142,7 @@ private:
             parameters_ = network_->parameters();
         }
         optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
+        if (!gradsOverwritten_.empty() && !options_.dryRun && config_.gradClipNorm == 0) fuseMomentum();
 
         if (config_.batchSize % comm_.world() != 0)
             throw EngineError("batch_size " + std::to_string(config_.batchSize) + " is not divisible by the " +
@@ -240,6 +253,7 @@ private:
                       {"libtorch_version", TORCH_VERSION},
                       {"device", device_},
                       {"threads", threads_},
+                      {"flush_denormals", flushDenormals_},
                       {"world_size", comm_.world()},
                       {"parameters", network_->parameterCount()},
                       {"data", data_.train.description},
@@ -253,6 +267,53 @@ private:
                       {"start_step", step_},
                       {"resumed_from", resumedFrom_.empty() ? json() : json(resumedFrom_)},
                       {"init_weights", options_.initWeights.empty() ? json() : json(options_.initWeights)}});
+    }
+
+    /// Momentum fusion (see Optimizer::fusableMomentum): Linear products write their gradients
+    /// straight into the optimizer's momentum buffer, so the step reads two arrays instead of
+    /// three and writes two instead of three. With one micro-batch per step the product's caller
+    /// then also finishes that parameter's update right away, while the buffer is in cache (the
+    /// layer no longer needs the weight: its input gradient is computed first). Not with gradient
+    /// clipping, which needs the gradients.
+    void fuseMomentum() {
+        const torch::Tensor momentum = optimizer_->fusableMomentum();
+        if (!momentum.defined()) return;
+        std::unordered_map<const void *, torch::Tensor> targets;
+        fusedTargets_.assign(parameters_.size(), torch::Tensor());
+        for (std::size_t i = 0; i < parameters_.size(); ++i) {
+            if (!gradsOverwritten_[i]) continue;
+            fusedTargets_[i] = flat_->viewOf(momentum, i);
+            targets[parameters_[i].data_ptr()] = fusedTargets_[i];
+            partOfBuffer_[fusedTargets_[i].data_ptr()] = i;
+        }
+        layers::redirectLinearGradients(std::move(targets));
+        if (config_.accumulationSteps != 1) return;
+        layers::setLinearGradientFinisher([this](const torch::Tensor &buffer) {
+            if (!lossFinite_) return; // the step ends in an error: leave the weights as they were
+            const auto it = partOfBuffer_.find(buffer.data_ptr());
+            if (it == partOfBuffer_.end()) return;
+            optimizer_->finishPart(*flat_, stepLr_, it->second);
+            finishedThisStep_[it->second] = true;
+        });
+    }
+
+    /// After a step's backward passes: where each parameter's update stands (partsThisStep_),
+    /// and zeroed gradients for the overwrite-first parameters nothing wrote.
+    void settleOverwrittenGradients(std::uint64_t gradientStep) {
+        partsThisStep_.assign(parameters_.size(), Optimizer::Part::Gradient);
+        for (std::size_t i = 0; i < gradsOverwritten_.size(); ++i) {
+            if (!gradsOverwritten_[i]) continue;
+            if (!fusedTargets_.empty() && fusedTargets_[i].defined() &&
+                layers::linearGradientWritten(fusedTargets_[i], gradientStep)) {
+                partsThisStep_[i] = finishedThisStep_[i] ? Optimizer::Part::Updated : Optimizer::Part::MomentumUpdated;
+                continue;
+            }
+            torch::Tensor grad = parameters_[i].grad(); // not reached by backward: still an older value
+            if (!layers::linearGradientWritten(grad, gradientStep)) {
+                torch::NoGradGuard noGrad;
+                grad.zero_();
+            }
+        }
     }
 
     /// Loss and metric sums of one micro-batch; returns the loss value.
@@ -271,6 +332,7 @@ private:
         const torch::Tensor out = network_->forward({x}).front();
         torch::Tensor loss = computeLoss(loss_, out, y);
         const double value = loss.item<double>();
+        lossFinite_ = std::isfinite(value);
         if (config_.accumulationSteps > 1) loss = loss / static_cast<double>(config_.accumulationSteps);
         loss.backward();
         acc.add(out.detach(), y, value * static_cast<double>(x.size(0)));
@@ -290,7 +352,9 @@ private:
             if (gradsOverwritten_.empty()) {
                 flat_->zeroGrad();
             } else {
-                gradientStep = layers::beginLinearGradientStep();
+                gradientStep = layers::beginLinearGradientStep(optimizer_->fusableMomentumBeta());
+                stepLr_ = lr;
+                finishedThisStep_.assign(parameters_.size(), false);
                 flat_->zeroGrad(gradsOverwritten_);
             }
             bool finite = true;
@@ -298,13 +362,7 @@ private:
                 if (reducer_ && a + 1 == config_.accumulationSteps) reducer_->arm();
                 finite = std::isfinite(microStep(step_ * config_.accumulationSteps + a, trainAcc)) && finite;
             }
-            for (std::size_t i = 0; gradientStep && i < gradsOverwritten_.size(); ++i) {
-                torch::Tensor grad = parameters_[i].grad(); // not reached by backward: still last step's value
-                if (gradsOverwritten_[i] && !layers::linearGradientWritten(grad, gradientStep)) {
-                    torch::NoGradGuard noGrad;
-                    grad.zero_();
-                }
-            }
+            if (gradientStep) settleOverwrittenGradients(gradientStep);
             if (reducer_) {
                 // Buckets were launched during backward; collect them before anything else.
                 const auto reduceStart = Clock::now();
@@ -332,7 +390,10 @@ private:
                 const double norm = flat_->grads().norm().item<double>();
                 if (norm > config_.gradClipNorm) flat_->grads().mul_(config_.gradClipNorm / (norm + 1e-6));
             }
-            optimizer_->step(*flat_, lr);
+            if (fusedTargets_.empty())
+                optimizer_->step(*flat_, lr);
+            else
+                optimizer_->stepFused(*flat_, lr, partsThisStep_);
             ++step_;
             ++stepsTimed_;
             lastLr_ = lr;
@@ -568,11 +629,18 @@ private:
     std::vector<std::string> metrics_;
     int threads_ = 1;
     std::string device_ = "cpu";
+    bool flushDenormals_ = false;
     std::unique_ptr<Network> network_;
     SplitData data_;
     std::unique_ptr<FlatParameters> flat_;
     std::vector<bool> gradsOverwritten_; ///< per parameter: written by overwrite-first products (see linear.cpp)
     std::vector<torch::Tensor> parameters_;
+    std::vector<torch::Tensor> fusedTargets_; ///< per parameter: its momentum buffer part when fused, or undefined
+    std::unordered_map<const void *, std::size_t> partOfBuffer_; ///< fused momentum part -> parameter index
+    std::vector<Optimizer::Part> partsThisStep_; ///< per parameter: how far this step's products took it
+    std::vector<bool> finishedThisStep_;         ///< per parameter: update finished right after its product
+    double stepLr_ = 0;                          ///< the learning rate of the step in progress
+    bool lossFinite_ = true;                     ///< the last micro-batch's loss
     std::unique_ptr<Optimizer> optimizer_;
     std::unique_ptr<BatchSampler> sampler_;
     std::unique_ptr<GradientReducer> reducer_; ///< several ranks only

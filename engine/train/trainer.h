@@ -28,6 +28,11 @@ void installStopSignalHandlers();
 /// Physical cores of this machine (unique core ids per package), at least 1.
 int physicalCoreCount();
 
+/// Flush-to-zero and denormals-are-zero for float arithmetic (as torch.set_flush_denormal) on
+/// the calling thread and on each of the at::get_num_threads() intra-op workers; returns false
+/// (and changes nothing) where the CPU lacks the mode.
+bool setFlushDenormals(bool on);
+
 /// Runs the whole thing and returns the process exit code (0, 85). Throws EngineError or a
 /// torch error on failure; the caller turns it into an `error` event. With several ranks
 /// (`comm.world() > 1`) every rank calls this: parameters are broadcast from rank 0, each rank

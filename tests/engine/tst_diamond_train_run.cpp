@@ -147,6 +147,46 @@ private Q_SLOTS:
                  reference.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString());
     }
 
+    void sgdMomentumFusionFollowsTheUnfusedPath() {
+        // Single-process SGD with momentum on CPU writes Linear gradients straight into the momentum
+        // buffer; gradient clipping needs the gradients, so a clip that never bites turns that off.
+        QJsonObject c = readJson(shortSpiralsConfig(QStringLiteral("fusion.json"), 300, 1000));
+        c[QStringLiteral("optimizer")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("sgd")},
+                                                     {QStringLiteral("lr"), 0.05},
+                                                     {QStringLiteral("momentum"), 0.9},
+                                                     {QStringLiteral("weight_decay"), 1e-3}};
+        c[QStringLiteral("log_every_steps")] = 1;
+        c[QStringLiteral("threads")] = 1;
+        const QString spec = example("spirals", "spec.json");
+        const EngineRun fused = runEngine(trainArgs(spec, writeJson(dir_.filePath(QStringLiteral("fused.json")), c),
+                                                    dir_.filePath(QStringLiteral("fused"))));
+        c[QStringLiteral("grad_clip_norm")] = 1e9;
+        c[QStringLiteral("flush_denormals")] = false;
+        const EngineRun plain = runEngine(trainArgs(spec, writeJson(dir_.filePath(QStringLiteral("plain.json")), c),
+                                                    dir_.filePath(QStringLiteral("plain"))));
+        QCOMPARE(fused.exitCode, 0);
+        QCOMPARE(plain.exitCode, 0);
+        QCOMPARE(fused.last(QStringLiteral("started")).value(QStringLiteral("flush_denormals")).toBool(), true);
+        QCOMPARE(plain.last(QStringLiteral("started")).value(QStringLiteral("flush_denormals")).toBool(), false);
+        const auto trainLosses = [](const EngineRun &r) {
+            QList<double> out;
+            for (const QJsonObject &e : r.ofKind(QStringLiteral("metric")))
+                if (e.value(QStringLiteral("split")).toString() == QLatin1String("train") &&
+                    e.value(QStringLiteral("name")).toString() == QLatin1String("loss"))
+                    out << e.value(QStringLiteral("value")).toDouble();
+            return out;
+        };
+        const QList<double> a = trainLosses(fused), b = trainLosses(plain);
+        QCOMPARE(a.size(), 300);
+        QCOMPARE(b.size(), a.size());
+        double worst = 0;
+        for (int i = 0; i < a.size(); ++i)
+            worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1e-3, std::abs(b[i])));
+        qInfo("largest relative train-loss difference over %lld steps: %.3g", static_cast<long long>(a.size()), worst);
+        QVERIFY2(worst < 1e-4, qPrintable(QStringLiteral("largest relative loss difference %1").arg(worst)));
+        QVERIFY2(b.last() < 0.8 * b.first(), "the comparison is over a run that learns");
+    }
+
     void sigtermCheckpointsAndExits85() {
         const QString config = shortSpiralsConfig(QStringLiteral("long.json"), 200000, 0);
         const QString runDir = dir_.filePath(QStringLiteral("signalled"));

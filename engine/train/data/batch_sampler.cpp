@@ -64,9 +64,16 @@ torch::Tensor gatherRows(const torch::Tensor &rows, const torch::Tensor &index) 
         if (at[i] < 0 || at[i] >= total)
             throw EngineError("Row index " + std::to_string(at[i]) + " is out of range (" + std::to_string(total) +
                               " rows).");
-        std::memcpy(to + static_cast<std::size_t>(i) * rowBytes, from + static_cast<std::size_t>(at[i]) * rowBytes,
-                    rowBytes);
     }
+    // Rows come from anywhere in a dataset larger than the caches: the copy waits on memory, so
+    // large batches are split across the intra-op threads (chunks of at least 64 KiB).
+    const auto grain = static_cast<std::int64_t>(
+        std::max<std::size_t>(1, (std::size_t(64) << 10) / std::max<std::size_t>(rowBytes, 1)));
+    at::parallel_for(0, count, grain, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i)
+            std::memcpy(to + static_cast<std::size_t>(i) * rowBytes, from + static_cast<std::size_t>(at[i]) * rowBytes,
+                        rowBytes);
+    });
     return out;
 }
 

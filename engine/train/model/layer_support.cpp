@@ -4,8 +4,8 @@ namespace diamond::engine::layers {
 
 using nlohmann::json;
 
-ModuleLayer::ModuleLayer(std::shared_ptr<torch::nn::Module> module, ForwardFn forward)
-    : module_(std::move(module)), forward_(std::move(forward)) {
+ModuleLayer::ModuleLayer(std::shared_ptr<torch::nn::Module> module, ForwardFn forward, ForwardFn forwardWithRelu)
+    : module_(std::move(module)), forward_(std::move(forward)), forwardWithRelu_(std::move(forwardWithRelu)) {
     // Same tensors, same names: parameters and buffers of the module itself (undefined ones,
     // e.g. a disabled bias, are not listed by torch), then its children with their subtrees.
     for (auto &p : module_->named_parameters(/*recurse=*/false))

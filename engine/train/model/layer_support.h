@@ -26,9 +26,14 @@ using ForwardFn = std::function<Tensors(const Tensors &)>;
 /// re-flattening its weights after a move). `forward` calls the module; it may capture it.
 class ModuleLayer : public Layer {
 public:
-    ModuleLayer(std::shared_ptr<torch::nn::Module> module, ForwardFn forward);
+    /// forwardWithRelu, when given, computes forward's result with a ReLU applied to the first output.
+    ModuleLayer(std::shared_ptr<torch::nn::Module> module, ForwardFn forward, ForwardFn forwardWithRelu = {});
 
     Tensors forward(const Tensors &inputs) override { return forward_(inputs); }
+    bool fusesRelu() const override { return static_cast<bool>(forwardWithRelu_); }
+    Tensors forwardWithRelu(const Tensors &inputs) override {
+        return forwardWithRelu_ ? forwardWithRelu_(inputs) : Layer::forwardWithRelu(inputs);
+    }
     void train(bool on = true) override;
     void to(torch::Device device, torch::Dtype dtype, bool non_blocking = false) override;
     void to(torch::Dtype dtype, bool non_blocking = false) override;
@@ -36,7 +41,7 @@ public:
 
 private:
     std::shared_ptr<torch::nn::Module> module_;
-    ForwardFn forward_;
+    ForwardFn forward_, forwardWithRelu_;
 };
 
 /// A Layer with neither parameters nor buffers whose forward is a plain function.
@@ -50,11 +55,17 @@ private:
 };
 
 /// Wraps a torch::nn module holder (torch::nn::Linear, ...) with a forward that gets the holder.
+/// forwardWithRelu (optional): the same with a ReLU on the first output, in one computation.
 template <typename Holder>
-std::shared_ptr<Layer> wrapModule(Holder holder, std::function<Tensors(Holder &, const Tensors &)> forward) {
+std::shared_ptr<Layer> wrapModule(Holder holder, std::function<Tensors(Holder &, const Tensors &)> forward,
+                                  std::function<Tensors(Holder &, const Tensors &)> forwardWithRelu = {}) {
     auto module = holder.ptr();
+    ForwardFn withRelu;
+    if (forwardWithRelu)
+        withRelu = [holder, fn = std::move(forwardWithRelu)](const Tensors &in) mutable { return fn(holder, in); };
     return std::make_shared<ModuleLayer>(
-        module, [holder, forward = std::move(forward)](const Tensors &in) mutable { return forward(holder, in); });
+        module, [holder, forward = std::move(forward)](const Tensors &in) mutable { return forward(holder, in); },
+        std::move(withRelu));
 }
 
 /// Wraps a holder whose forward takes and returns one tensor (Linear, Conv2d, BatchNorm2d, ...).

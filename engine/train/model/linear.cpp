@@ -10,6 +10,7 @@
 #endif
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <unordered_map>
 
@@ -21,11 +22,16 @@ namespace {
 std::atomic<bool> gWeightGradsInPlace{false};
 
 /// Overwrite-first bookkeeping (beginLinearGradientStep): the step whose first write to a gradient
-/// overwrites it (0: every write adds), and the step each gradient buffer was last written in.
+/// overwrites it (0: every write adds), and the step each gradient buffer was last written in;
+/// redirected parameters (redirectLinearGradients) by data pointer, and the beta of their
+/// buffers' first write in the current step.
 struct GradientSteps {
     std::mutex mutex;
     std::uint64_t current = 0;
     std::unordered_map<const void *, std::uint64_t> lastWritten;
+    std::unordered_map<const void *, torch::Tensor> redirects;
+    float redirectedFirstWriteBeta = 0.0F;
+    std::function<void(const torch::Tensor &)> finisher; ///< after each write into a redirection buffer
 };
 GradientSteps &gradientSteps() {
     static GradientSteps steps;
@@ -44,6 +50,21 @@ bool firstWriteThisStep(const torch::Tensor &grad) {
     return true;
 }
 
+/// Where the in-place product for `param` goes: its redirection buffer, that buffer's first-write
+/// beta and the finisher to call after the write; or its .grad(), 0 and none.
+struct GradientTarget {
+    torch::Tensor buffer;
+    float firstWriteBeta = 0.0F;
+    std::function<void(const torch::Tensor &)> finisher;
+};
+GradientTarget gradientTarget(const torch::Tensor &param) {
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    const auto it = steps.redirects.find(param.data_ptr());
+    if (it != steps.redirects.end()) return {it->second, steps.redirectedFirstWriteBeta, steps.finisher};
+    return {param.grad(), 0.0F, {}};
+}
+
 /// Row-major C[m,n] = op(A) op(B) + beta C with oneDNN; A, B, C contiguous float32.
 void sgemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, const torch::Tensor &a,
            const torch::Tensor &b, float beta, torch::Tensor &c) {
@@ -53,17 +74,57 @@ void sgemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_
     TORCH_CHECK(status == dnnl_success, "oneDNN sgemm failed with status ", static_cast<int>(status));
 }
 
-/// y = x W^T + b for x [M,K], W [N,K], b [N] (or empty: no bias).
+// Branch-free loops over unaliased arrays, so that they vectorise (signs are random: a branch per
+// element would mispredict half the time).
+void reluInPlace(float *__restrict y, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i)
+        y[i] = y[i] < 0.0F ? 0.0F : y[i]; // NaN stays NaN, as torch.relu
+}
+void reluGradient(const float *__restrict g, const float *__restrict y, float *__restrict out, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float grad = g[i];             // loaded unconditionally: a select, not a branch
+        out[i] = y[i] <= 0.0F ? 0.0F : grad; // as torch's threshold_backward
+    }
+}
+
+/// y = max(y, 0) in place, y contiguous.
+void applyRelu(torch::Tensor &y) {
+    float *const out = y.data_ptr<float>();
+    at::parallel_for(0, y.numel(), 16384,
+                     [out](std::int64_t begin, std::int64_t end) { reluInPlace(out + begin, end - begin); });
+}
+
+/// The gradient through a ReLU whose output is y: 0 where y <= 0, else g. Both contiguous, with
+/// the same number of elements.
+torch::Tensor reluBackward(const torch::Tensor &g, const torch::Tensor &y) {
+    torch::Tensor out = torch::empty_like(g);
+    const float *const gp = g.data_ptr<float>(), *const yp = y.data_ptr<float>();
+    float *const op = out.data_ptr<float>();
+    at::parallel_for(0, g.numel(), 16384, [gp, yp, op](std::int64_t begin, std::int64_t end) {
+        reluGradient(gp + begin, yp + begin, op + begin, end - begin);
+    });
+    return out;
+}
+
+/// y = x W^T + b for x [M,K], W [N,K], b [N] (or empty: no bias); with `relu`, y = max(that, 0)
+/// applied in place while y is still in cache, and its gradient applied in backward: no ReLU
+/// node, no second activation buffer. (The bias is the product's starting value either way, so
+/// the values are those of Linear then ReLU bit for bit.)
 class DnnlLinearFunction : public torch::autograd::Function<DnnlLinearFunction> {
 public:
     static torch::Tensor forward(torch::autograd::AutogradContext *ctx, const torch::Tensor &input,
-                                 const torch::Tensor &weight, const torch::Tensor &bias) {
+                                 const torch::Tensor &weight, const torch::Tensor &bias, bool relu) {
         const torch::Tensor x = input.contiguous(), w = weight.contiguous();
         const std::int64_t m = x.size(0), k = x.size(1), n = w.size(0);
         const bool hasBias = bias.numel() > 0; // an empty tensor stands for "no bias"
         torch::Tensor y = hasBias ? bias.expand({m, n}).contiguous() : torch::empty({m, n}, x.options());
         sgemm(false, true, m, n, k, x, w, hasBias ? 1.0F : 0.0F, y);
-        ctx->save_for_backward({x, w});
+        if (relu) {
+            applyRelu(y);
+            ctx->save_for_backward({x, w, y});
+        } else {
+            ctx->save_for_backward({x, w});
+        }
         ctx->saved_data["bias"] = hasBias;
         if (hasBias) ctx->saved_data["bias_tensor"] = bias; // a leaf parameter: no reference cycle
         return y;
@@ -73,25 +134,32 @@ public:
                                                    torch::autograd::variable_list gradOutputs) {
         const auto saved = ctx->get_saved_variables();
         const torch::Tensor &x = saved[0], &w = saved[1];
-        const torch::Tensor g = gradOutputs[0].contiguous();
+        const torch::Tensor g =
+            saved.size() > 2 ? reluBackward(gradOutputs[0].contiguous(), saved[2]) : gradOutputs[0].contiguous();
         const std::int64_t m = x.size(0), k = x.size(1), n = w.size(0);
         torch::Tensor gradInput, gradWeight, gradBias;
         if (ctx->needs_input_grad(0)) {
             gradInput = torch::empty({m, k}, g.options());
             sgemm(false, false, m, k, n, g, w, 0.0F, gradInput);
         }
-        // With in-place accumulation on, a parameter gradient is added to the parameter's .grad by the
-        // product itself (beta 1, or 0 for a step's first write, see beginLinearGradientStep) and reported to
-        // autograd as undefined (zero), saving a pass and a buffer.
+        // With in-place accumulation on, a parameter gradient is added to the parameter's .grad (or its
+        // redirection buffer) by the product itself (beta 1, or the first-write beta for a step's first
+        // write, see beginLinearGradientStep) and reported to autograd as undefined (zero), saving a pass
+        // and a buffer.
         const auto product = [&](const torch::Tensor &param, bool transA, std::int64_t rows, std::int64_t cols,
                                  std::int64_t inner, const torch::Tensor &a, const torch::Tensor &b) {
-            torch::Tensor target = param.grad();
-            if (gWeightGradsInPlace.load() && target.defined() && target.is_contiguous() &&
-                target.sizes() == param.sizes() && target.scalar_type() == torch::kFloat32) {
-                sgemm(transA, false, rows, cols, inner, a, b, firstWriteThisStep(target) ? 0.0F : 1.0F, target);
-                return torch::Tensor();
+            if (gWeightGradsInPlace.load()) {
+                GradientTarget target = gradientTarget(param);
+                torch::Tensor &buffer = target.buffer;
+                if (buffer.defined() && buffer.is_contiguous() && buffer.sizes() == param.sizes() &&
+                    buffer.scalar_type() == torch::kFloat32) {
+                    sgemm(transA, false, rows, cols, inner, a, b,
+                          firstWriteThisStep(buffer) ? target.firstWriteBeta : 1.0F, buffer);
+                    if (target.finisher) target.finisher(buffer); // still in cache
+                    return torch::Tensor();
+                }
             }
-            target = torch::empty(param.sizes(), g.options());
+            torch::Tensor target = torch::empty(param.sizes(), g.options());
             sgemm(transA, false, rows, cols, inner, a, b, 0.0F, target);
             return target;
         };
@@ -101,7 +169,7 @@ public:
             gradBias =
                 product(ctx->saved_data["bias_tensor"].toTensor(), false, 1, n, m, torch::ones({m}, g.options()), g);
         }
-        return {gradInput, gradWeight, gradBias};
+        return {gradInput, gradWeight, gradBias, torch::Tensor()};
     }
 };
 
@@ -119,17 +187,18 @@ void zeroForAccumulation(const torch::Tensor &param) {
     param.grad().zero_();
 }
 
-torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x) {
+torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x, bool relu) {
     if (!dnnlApplies(x, m->weight)) {
         zeroForAccumulation(m->weight);
         zeroForAccumulation(m->bias);
-        return m->forward(x);
+        return relu ? torch::relu(m->forward(x)) : m->forward(x);
     }
     const std::int64_t k = x.size(-1);
     std::vector<std::int64_t> outShape = x.sizes().vec();
     outShape.back() = m->weight.size(0);
-    const torch::Tensor y = DnnlLinearFunction::apply(x.dim() == 2 ? x : x.reshape({-1, k}), m->weight,
-                                                      m->bias.defined() ? m->bias : torch::empty({0}, x.options()));
+    const torch::Tensor y =
+        DnnlLinearFunction::apply(x.dim() == 2 ? x : x.reshape({-1, k}), m->weight,
+                                  m->bias.defined() ? m->bias : torch::empty({0}, x.options()), relu);
     return x.dim() == 2 ? y : y.view(outShape);
 }
 
@@ -141,14 +210,29 @@ void setLinearWeightGradsInPlace(bool on) {
     const std::lock_guard<std::mutex> lock(steps.mutex);
     steps.current = 0;
     steps.lastWritten.clear();
+    steps.redirects.clear();
+    steps.finisher = nullptr;
+}
+
+void setLinearGradientFinisher(std::function<void(const torch::Tensor &buffer)> finisher) {
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    steps.finisher = std::move(finisher);
+}
+
+void redirectLinearGradients(std::unordered_map<const void *, torch::Tensor> targets) {
+    GradientSteps &steps = gradientSteps();
+    const std::lock_guard<std::mutex> lock(steps.mutex);
+    steps.redirects = std::move(targets);
 }
 
 bool linearWeightGradsInPlace() { return gWeightGradsInPlace.load(); }
 bool linearWeightGradsInPlaceAvailable() { return true; }
 
-std::uint64_t beginLinearGradientStep() {
+std::uint64_t beginLinearGradientStep(float redirectedFirstWriteBeta) {
     GradientSteps &steps = gradientSteps();
     const std::lock_guard<std::mutex> lock(steps.mutex);
+    steps.redirectedFirstWriteBeta = redirectedFirstWriteBeta;
     return ++steps.current;
 }
 
@@ -162,10 +246,14 @@ bool linearGradientWritten(const torch::Tensor &grad, std::uint64_t step) {
 void setLinearWeightGradsInPlace(bool) {}
 bool linearWeightGradsInPlace() { return false; }
 bool linearWeightGradsInPlaceAvailable() { return false; }
-std::uint64_t beginLinearGradientStep() { return 0; }
+void redirectLinearGradients(std::unordered_map<const void *, torch::Tensor>) {}
+void setLinearGradientFinisher(std::function<void(const torch::Tensor &)>) {}
+std::uint64_t beginLinearGradientStep(float) { return 0; }
 bool linearGradientWritten(const torch::Tensor &, std::uint64_t) { return false; }
 namespace {
-torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x) { return m->forward(x); }
+torch::Tensor linearForward(torch::nn::Linear &m, const torch::Tensor &x, bool relu) {
+    return relu ? torch::relu(m->forward(x)) : m->forward(x);
+}
 } // namespace
 #endif
 
@@ -174,7 +262,8 @@ void addLinearFactories(LayerFactoryMap &m) {
         return wrapModule<torch::nn::Linear>(
             torch::nn::Linear(
                 torch::nn::LinearOptions(inputDim(ctx, 0, -1), intArg(ctx, "out_features")).bias(boolArg(ctx, "bias"))),
-            [](torch::nn::Linear &l, const Tensors &in) { return Tensors{linearForward(l, in.at(0))}; });
+            [](torch::nn::Linear &l, const Tensors &in) { return Tensors{linearForward(l, in.at(0), false)}; },
+            [](torch::nn::Linear &l, const Tensors &in) { return Tensors{linearForward(l, in.at(0), true)}; });
     };
 }
 

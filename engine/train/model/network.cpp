@@ -124,7 +124,41 @@ std::unique_ptr<Network> Network::build(const spec::Spec &spec) {
     for (const auto &o : s.outputs)
         net->outputs_.push_back(portOf(o.from));
     net->fuseReluIntoMaxPool();
+    net->fuseReluIntoProducers();
     return net;
+}
+
+bool Network::runsReluInside(const std::string &id) const {
+    for (const auto &step : steps_)
+        if (spec_.nodes[static_cast<std::size_t>(step.node)].id == id) return step.reluInside;
+    return false;
+}
+
+void Network::fuseReluIntoProducers() {
+    const int inputCount = static_cast<int>(spec_.inputs.size());
+    std::vector<int> consumers(inputCount + spec_.nodes.size(), 0);
+    for (const auto &step : steps_) {
+        for (const auto &in : step.inputs)
+            ++consumers[static_cast<std::size_t>(in.first)];
+    }
+    for (const auto &o : outputs_)
+        ++consumers[static_cast<std::size_t>(o.first)];
+    std::vector<Step *> stepOfNode(spec_.nodes.size(), nullptr);
+    for (auto &step : steps_)
+        stepOfNode[static_cast<std::size_t>(step.node)] = &step;
+    for (auto &step : steps_) {
+        if (spec_.nodes[static_cast<std::size_t>(step.node)].type != "ReLU" || step.passThrough ||
+            step.inputs.size() != 1 || step.inputs.front().second != 0)
+            continue;
+        const int slot = step.inputs.front().first;
+        if (slot < inputCount || consumers[static_cast<std::size_t>(slot)] != 1) continue;
+        Step *producer = stepOfNode[static_cast<std::size_t>(slot - inputCount)];
+        if (!producer || producer->passThrough || producer->reluAfter || producer->reluInside ||
+            !layers_[static_cast<std::size_t>(producer->node)]->fusesRelu())
+            continue;
+        producer->reluInside = true;
+        step.passThrough = true;
+    }
 }
 
 void Network::fuseReluIntoMaxPool() {
@@ -210,7 +244,8 @@ std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &in
                 out = {args.front()};
                 continue;
             }
-            out = layers_[static_cast<std::size_t>(step.node)]->forward(args);
+            Layer &layer = *layers_[static_cast<std::size_t>(step.node)];
+            out = step.reluInside ? layer.forwardWithRelu(args) : layer.forward(args);
             if (step.reluAfter) out.front() = torch::relu(out.front());
         } catch (const EngineError &) {
             throw;

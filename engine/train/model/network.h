@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,15 @@ struct LayerBuildContext {
 class Layer : public torch::nn::Module {
 public:
     virtual std::vector<torch::Tensor> forward(const std::vector<torch::Tensor> &inputs) = 0;
+    /// Whether forwardWithRelu() applies the ReLU inside the layer's own computation (the
+    /// network then folds a ReLU that is the only consumer of this layer's output into it).
+    virtual bool fusesRelu() const { return false; }
+    /// forward() followed by a ReLU on the first output.
+    virtual std::vector<torch::Tensor> forwardWithRelu(const std::vector<torch::Tensor> &inputs) {
+        std::vector<torch::Tensor> out = forward(inputs);
+        out.front() = torch::relu(out.front());
+        return out;
+    }
 };
 
 using LayerFactory = std::function<std::shared_ptr<Layer>(const LayerBuildContext &)>;
@@ -53,9 +63,21 @@ bool linearWeightGradsInPlaceAvailable();
 /// on or off ends overwrite-first mode): the first in-place product into a .grad() during the
 /// step overwrites it (so the caller need not zero it), later ones add. A gradient that no
 /// product wrote during the step (linearGradientWritten false) still holds an older value and
-/// must be zeroed by the caller.
-std::uint64_t beginLinearGradientStep();
-bool linearGradientWritten(const torch::Tensor &grad, std::uint64_t step);
+/// must be zeroed by the caller. The first product into a redirection buffer (below) computes
+/// `redirectedFirstWriteBeta * buffer + gradient` instead.
+std::uint64_t beginLinearGradientStep(float redirectedFirstWriteBeta = 0.0F);
+/// Whether an in-place product wrote `target` (a .grad() or a redirection buffer) during `step`.
+bool linearGradientWritten(const torch::Tensor &target, std::uint64_t step);
+/// Momentum fusion on top of in-place gradients: the products for a parameter whose data
+/// pointer is a key of `targets` write into that buffer (contiguous, the parameter's shape)
+/// instead of its .grad(), which they leave untouched. With an optimizer's momentum buffer and
+/// its decay as the first-write beta, the product performs `buffer = momentum * buffer +
+/// gradient` itself. Replaces the previous redirections; setLinearWeightGradsInPlace() clears them.
+void redirectLinearGradients(std::unordered_map<const void *, torch::Tensor> targets);
+/// Called right after each product into a redirection buffer (with that buffer), e.g. to finish
+/// the optimizer's update of that parameter while the buffer is in cache; empty: none.
+/// setLinearWeightGradsInPlace() clears it.
+void setLinearGradientFinisher(std::function<void(const torch::Tensor &buffer)> finisher);
 void addConvolutionFactories(LayerFactoryMap &m);
 void addPoolingFactories(LayerFactoryMap &m);
 void addNormalizationFactories(LayerFactoryMap &m);
@@ -103,6 +125,8 @@ public:
     const spec::Analysis &analysis() const { return analysis_; }
     /// The module of node `id`, or nullptr.
     std::shared_ptr<Layer> layer(const std::string &id) const;
+    /// Whether node `id` applies the ReLU that consumes its output itself (fuseReluIntoProducers).
+    bool runsReluInside(const std::string &id) const;
 
 private:
     struct Step {
@@ -110,10 +134,15 @@ private:
         std::vector<std::pair<int, int>> inputs; ///< (value slot, port) per input
         /// A ReLU whose only consumer is a max pool: passes its input through, and that pool applies
         /// the ReLU to its (smaller) output instead. max and ReLU commute, so outputs are identical.
+        /// Also a ReLU folded into its producer (reluInside).
         bool passThrough = false;
-        bool reluAfter = false; ///< the max pool of such a pair
+        bool reluAfter = false;  ///< the max pool of such a pair
+        bool reluInside = false; ///< runs Layer::forwardWithRelu(): the ReLU after it passes through
     };
     void fuseReluIntoMaxPool();
+    /// Folds a ReLU into its producer when the producer fusesRelu() and the ReLU is the only
+    /// consumer of its output (e.g. Linear: bias and ReLU in one pass after the product).
+    void fuseReluIntoProducers();
 
     spec::Spec spec_;
     spec::Analysis analysis_;

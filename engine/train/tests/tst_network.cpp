@@ -2,14 +2,16 @@
 // order independent of the execution order), parameter/buffer naming and order, reproducible
 // initialisation from torch's seed, errors naming the node, train()/eval(), the cnn28 and
 // resnet18 templates, and agreement with PyTorch-Python (torch 1.13) for initial weights and
-// for the batch-first layers' forward values. A ReLU feeding only a max pool runs after the pool
-// (same values and gradients); channels-last convolutions give the same results.
+// for the batch-first layers' forward values. A ReLU feeding only a max pool runs after the pool,
+// one fed only by a Linear runs inside it (same values and gradients); channels-last
+// convolutions give the same results.
 #include "model/network.h"
 
 #include "engine_error.h"
 
 #include <QtTest>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -131,6 +133,22 @@ spec::Spec convReluPoolSpec(bool reluIsOutput) {
     return parse(doc);
 }
 
+/// x [N,6] -> fc1 (Linear 16, bias optional) -> relu -> fc2 (Linear 3); `fc1IsOutput` also makes
+/// fc1's output (before the ReLU) a network output, which must then not be fused.
+spec::Spec linearReluSpec(bool fc1IsOutput, bool bias) {
+    json doc = {
+        {"format", "diamond.spec/1"},
+        {"inputs", {{{"name", "x"}, {"shape", {"N", 6}}}}},
+        {"nodes",
+         {{{"id", "fc1"}, {"type", "Linear"}, {"params", {{"out_features", 16}, {"bias", bias}}}, {"inputs", {"x"}}},
+          {{"id", "relu"}, {"type", "ReLU"}, {"inputs", {"fc1"}}},
+          {{"id", "fc2"}, {"type", "Linear"}, {"params", {{"out_features", 3}}}, {"inputs", {"relu"}}}}},
+        {"outputs", {{{"name", "y"}, {"from", "fc2"}}}},
+    };
+    if (fc1IsOutput) doc["outputs"].push_back({{"name", "z"}, {"from", "fc1"}});
+    return parse(doc);
+}
+
 std::string templatePath(const char *name) { return std::string(DIAMOND_SOURCE_DIR) + "/resources/templates/" + name; }
 
 } // namespace
@@ -157,6 +175,40 @@ private Q_SLOTS:
             const torch::Tensor gx = torch::autograd::grad({outs.front()}, {x}, {seed}).front();
             const torch::Tensor gxr = torch::autograd::grad({y}, {xr}, {seed}).front();
             QVERIFY(torch::allclose(gx, gxr, 1e-5, 1e-6));
+        }
+    }
+
+    void reluAfterLinearIsFoldedIntoIt() {
+        for (const bool fc1IsOutput : {false, true}) {
+            for (const bool bias : {true, false}) {
+                torch::manual_seed(13);
+                auto net = Network::build(linearReluSpec(fc1IsOutput, bias));
+                QCOMPARE(net->runsReluInside("fc1"), !fc1IsOutput);
+                QVERIFY(!net->runsReluInside("fc2")); // no ReLU after it
+                torch::Tensor input = torch::randn({9, 6});
+                input[4][2] = std::numeric_limits<float>::quiet_NaN(); // a NaN row stays NaN, as torch.relu
+                const torch::Tensor x = input.requires_grad_(true);
+                const auto outs = net->forward({x});
+                // The reference: torch's own operations on the same parameters.
+                const torch::Tensor xr = x.detach().clone().requires_grad_(true);
+                const torch::Tensor w1 = param(*net, "fc1.weight").detach().clone().requires_grad_(true);
+                const torch::Tensor w2 = param(*net, "fc2.weight").detach().clone().requires_grad_(true);
+                const torch::Tensor b1 =
+                    bias ? param(*net, "fc1.bias").detach().clone().requires_grad_(true) : torch::Tensor();
+                const torch::Tensor b2 = param(*net, "fc2.bias").detach().clone().requires_grad_(true);
+                const torch::Tensor z = torch::nn::functional::linear(xr, w1, b1);
+                const torch::Tensor y = torch::nn::functional::linear(torch::relu(z), w2, b2);
+                QVERIFY(torch::allclose(outs.front(), y, 1e-5, 1e-6, /*equal_nan=*/true));
+                QVERIFY(outs.front()[4].isnan().all().item<bool>());
+                if (fc1IsOutput) QVERIFY(torch::allclose(outs.back(), z, 1e-5, 1e-6, true));
+                const torch::Tensor seed = torch::randn_like(y);
+                (outs.front().nan_to_num() * seed).sum().backward();
+                (y.nan_to_num() * seed).sum().backward();
+                QVERIFY(torch::allclose(param(*net, "fc1.weight").grad(), w1.grad(), 1e-4, 1e-5, true));
+                QVERIFY(torch::allclose(param(*net, "fc2.weight").grad(), w2.grad(), 1e-4, 1e-5, true));
+                if (bias) QVERIFY(torch::allclose(param(*net, "fc1.bias").grad(), b1.grad(), 1e-4, 1e-5, true));
+                QVERIFY(torch::allclose(x.grad(), xr.grad(), 1e-4, 1e-5, true));
+            }
         }
     }
 

@@ -2,10 +2,14 @@
 // torch::optim implementations), gradients accumulate into the flat views, and the learning
 // rate schedules follow their definitions. Channels-last parameters keep their layout in the flat
 // buffer, and the canonical (row-major) order that checkpoints store converts both ways.
+#include "model/network.h"
 #include "optimizer.h"
+
+#include "diamond/spec/spec.h"
 
 #include <QtTest>
 
+using namespace diamond;
 using namespace diamond::engine;
 
 namespace {
@@ -47,6 +51,21 @@ double compare(const OptimizerConfig &config, std::unique_ptr<torch::optim::Opti
     for (std::size_t i = 0; i < ours.size(); ++i)
         diff = std::max(diff, (ours[i] - refParams[i]).abs().max().item<double>());
     return diff;
+}
+
+/// Linear(6,16) -> ReLU -> LayerNorm -> Linear(16,3): Linear parameters and others.
+std::unique_ptr<Network> fusionNetwork() {
+    const nlohmann::json doc = {
+        {"format", "diamond.spec/1"},
+        {"inputs", {{{"name", "x"}, {"shape", {"N", 6}}}}},
+        {"nodes",
+         {{{"id", "fc1"}, {"type", "Linear"}, {"params", {{"out_features", 16}}}, {"inputs", {"x"}}},
+          {{"id", "act"}, {"type", "ReLU"}, {"inputs", {"fc1"}}},
+          {{"id", "norm"}, {"type", "LayerNorm"}, {"inputs", {"act"}}},
+          {{"id", "fc2"}, {"type", "Linear"}, {"params", {{"out_features", 3}}}, {"inputs", {"norm"}}}}},
+        {"outputs", {{{"name", "y"}, {"from", "fc2"}}}}};
+    torch::manual_seed(11);
+    return Network::build(spec::parseSpecJson(doc).spec);
 }
 
 } // namespace
@@ -119,6 +138,109 @@ private Q_SLOTS:
                         std::make_unique<torch::optim::SGD>(
                             ref, torch::optim::SGDOptions(c.lr).momentum(0.9).weight_decay(0.01).nesterov(true)),
                         ref, cloneParams(ref)) < 1e-6);
+    }
+
+    void sgdMomentumFusedIntoLinearProductsMatchesTorch_data() {
+        QTest::addColumn<bool>("finishInBackward");
+        QTest::newRow("step finishes") << false;
+        QTest::newRow("product finishes") << true;
+    }
+
+    /// Momentum fusion: the Linear products write `momentum * buffer + gradient` into SGD's buffer,
+    /// and the step (or, right after each product, finishPart) completes the update; the result
+    /// must equal torch::optim::SGD's (with weight decay).
+    void sgdMomentumFusedIntoLinearProductsMatchesTorch() {
+        QFETCH(bool, finishInBackward);
+        if (!layers::linearWeightGradsInPlaceAvailable()) QSKIP("built without oneDNN");
+        OptimizerConfig c;
+        c.name = "sgd";
+        c.lr = 0.05;
+        c.momentum = 0.9;
+        c.weightDecay = 0.01;
+        auto reference = fusionNetwork();
+        auto fused = fusionNetwork();
+        std::vector<torch::Tensor> refParams = reference->parameters();
+        torch::optim::SGD refOptimizer(refParams, torch::optim::SGDOptions(c.lr).momentum(0.9).weight_decay(0.01));
+
+        FlatParameters flat(fused->parameters());
+        auto optimizer = makeOptimizer(c, flat.numel(), flat.values().options());
+        const torch::Tensor momentum = optimizer->fusableMomentum();
+        QVERIFY(momentum.defined());
+        const std::vector<torch::Tensor> params = fused->parameters();
+        const std::vector<bool> isLinear = fused->parametersOfNodeType("Linear");
+        QCOMPARE(std::count(isLinear.begin(), isLinear.end(), true), 4L);
+        layers::setLinearWeightGradsInPlace(true);
+        std::unordered_map<const void *, torch::Tensor> targets;
+        std::map<const void *, std::size_t> index;
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            if (!isLinear[i]) continue;
+            targets[params[i].data_ptr()] = flat.viewOf(momentum, i);
+            index[flat.viewOf(momentum, i).data_ptr()] = i;
+        }
+        layers::redirectLinearGradients(targets);
+        std::vector<bool> finished(params.size(), false);
+        const double lr = c.lr;
+        if (finishInBackward) {
+            layers::setLinearGradientFinisher([&](const torch::Tensor &buffer) {
+                const std::size_t i = index.at(buffer.data_ptr());
+                QVERIFY(!finished[i]);
+                optimizer->finishPart(flat, lr, i);
+                finished[i] = true;
+            });
+        }
+
+        for (int step = 0; step < 8; ++step) {
+            const torch::Tensor x = torch::randn({10, 6});
+            const torch::Tensor y = torch::randint(0, 3, {10});
+            refOptimizer.zero_grad();
+            torch::nn::functional::cross_entropy(reference->forward({x}).front(), y).backward();
+            refOptimizer.step();
+
+            QCOMPARE(optimizer->fusableMomentumBeta(), step == 0 ? 0.0F : 0.9F);
+            const std::uint64_t id = layers::beginLinearGradientStep(optimizer->fusableMomentumBeta());
+            flat.zeroGrad(isLinear);
+            torch::nn::functional::cross_entropy(fused->forward({x}).front(), y).backward();
+            std::vector<Optimizer::Part> parts(params.size(), Optimizer::Part::Gradient);
+            for (std::size_t i = 0; i < params.size(); ++i) {
+                if (!isLinear[i]) continue;
+                QVERIFY(layers::linearGradientWritten(flat.viewOf(momentum, i), id));
+                QVERIFY(!layers::linearGradientWritten(params[i].grad(), id)); // .grad untouched
+                QCOMPARE(bool(finished[i]), finishInBackward);
+                parts[i] = finished[i] ? Optimizer::Part::Updated : Optimizer::Part::MomentumUpdated;
+                finished[i] = false;
+            }
+            optimizer->stepFused(flat, c.lr, parts);
+        }
+        layers::setLinearWeightGradsInPlace(false);
+        for (std::size_t i = 0; i < params.size(); ++i)
+            QVERIFY2(torch::allclose(params[i], refParams[i], 1e-5, 1e-6), std::to_string(i).c_str());
+        // The state checkpoints store is torch.optim's momentum_buffer.
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            const auto &state = static_cast<const torch::optim::SGDParamState &>(
+                *refOptimizer.state().at(c10::guts::to_string(refParams[i].unsafeGetTensorImpl())));
+            QVERIFY(torch::allclose(flat.viewOf(momentum, i), state.momentum_buffer(), 1e-5, 1e-6));
+        }
+    }
+
+    void nesterovMomentumIsNotFusable() {
+        OptimizerConfig c;
+        c.name = "sgd";
+        c.momentum = 0.9;
+        c.nesterov = true;
+        auto ps = makeParams();
+        FlatParameters flat(ps);
+        auto optimizer = makeOptimizer(c, flat.numel(), flat.values().options());
+        QVERIFY(!optimizer->fusableMomentum().defined());
+        c.nesterov = false;
+        QVERIFY(makeOptimizer(c, flat.numel(), flat.values().options())->fusableMomentum().defined());
+        c.name = "adam";
+        auto adam = makeOptimizer(c, flat.numel(), flat.values().options());
+        QVERIFY(!adam->fusableMomentum().defined());
+        QVERIFY_THROWS_EXCEPTION(
+            std::exception,
+            adam->stepFused(flat, 0.1,
+                            {Optimizer::Part::MomentumUpdated, Optimizer::Part::Gradient, Optimizer::Part::Gradient}));
+        QVERIFY_THROWS_EXCEPTION(std::exception, adam->finishPart(flat, 0.1, 0));
     }
 
     void adamMatchesTorch() {
