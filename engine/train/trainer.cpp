@@ -3,6 +3,7 @@
 #include "export/tensor_io.h"
 
 #include "checkpoint.h"
+#include "data/batch_prefetcher.h"
 #include "data/dataset.h"
 #include "engine_error.h"
 #include "model/network.h"
@@ -165,6 +166,11 @@ private:
             reducer_ = std::make_unique<GradientReducer>(comm_, flat_->grads(), network_->parameters());
         }
         batchesPerEpoch_ = sampler_->batchesPerEpoch();
+        // The next micro-batch is gathered while this one trains (only this lambda touches sampler_).
+        prefetcher_ = std::make_unique<BatchPrefetcher>([this](std::int64_t micro) {
+            const torch::Tensor idx = sampler_->indices(micro / batchesPerEpoch_, micro % batchesPerEpoch_);
+            return BatchPrefetcher::Batch{gatherRows(data_.train.inputs, idx), gatherRows(data_.train.targets, idx)};
+        });
         const std::int64_t stepsPerEpoch = std::max<std::int64_t>(1, batchesPerEpoch_ / config_.accumulationSteps);
         totalSteps_ = config_.steps > 0 ? config_.steps : config_.epochs * stepsPerEpoch;
         evalEvery_ = config_.evalEverySteps > 0 ? config_.evalEverySteps : stepsPerEpoch;
@@ -319,11 +325,7 @@ private:
     /// Loss and metric sums of one micro-batch; returns the loss value.
     double microStep(std::int64_t micro, MetricAccumulator &acc) {
         const auto loadStart = Clock::now();
-        const std::int64_t epoch = micro / batchesPerEpoch_;
-        const std::int64_t batch = micro % batchesPerEpoch_;
-        const torch::Tensor idx = sampler_->indices(epoch, batch);
-        torch::Tensor x = gatherRows(data_.train.inputs, idx);
-        torch::Tensor y = gatherRows(data_.train.targets, idx);
+        auto [x, y] = prefetcher_->take(micro);
         loaderSeconds_ += std::chrono::duration<double>(Clock::now() - loadStart).count();
         if (device_ != "cpu") {
             x = x.to(torch::Device(device_), true);
@@ -651,6 +653,7 @@ private:
     std::map<std::string, double> lastValidation_;
     std::int64_t lastValidationStep_ = -1;
     std::string resumedFrom_;
+    std::unique_ptr<BatchPrefetcher> prefetcher_; ///< last: its thread stops before the data it reads goes
 };
 
 } // namespace
