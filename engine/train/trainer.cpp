@@ -166,11 +166,19 @@ private:
             reducer_ = std::make_unique<GradientReducer>(comm_, flat_->grads(), network_->parameters());
         }
         batchesPerEpoch_ = sampler_->batchesPerEpoch();
-        // The next micro-batch is gathered while this one trains (only this lambda touches sampler_).
-        prefetcher_ = std::make_unique<BatchPrefetcher>([this](std::int64_t micro) {
-            const torch::Tensor idx = sampler_->indices(micro / batchesPerEpoch_, micro % batchesPerEpoch_);
-            return BatchPrefetcher::Batch{gatherRows(data_.train.inputs, idx), gatherRows(data_.train.targets, idx)};
-        });
+        // Batches of 64 KiB and more are gathered one ahead while the current one trains, when a core is
+        // left over (the intra-op threads spin between operations and would starve the loader thread);
+        // smaller ones cost less to gather than to hand between threads. Only this lambda touches sampler_.
+        const std::int64_t rows = std::max<std::int64_t>(data_.train.inputs.size(0), 1);
+        const std::int64_t batchBytes = micro_ * (data_.train.inputs.nbytes() / rows);
+        prefetcher_ = std::make_unique<BatchPrefetcher>(
+            [this](std::int64_t micro) {
+                const torch::Tensor idx = sampler_->indices(micro / batchesPerEpoch_, micro % batchesPerEpoch_);
+                return BatchPrefetcher::Batch{gatherRows(data_.train.inputs, idx),
+                                              gatherRows(data_.train.targets, idx)};
+            },
+            batchBytes >= (std::int64_t(64) << 10) &&
+                threads_ < static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
         const std::int64_t stepsPerEpoch = std::max<std::int64_t>(1, batchesPerEpoch_ / config_.accumulationSteps);
         totalSteps_ = config_.steps > 0 ? config_.steps : config_.epochs * stepsPerEpoch;
         evalEvery_ = config_.evalEverySteps > 0 ? config_.evalEverySteps : stepsPerEpoch;

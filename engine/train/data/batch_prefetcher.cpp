@@ -4,10 +4,13 @@
 
 namespace diamond::engine {
 
-BatchPrefetcher::BatchPrefetcher(std::function<Batch(std::int64_t)> gather)
-    : gather_(std::move(gather)), worker_([this] { run(); }) {}
+BatchPrefetcher::BatchPrefetcher(std::function<Batch(std::int64_t)> gather, bool background)
+    : gather_(std::move(gather)) {
+    if (background) worker_ = std::thread([this] { run(); });
+}
 
 BatchPrefetcher::~BatchPrefetcher() {
+    if (!worker_.joinable()) return;
     {
         const std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;
@@ -17,6 +20,7 @@ BatchPrefetcher::~BatchPrefetcher() {
 }
 
 BatchPrefetcher::Batch BatchPrefetcher::take(std::int64_t n) {
+    if (!worker_.joinable()) return gather_(n);
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [this] { return !busy_; }); // never two gathers at once
     Batch batch;

@@ -20,8 +20,9 @@ public:
     using Batch = std::pair<torch::Tensor, torch::Tensor>;
     /// `gather(n)` builds micro-batch n; it runs on the background thread (with one OpenMP
     /// thread of its own), or on the caller's thread when take() asks for a batch that was not
-    /// prefetched.
-    explicit BatchPrefetcher(std::function<Batch(std::int64_t)> gather);
+    /// prefetched. Without `background` there is no thread and take() gathers on the spot: for
+    /// small batches, where handing a batch between threads costs more than gathering it.
+    explicit BatchPrefetcher(std::function<Batch(std::int64_t)> gather, bool background = true);
     /// Waits for a gather in flight; a prefetch not started yet is dropped.
     ~BatchPrefetcher();
     BatchPrefetcher(const BatchPrefetcher &) = delete;

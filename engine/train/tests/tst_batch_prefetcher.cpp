@@ -84,6 +84,24 @@ private Q_SLOTS:
         QVERIFY(calls.load() >= 4);
     }
 
+    void withoutBackgroundEverythingRunsOnTheCaller() {
+        const auto caller = std::this_thread::get_id();
+        std::atomic<int> elsewhere{0}, calls{0};
+        {
+            BatchPrefetcher prefetcher(
+                [&](std::int64_t n) {
+                    ++calls;
+                    if (std::this_thread::get_id() != caller) ++elsewhere;
+                    return batchOf(n);
+                },
+                false);
+            for (std::int64_t n = 0; n < 5; ++n)
+                QCOMPARE(prefetcher.take(n).second[0].item<std::int64_t>(), n);
+        }
+        QCOMPARE(calls.load(), 5); // nothing gathered ahead
+        QCOMPARE(elsewhere.load(), 0);
+    }
+
     void gatherErrorsReachTake() {
         BatchPrefetcher prefetcher([](std::int64_t n) {
             if (n == 3) throw std::runtime_error("batch 3 is broken");
