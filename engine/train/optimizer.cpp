@@ -131,7 +131,7 @@ public:
         float *p = flat.values().data_ptr<float>(), *buf = momentum_.data_ptr<float>();
         const float *g = flat.grads().data_ptr<float>();
         for (std::size_t i = 0; i < parts.size(); ++i) {
-            const auto [offset, n] = range(flat, i);
+            const auto [offset, n] = flat.rangeOf(i);
             if (parts[i] == Part::MomentumUpdated)
                 fusedMomentumCpuStep(p + offset, buf + offset, n, lr);
             else if (parts[i] == Part::Gradient)
@@ -141,7 +141,7 @@ public:
     }
     void finishPart(FlatParameters &flat, double lr, std::size_t i) override {
         TORCH_CHECK(fusedCpuPathApplies() && i < flat.parameterCount(), "SGD: bad part to finish");
-        const auto [offset, n] = range(flat, i);
+        const auto [offset, n] = flat.rangeOf(i);
         fusedMomentumCpuStep(flat.values().data_ptr<float>() + offset, momentum_.data_ptr<float>() + offset, n, lr);
     }
     std::map<std::string, torch::Tensor> state() const override {
@@ -183,11 +183,6 @@ private:
                 p[i] -= rate * b;
             }
         });
-    }
-    /// Parameter i's element range in the flat buffers.
-    static std::pair<std::int64_t, std::int64_t> range(FlatParameters &flat, std::size_t i) {
-        const torch::Tensor part = flat.viewOf(flat.values(), i);
-        return {part.storage_offset() - flat.values().storage_offset(), part.numel()};
     }
     bool fusedCpuPathApplies() const {
         return c_.momentum > 0 && !c_.nesterov && momentum_.device().is_cpu() &&

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace diamond::engine {
@@ -35,6 +36,10 @@ public:
     /// (same sizes and strides as the parameter; a view).
     std::size_t parameterCount() const { return parts_.size(); }
     torch::Tensor viewOf(const torch::Tensor &flat, std::size_t i) const { return partOf(flat, parts_.at(i)); }
+    /// Parameter i's (offset, element count) in the flat buffers.
+    std::pair<std::int64_t, std::int64_t> rangeOf(std::size_t i) const {
+        return {parts_.at(i).offset, parts_.at(i).numel};
+    }
 
     /// A copy of `flat` (numel() elements, this buffer's order) with every parameter's part in
     /// row-major (contiguous) order; `flat` itself when every parameter is contiguous.

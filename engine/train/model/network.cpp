@@ -134,7 +134,7 @@ bool Network::runsReluInside(const std::string &id) const {
     return false;
 }
 
-void Network::fuseReluIntoProducers() {
+std::vector<Network::Step *> Network::exclusiveProducers() {
     const int inputCount = static_cast<int>(spec_.inputs.size());
     std::vector<int> consumers(inputCount + spec_.nodes.size(), 0);
     for (const auto &step : steps_) {
@@ -146,14 +146,25 @@ void Network::fuseReluIntoProducers() {
     std::vector<Step *> stepOfNode(spec_.nodes.size(), nullptr);
     for (auto &step : steps_)
         stepOfNode[static_cast<std::size_t>(step.node)] = &step;
-    for (auto &step : steps_) {
-        if (spec_.nodes[static_cast<std::size_t>(step.node)].type != "ReLU" || step.passThrough ||
-            step.inputs.size() != 1 || step.inputs.front().second != 0)
-            continue;
-        const int slot = step.inputs.front().first;
+    std::vector<Step *> producers(steps_.size(), nullptr);
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        if (steps_[i].inputs.size() != 1) continue;
+        const int slot = steps_[i].inputs.front().first;
         if (slot < inputCount || consumers[static_cast<std::size_t>(slot)] != 1) continue;
-        Step *producer = stepOfNode[static_cast<std::size_t>(slot - inputCount)];
-        if (!producer || producer->passThrough || producer->reluAfter || producer->reluInside ||
+        producers[i] = stepOfNode[static_cast<std::size_t>(slot - inputCount)];
+    }
+    return producers;
+}
+
+void Network::fuseReluIntoProducers() {
+    const std::vector<Step *> producers = exclusiveProducers();
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        Step &step = steps_[i];
+        Step *producer = producers[i];
+        if (spec_.nodes[static_cast<std::size_t>(step.node)].type != "ReLU" || step.passThrough || !producer ||
+            step.inputs.front().second != 0)
+            continue;
+        if (producer->passThrough || producer->reluAfter || producer->reluInside ||
             !layers_[static_cast<std::size_t>(producer->node)]->fusesRelu())
             continue;
         producer->reluInside = true;
@@ -162,27 +173,15 @@ void Network::fuseReluIntoProducers() {
 }
 
 void Network::fuseReluIntoMaxPool() {
-    const int inputCount = static_cast<int>(spec_.inputs.size());
-    std::vector<int> consumers(inputCount + spec_.nodes.size(), 0);
-    for (const auto &step : steps_) {
-        for (const auto &in : step.inputs)
-            ++consumers[static_cast<std::size_t>(in.first)];
-    }
-    for (const auto &o : outputs_)
-        ++consumers[static_cast<std::size_t>(o.first)];
-    std::vector<Step *> stepOfNode(spec_.nodes.size(), nullptr);
-    for (auto &step : steps_)
-        stepOfNode[static_cast<std::size_t>(step.node)] = &step;
-    for (auto &step : steps_) {
-        const std::string &type = spec_.nodes[static_cast<std::size_t>(step.node)].type;
-        if ((type != "MaxPool1d" && type != "MaxPool2d") || step.inputs.size() != 1) continue;
-        const int slot = step.inputs.front().first;
-        if (slot < inputCount || consumers[static_cast<std::size_t>(slot)] != 1) continue;
-        Step *relu = stepOfNode[static_cast<std::size_t>(slot - inputCount)];
-        if (!relu || spec_.nodes[static_cast<std::size_t>(relu->node)].type != "ReLU" || relu->inputs.size() != 1)
+    const std::vector<Step *> producers = exclusiveProducers();
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        const std::string &type = spec_.nodes[static_cast<std::size_t>(steps_[i].node)].type;
+        Step *relu = producers[i];
+        if ((type != "MaxPool1d" && type != "MaxPool2d") || !relu ||
+            spec_.nodes[static_cast<std::size_t>(relu->node)].type != "ReLU" || relu->inputs.size() != 1)
             continue;
         relu->passThrough = true;
-        step.reluAfter = true;
+        steps_[i].reluAfter = true;
     }
 }
 

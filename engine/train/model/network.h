@@ -139,6 +139,9 @@ private:
         bool reluAfter = false;  ///< the max pool of such a pair
         bool reluInside = false; ///< runs Layer::forwardWithRelu(): the ReLU after it passes through
     };
+    /// Per step (same index): the step producing its single input when nothing else (no other
+    /// step, no spec output) consumes that value; nullptr otherwise.
+    std::vector<Step *> exclusiveProducers();
     void fuseReluIntoMaxPool();
     /// Folds a ReLU into its producer when the producer fusesRelu() and the ReLU is the only
     /// consumer of its output (e.g. Linear: bias and ReLU in one pass after the product).
