@@ -92,6 +92,21 @@ namespace {
 
 torch::Tensor stepTensor(std::int64_t step) { return torch::tensor(step, torch::kInt64); }
 
+/// p -= rate * buf (buf only read: three streams, not four).
+void update(float *__restrict p, const float *__restrict buf, std::int64_t n, float rate) {
+    for (std::int64_t i = 0; i < n; ++i)
+        p[i] -= rate * buf[i];
+}
+
+/// buf += wd * p, then p -= rate * buf.
+void decayAndUpdate(float *__restrict p, float *__restrict buf, std::int64_t n, float wd, float rate) {
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float b = buf[i] + wd * p[i];
+        buf[i] = b;
+        p[i] -= rate * b;
+    }
+}
+
 class Sgd final : public Optimizer {
 public:
     Sgd(const OptimizerConfig &c, std::int64_t numel, const torch::TensorOptions &o) : c_(c) {
@@ -175,14 +190,15 @@ private:
     /// gradient at the first step): weight decay's share of the gradient, then the update.
     void fusedMomentumCpuStep(float *p, float *buf, std::int64_t n, double lr) const {
         const float wd = static_cast<float>(c_.weightDecay), rate = static_cast<float>(lr);
-        const bool decay = c_.weightDecay > 0;
-        at::parallel_for(0, n, 16384, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i) {
-                const float b = decay ? buf[i] + wd * p[i] : buf[i];
-                buf[i] = b;
-                p[i] -= rate * b;
-            }
-        });
+        if (c_.weightDecay > 0) {
+            at::parallel_for(0, n, 16384, [=](std::int64_t begin, std::int64_t end) {
+                decayAndUpdate(p + begin, buf + begin, end - begin, wd, rate);
+            });
+        } else {
+            at::parallel_for(0, n, 16384, [=](std::int64_t begin, std::int64_t end) {
+                update(p + begin, buf + begin, end - begin, rate);
+            });
+        }
     }
     bool fusedCpuPathApplies() const {
         return c_.momentum > 0 && !c_.nesterov && momentum_.device().is_cpu() &&

@@ -87,7 +87,10 @@ public:
     Run(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events,
         Communicator &comm)
         : spec_(spec), config_(config), options_(options), events_(events), comm_(comm), leader_(comm.rank() == 0) {}
-    ~Run() { layers::setLinearWeightGradsInPlace(false); } // drops redirections into this run's buffers
+    ~Run() {
+        if (linearWarmUp_.joinable()) linearWarmUp_.join();
+        layers::setLinearWeightGradsInPlace(false); // drops redirections into this run's buffers
+    }
     Run(const Run &) = delete;
     Run &operator=(const Run &) = delete;
 
@@ -124,6 +127,7 @@ private:
                                   std::to_string(spec_.outputs.size()) + " outputs.",
                               {}, {}, "Combine inputs with Concat, or keep one output.");
         network_ = Network::build(spec_);
+        if (device_ == "cpu") startLinearWarmUp();
         if (!options_.initWeights.empty())
             loadNetworkWeights(*network_, readSafetensors(options_.initWeights), options_.initWeights);
         data_ = loadAndSplit(config_.data, config_.seed);
@@ -183,6 +187,24 @@ private:
         totalSteps_ = config_.steps > 0 ? config_.steps : config_.epochs * stepsPerEpoch;
         evalEvery_ = config_.evalEverySteps > 0 ? config_.evalEverySteps : stepsPerEpoch;
         if (!options_.runDir.empty() && leader_) fs::create_directories(options_.runDir);
+    }
+
+    /// oneDNN's GEMM kernels generated on a spare thread while the data loads (see
+    /// layers::warmUpLinearProducts), for the Linear weights at the configured batch size.
+    void startLinearWarmUp() {
+        std::vector<std::array<std::int64_t, 2>> shapes;
+        const std::vector<torch::Tensor> params = network_->parameters();
+        const std::vector<bool> linear = network_->parametersOfNodeType("Linear");
+        for (std::size_t i = 0; i < params.size(); ++i)
+            if (linear[i] && params[i].dim() == 2) shapes.push_back({params[i].size(0), params[i].size(1)});
+        if (shapes.empty()) return;
+        const std::int64_t rows = std::max<std::int64_t>(1, config_.batchSize / std::max(1, comm_.world()));
+        linearWarmUp_ = std::thread([shapes, rows] {
+            try {
+                layers::warmUpLinearProducts(shapes, rows);
+            } catch (...) { // only a head start: the step reports any real failure
+            }
+        });
     }
 
     void checkDataAgainstSpec() {
@@ -350,6 +372,7 @@ private:
     }
 
     int loop() {
+        if (linearWarmUp_.joinable()) linearWarmUp_.join();
         network_->train(true);
         MetricAccumulator trainAcc(metrics_, data_.train.numClasses);
         const auto loopStart = Clock::now();
@@ -585,6 +608,7 @@ private:
     }
 
     int dryRun() {
+        if (linearWarmUp_.joinable()) linearWarmUp_.join();
         spec::MemoryOptions mem;
         mem.batch = config_.batchSize;
         const std::string &o = config_.optimizer.name;
@@ -647,6 +671,7 @@ private:
     std::vector<torch::Tensor> parameters_;
     std::vector<torch::Tensor> fusedTargets_; ///< per parameter: its momentum buffer part when fused, or undefined
     std::unordered_map<const void *, std::size_t> partOfBuffer_; ///< fused momentum part -> parameter index
+    std::thread linearWarmUp_;                                   ///< startLinearWarmUp(); joined before the first step
     std::vector<Optimizer::Part> partsThisStep_; ///< per parameter: how far this step's products took it
     std::vector<bool> finishedThisStep_;         ///< per parameter: update finished right after its product
     double stepLr_ = 0;                          ///< the learning rate of the step in progress

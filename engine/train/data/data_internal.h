@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -54,6 +55,17 @@ std::string resolvePath(const std::string &baseDir, const std::string &path);
 /// A CPU generator whose state depends only on (seed, stream), using all 64 bits of both (torch's mt19937
 /// takes only 32 bits of a seed, so the pair is hashed down first).
 at::Generator seededGenerator(std::uint64_t seed, std::uint64_t stream);
+
+/// A [rows, ...] contiguous float32 tensor of standard normal values, deterministic in `gen`'s
+/// state (from which it draws one number) and independent of `workers`: blocks of whole rows of
+/// about 64K values, each drawn from its own generator, filled on up to `workers` threads (0: the
+/// cores this process may run on). `perRow(row, values)`, when given, runs on each row right after
+/// its block is drawn (while it is in cache), on the same thread.
+torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int workers = 0,
+                                 const std::function<void(std::int64_t row, float *values)> &perRow = {});
+
+/// The number of CPUs this process may run on (its affinity mask), at least 1.
+int usableCores();
 
 /// Stream ids of seededGenerator, so the data, the split and the sampler never share random numbers.
 enum Stream : std::uint64_t { kStreamSynthetic = 1, kStreamSplit = 2, kStreamSampler = 3 };

@@ -5,13 +5,17 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -157,6 +161,57 @@ std::string resolvePath(const std::string &baseDir, const std::string &path) {
 at::Generator seededGenerator(std::uint64_t seed, std::uint64_t stream) {
     const std::uint64_t h = splitmix64(splitmix64(seed) ^ splitmix64(stream * 0xD1B54A32D192ED03ULL + 1));
     return at::detail::createCPUGenerator((h ^ (h >> 32)) & 0xFFFFFFFFULL);
+}
+
+int usableCores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+    return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int workers,
+                                 const std::function<void(std::int64_t, float *)> &perRow) {
+    torch::Tensor x = torch::empty(shape, torch::kFloat32);
+    const std::int64_t rows = shape.empty() ? 1 : shape[0];
+    if (x.numel() == 0) return x;
+    const std::int64_t rowSize = x.numel() / rows;
+    constexpr std::int64_t kBlockValues = std::int64_t{1} << 16;
+    const std::int64_t rowsPerBlock = std::max<std::int64_t>(1, kBlockValues / rowSize);
+    const std::int64_t blocks = (rows + rowsPerBlock - 1) / rowsPerBlock;
+    std::uint64_t base = 0;
+    {
+        auto *impl = gen.get<at::CPUGeneratorImpl>();
+        const std::lock_guard<std::mutex> lock(gen.mutex());
+        base = impl->random64();
+    }
+    std::atomic<std::int64_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    const auto work = [&] {
+        try {
+            for (std::int64_t b = next++; b < blocks; b = next++) {
+                const std::int64_t first = b * rowsPerBlock, count = std::min(rowsPerBlock, rows - first);
+                torch::Tensor block = x.narrow(0, first, count);
+                block.normal_(0.0, 1.0, seededGenerator(base, static_cast<std::uint64_t>(b)));
+                if (perRow)
+                    for (std::int64_t r = first; r < first + count; ++r)
+                        perRow(r, x.data_ptr<float>() + r * rowSize);
+            }
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(failureMutex);
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    const int threads = static_cast<int>(std::min<std::int64_t>(blocks, workers > 0 ? workers : usableCores()));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+    if (failure) std::rethrow_exception(failure);
+    return x;
 }
 
 // ---- files ------------------------------------------------------------------------------------------------

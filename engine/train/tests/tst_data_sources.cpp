@@ -1,6 +1,7 @@
 // Data sources and loadAndSplit: every source on small real files written here (CSV text, NPY/NPZ bytes, HDF5
 // through the C API, IDX bytes plain and gzipped, PNG/JPEG through stb_image_write), checking shapes, dtypes,
 // values, class mapping, error fields and messages; synthetic determinism; split and standardisation.
+#include "data/data_internal.h"
 #include "data/dataset.h"
 #include "engine_error.h"
 
@@ -16,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -327,6 +330,46 @@ private Q_SLOTS:
         QVERIFY(shapes.inputs.flatten(1).amax(1).gt(0.4).all().item<bool>());
         const Dataset moons = load("moons", {{"samples", 10}, {"noise", 0.0}});
         QCOMPARE(moons.classNames.size(), std::size_t(2));
+    }
+
+    /// Large synthetic sets are drawn in blocks on several threads: the values depend on the seed
+    /// only, and the blob noise, spread and centres land on the right rows.
+    void standardNormalRowsIsIndependentOfWorkers() {
+        at::Generator a = data::seededGenerator(9, 1), b = data::seededGenerator(9, 1);
+        const torch::Tensor one = data::standardNormalRows({30000, 7}, a, 1); // 4 blocks of whole rows
+        const torch::Tensor three = data::standardNormalRows({30000, 7}, b, 3);
+        QVERIFY(torch::equal(one, three));
+        QCOMPARE(one.sizes().vec(), (std::vector<std::int64_t>{30000, 7}));
+        QVERIFY(std::fabs(one.mean().item<double>()) < 0.02);
+        QVERIFY(std::fabs(one.std().item<double>() - 1.0) < 0.02);
+        // blocks draw from different generators: no block repeats the first one
+        const std::int64_t rowsPerBlock = (std::int64_t(1) << 16) / 7;
+        QVERIFY(!torch::equal(one.narrow(0, 0, 100), one.narrow(0, rowsPerBlock, 100)));
+        // the generator advances: a second draw differs
+        QVERIFY(!torch::equal(data::standardNormalRows({30000, 7}, a, 2), one));
+        // perRow sees each row once, with its index; a failure reaches the caller
+        std::vector<std::atomic<int>> seen(30000);
+        data::standardNormalRows({30000, 7}, a, 3, [&](std::int64_t row, float *) { ++seen[row]; });
+        QVERIFY(std::all_of(seen.begin(), seen.end(), [](const std::atomic<int> &n) { return n == 1; }));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 data::standardNormalRows({30000, 7}, a, 3, [](std::int64_t row, float *) {
+                                     if (row == 20000) throw std::runtime_error("row 20000");
+                                 }));
+
+        const Dataset blobs = load("blobs", {{"samples", 30000}, {"centers", 3}, {"features", 5}, {"spread", 0.5}});
+        for (std::int64_t k = 0; k < 3; ++k) {
+            const torch::Tensor rows = blobs.inputs.index_select(0, blobs.targets.eq(k).nonzero().squeeze(1));
+            QCOMPARE(rows.size(0), std::int64_t(10000));
+            const torch::Tensor centre = rows.mean(0), spread = rows.std(0);
+            QVERIFY(centre.abs().max().item<float>() <= 10.05f);
+            QVERIFY2((spread - 0.5).abs().max().item<float>() < 0.02f,
+                     std::to_string(spread.max().item<float>()).c_str());
+            if (k > 0) { // distinct centres: blobs are told apart by their centre
+                const torch::Tensor previous =
+                    blobs.inputs.index_select(0, blobs.targets.eq(k - 1).nonzero().squeeze(1)).mean(0);
+                QVERIFY((centre - previous).abs().max().item<float>() > 0.1f);
+            }
+        }
     }
 
     void syntheticOptionErrors() {
@@ -748,12 +791,15 @@ private Q_SLOTS:
         QVERIFY(torch::allclose(s.validation.inputs, (raw.validation.inputs - s.mean) / s.std, 1e-5, 1e-5));
         QVERIFY(s.validation.inputs.mean(0).abs().max().item<float>() > 1e-4f); // not its own statistics
 
-        // no validation split
+        // no validation split: every sample trains, in its order (the sampler shuffles)
         c.validationSplit = 0.0;
         const SplitData all = loadAndSplit(c, 3);
         QCOMPARE(all.train.size(), n);
         QCOMPARE(all.validation.size(), std::int64_t(0));
         QCOMPARE(all.validation.inputs.dim(), std::int64_t(2));
+        QVERIFY(all.mean.defined());
+        QVERIFY(torch::allclose(all.train.inputs, (x - all.mean) / all.std, 1e-5, 1e-5));
+        QVERIFY(torch::equal(all.train.targets, torch::arange(n, torch::kInt64).remainder(3)));
         c.validationSplit = 0.95;
         CHECK_ENGINE_ERROR(loadAndSplit(c, 3), "data.validation_split", "0.9");
         c.validationSplit = -0.1;

@@ -13,6 +13,7 @@
 
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace diamond;
@@ -176,6 +177,35 @@ private Q_SLOTS:
             const torch::Tensor gxr = torch::autograd::grad({y}, {xr}, {seed}).front();
             QVERIFY(torch::allclose(gx, gxr, 1e-5, 1e-6));
         }
+    }
+
+    /// The oneDNN kernel warm-up runs on a thread of its own while set-up goes on: it must leave
+    /// the caller's thread count and concurrent training alone (scratch buffers only).
+    void linearWarmUpOnAnotherThreadChangesNothing() {
+        const int threadsBefore = at::get_num_threads();
+        at::set_num_threads(2);
+        const auto train = [](std::vector<torch::Tensor> &grads) {
+            torch::manual_seed(5);
+            auto net = Network::build(linearReluSpec(false, true));
+            const torch::Tensor x = torch::randn({64, 6});
+            const torch::Tensor out = net->forward({x}).front();
+            out.square().sum().backward();
+            grads.clear();
+            for (const torch::Tensor &p : net->parameters())
+                grads.push_back(p.grad().clone());
+            return out.detach();
+        };
+        std::vector<torch::Tensor> reference, concurrent;
+        const torch::Tensor expected = train(reference);
+        std::thread warmUp([] { layers::warmUpLinearProducts({{512, 784}, {4, 6}, {0, 3}, {3, 4}}, 64); });
+        const torch::Tensor actual = train(concurrent);
+        warmUp.join();
+        QCOMPARE(at::get_num_threads(), 2);
+        QVERIFY(torch::equal(actual, expected));
+        QCOMPARE(concurrent.size(), reference.size());
+        for (std::size_t i = 0; i < reference.size(); ++i)
+            QVERIFY(torch::equal(concurrent[i], reference[i]));
+        at::set_num_threads(threadsBefore);
     }
 
     void reluAfterLinearIsFoldedIntoIt() {
