@@ -181,6 +181,7 @@ std::string parseDeviceOption(const std::string &value) {
 }
 
 int runCli(int argc, char **argv) {
+    tuneAllocator();
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--help" || arg == "-h") {

@@ -22,6 +22,8 @@
 #include <set>
 #include <thread>
 
+#include <malloc.h>
+
 namespace diamond::engine {
 
 namespace fs = std::filesystem;
@@ -48,6 +50,11 @@ bool setFlushDenormals(bool on) {
     at::parallel_for(0, at::get_num_threads(), 1,
                      [on](std::int64_t, std::int64_t) { at::globalContext().setFlushDenormal(on); });
     return true;
+}
+
+void tuneAllocator() {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest on 64-bit
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
 }
 
 int physicalCoreCount() {

@@ -33,6 +33,14 @@ int physicalCoreCount();
 /// (and changes nothing) where the CPU lacks the mode.
 bool setFlushDenormals(bool on);
 
+/// Fixes glibc malloc's thresholds for a training process (the engine calls it first): blocks up
+/// to 32 MB come from the heap instead of mmap, and up to 128 MB of freed heap top stays mapped.
+/// glibc's own threshold starts at 128 KB and rises to the size of each mmapped block freed, so
+/// whether a step's activations and workspaces (hundreds of KB to MBs) cost fresh zeroed pages
+/// every step depended on which large block happened to be freed first (the CNN benchmark at 2
+/// threads: 63-98 steps/s from run to run; 95-99 with fixed thresholds).
+void tuneAllocator();
+
 /// Runs the whole thing and returns the process exit code (0, 85). Throws EngineError or a
 /// torch error on failure; the caller turns it into an `error` event. With several ranks
 /// (`comm.world() > 1`) every rank calls this: parameters are broadcast from rank 0, each rank

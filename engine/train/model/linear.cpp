@@ -243,10 +243,13 @@ void warmUpLinearProducts(const std::vector<std::array<std::int64_t, 2>> &weight
     omp_set_num_threads(1); // this thread's parallel regions only
     for (const auto &[out, in] : weightShapes) {
         if (out <= 0 || in <= 0 || rows <= 0) continue;
+        // Large layers: their first step dwarfs the kernel generation; no 64 MB of scratch for them.
+        if (rows * in + out * in + rows * out > (std::int64_t{16} << 20)) continue;
         std::vector<float> x(static_cast<std::size_t>(rows * in)), w(static_cast<std::size_t>(out * in)),
             y(static_cast<std::size_t>(rows * out)), ones(static_cast<std::size_t>(rows), 1.0F),
             bias(static_cast<std::size_t>(out));
-        sgemm(false, true, rows, out, in, x.data(), in, w.data(), in, 1.0F, y.data(), out);  // forward
+        for (const float beta : {1.0F, 0.0F}) // forward with and without a bias
+            sgemm(false, true, rows, out, in, x.data(), in, w.data(), in, beta, y.data(), out);
         sgemm(false, false, rows, in, out, y.data(), out, w.data(), in, 0.0F, x.data(), in); // input gradient
         // Weight and bias gradients: overwrite (0), accumulate (1) and momentum (any other beta)
         // are different kernels.

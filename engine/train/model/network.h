@@ -83,7 +83,7 @@ void setLinearGradientFinisher(std::function<void(const torch::Tensor &buffer)> 
 /// `rows` rows once, on zeroed scratch buffers, with one OpenMP thread: oneDNN generates each
 /// GEMM kernel on its first use (about 25 ms for a 784-512-256-10 MLP, most of a first step), and
 /// its kernels are shared by all threads. Meant for a background thread during set-up. Touches
-/// no parameter; a no-op without oneDNN.
+/// no parameter; skips layers that would need more than 64 MB of scratch; a no-op without oneDNN.
 void warmUpLinearProducts(const std::vector<std::array<std::int64_t, 2>> &weightShapes, std::int64_t rows);
 void addConvolutionFactories(LayerFactoryMap &m);
 void addPoolingFactories(LayerFactoryMap &m);
