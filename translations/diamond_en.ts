@@ -1052,6 +1052,352 @@
     </message>
 </context>
 <context>
+    <name>diamond::remote</name>
+    <message>
+        <source>Cannot seek in %1</source>
+        <translation>Cannot seek in %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>Transfer cancelled</source>
+        <translation>Transfer cancelled</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>Cannot read %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>Cannot open %1: %2</translation>
+    </message>
+    <message>
+        <source>Command timed out after %1 ms</source>
+        <translation>Command timed out after %1 ms</translation>
+    </message>
+    <message>
+        <source>Command crashed</source>
+        <translation>Command crashed</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>this computer</translation>
+    </message>
+    <message>
+        <source>ldd %1 failed: %2</source>
+        <translation>ldd %1 failed: %2</translation>
+    </message>
+    <message>
+        <source>%1 needs %2, which is not installed</source>
+        <translation>%1 needs %2, which is not installed</translation>
+    </message>
+    <message>
+        <source>%1 is not a dynamically linked program</source>
+        <translation>%1 is not a dynamically linked program</translation>
+    </message>
+    <message>
+        <source>The bundle folder %1 is not empty</source>
+        <translation>The bundle folder %1 is not empty</translation>
+    </message>
+    <message>
+        <source>Cannot create %1</source>
+        <translation>Cannot create %1</translation>
+    </message>
+    <message>
+        <source>Cannot copy %1 to %2</source>
+        <translation>Cannot copy %1 to %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>Cannot write %1</translation>
+    </message>
+    <message>
+        <source>Cannot write the bundle manifest</source>
+        <translation>Cannot write the bundle manifest</translation>
+    </message>
+    <message>
+        <source>tar failed: %1</source>
+        <translation>tar failed: %1</translation>
+    </message>
+    <message>
+        <source>%1: is required</source>
+        <translation>%1: is required</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; must be an absolute path</source>
+        <translation>%1: '%2' must be an absolute path</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; must not contain double quotes or line breaks</source>
+        <translation>%1: '%2' must not contain double quotes or line breaks</translation>
+    </message>
+    <message>
+        <source>%1: expected a string</source>
+        <translation>%1: expected a string</translation>
+    </message>
+    <message>
+        <source>%1: expected a whole number from 0</source>
+        <translation>%1: expected a whole number from 0</translation>
+    </message>
+    <message>
+        <source>%1: expected a list of strings</source>
+        <translation>%1: expected a list of strings</translation>
+    </message>
+    <message>
+        <source>%1: unknown field</source>
+        <translation>%1: unknown field</translation>
+    </message>
+    <message>
+        <source>job_name: &apos;%1&apos; must be 1-64 letters, digits, spaces, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>job_name: '%1' must be 1-64 letters, digits, spaces, '.', '_' or '-'</translation>
+    </message>
+    <message>
+        <source>partition: &apos;%1&apos; is not a partition name</source>
+        <translation>partition: '%1' is not a partition name</translation>
+    </message>
+    <message>
+        <source>account: &apos;%1&apos; is not an account name</source>
+        <translation>account: '%1' is not an account name</translation>
+    </message>
+    <message>
+        <source>qos: &apos;%1&apos; is not a QOS name</source>
+        <translation>qos: '%1' is not a QOS name</translation>
+    </message>
+    <message>
+        <source>nodes: %1 is not from 1 to 100000</source>
+        <translation>nodes: %1 is not from 1 to 100000</translation>
+    </message>
+    <message>
+        <source>tasks_per_node: %1 is not from 1 to 1024</source>
+        <translation>tasks_per_node: %1 is not from 1 to 1024</translation>
+    </message>
+    <message>
+        <source>gpus_per_node: %1 is not from 0 to 1024</source>
+        <translation>gpus_per_node: %1 is not from 0 to 1024</translation>
+    </message>
+    <message>
+        <source>gpu_type: &apos;%1&apos; is not a GPU type</source>
+        <translation>gpu_type: '%1' is not a GPU type</translation>
+    </message>
+    <message>
+        <source>cpus_per_task: %1 is not from 0 to 4096</source>
+        <translation>cpus_per_task: %1 is not from 0 to 4096</translation>
+    </message>
+    <message>
+        <source>memory: &apos;%1&apos; is not a size like 4000M or 16G</source>
+        <translation>memory: '%1' is not a size like 4000M or 16G</translation>
+    </message>
+    <message>
+        <source>time_limit: must not be negative</source>
+        <translation>time_limit: must not be negative</translation>
+    </message>
+    <message>
+        <source>signal_seconds: %1 is not from 0 to 65535</source>
+        <translation>signal_seconds: %1 is not from 0 to 65535</translation>
+    </message>
+    <message>
+        <source>signal_seconds: %1 s is not shorter than the time limit (%2 min)</source>
+        <translation>signal_seconds: %1 s is not shorter than the time limit (%2 min)</translation>
+    </message>
+    <message>
+        <source>engine.path: is required</source>
+        <translation>engine.path: is required</translation>
+    </message>
+    <message>
+        <source>array: &apos;%1&apos; is not an index list like 0-9 or 1,3,5%2</source>
+        <translation>array: '%1' is not an index list like 0-9 or 1,3,5%2</translation>
+    </message>
+    <message>
+        <source>dependency[%1]: &apos;%2&apos; is not a job id</source>
+        <translation>dependency[%1]: '%2' is not a job id</translation>
+    </message>
+    <message>
+        <source>environment.%1: is not a valid variable name</source>
+        <translation>environment.%1: is not a valid variable name</translation>
+    </message>
+    <message>
+        <source>extra_directives[%1]: &apos;%2&apos; must be one option starting with &apos;-&apos;</source>
+        <translation>extra_directives[%1]: '%2' must be one option starting with '-'</translation>
+    </message>
+    <message>
+        <source>container.image: is required with a container runtime</source>
+        <translation>container.image: is required with a container runtime</translation>
+    </message>
+    <message>
+        <source>nodes: PBS jobs run on one node (the engine&apos;s --nproc starts the ranks)</source>
+        <translation>nodes: PBS jobs run on one node (the engine's --nproc starts the ranks)</translation>
+    </message>
+    <message>
+        <source>signal_seconds: PBS has no pre-timeout signal; the engine checkpoints on the walltime TERM</source>
+        <translation>signal_seconds: PBS has no pre-timeout signal; the engine checkpoints on the walltime TERM</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::ClusterProfile</name>
+    <message>
+        <source>name: &apos;%1&apos; must be 1-64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit</source>
+        <translation>name: '%1' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit</translation>
+    </message>
+    <message>
+        <source>host: is required</source>
+        <translation>host: is required</translation>
+    </message>
+    <message>
+        <source>host: &apos;%1&apos; is not a host name or address</source>
+        <translation>host: '%1' is not a host name or address</translation>
+    </message>
+    <message>
+        <source>port: %1 is not from 1 to 65535</source>
+        <translation>port: %1 is not from 1 to 65535</translation>
+    </message>
+    <message>
+        <source>user: &apos;%1&apos; is not a user name</source>
+        <translation>user: '%1' is not a user name</translation>
+    </message>
+    <message>
+        <source>scratch_dir: is required (the run folders on the cluster go there)</source>
+        <translation>scratch_dir: is required (the run folders on the cluster go there)</translation>
+    </message>
+    <message>
+        <source>scratch_dir: &apos;%1&apos; must be an absolute path</source>
+        <translation>scratch_dir: '%1' must be an absolute path</translation>
+    </message>
+    <message>
+        <source>engine_path: is required (diamond-train on the cluster)</source>
+        <translation>engine_path: is required (diamond-train on the cluster)</translation>
+    </message>
+    <message>
+        <source>account: &apos;%1&apos; must not contain spaces</source>
+        <translation>account: '%1' must not contain spaces</translation>
+    </message>
+    <message>
+        <source>partitions[%1].name: &apos;%2&apos; is not a partition name</source>
+        <translation>partitions[%1].name: '%2' is not a partition name</translation>
+    </message>
+    <message>
+        <source>partitions[%1].name: &apos;%2&apos; is listed twice</source>
+        <translation>partitions[%1].name: '%2' is listed twice</translation>
+    </message>
+    <message>
+        <source>partitions[%1].gpus_per_node: must not be negative</source>
+        <translation>partitions[%1].gpus_per_node: must not be negative</translation>
+    </message>
+    <message>
+        <source>partitions[%1].cpus_per_node: must not be negative</source>
+        <translation>partitions[%1].cpus_per_node: must not be negative</translation>
+    </message>
+    <message>
+        <source>partitions[%1].memory_mb: must not be negative</source>
+        <translation>partitions[%1].memory_mb: must not be negative</translation>
+    </message>
+    <message>
+        <source>partitions[%1].max_walltime_minutes: must not be negative</source>
+        <translation>partitions[%1].max_walltime_minutes: must not be negative</translation>
+    </message>
+    <message>
+        <source>partitions: more than one partition is marked default</source>
+        <translation>partitions: more than one partition is marked default</translation>
+    </message>
+    <message>
+        <source>modules[%1]: &apos;%2&apos; is not a module name</source>
+        <translation>modules[%1]: '%2' is not a module name</translation>
+    </message>
+    <message>
+        <source>container.image: is required when container.runtime is %1</source>
+        <translation>container.image: is required when container.runtime is %1</translation>
+    </message>
+    <message>
+        <source>environment.%1: is not a valid variable name</source>
+        <translation>environment.%1: is not a valid variable name</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not one of %2</source>
+        <translation>'%1' is not one of %2</translation>
+    </message>
+    <message>
+        <source>expected a list of objects</source>
+        <translation>expected a list of objects</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>expected an object</translation>
+    </message>
+    <message>
+        <source>expected an object of strings</source>
+        <translation>expected an object of strings</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>expected a string</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::PbsScheduler</name>
+    <message>
+        <source>qsub printed no job id: %1</source>
+        <translation>qsub printed no job id: %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a PBS job id</source>
+        <translation>'%1' is not a PBS job id</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::Reader</name>
+    <message>
+        <source>unknown field (known: %1)</source>
+        <translation>unknown field (known: %1)</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>is required</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>expected a string</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>must not be empty</translation>
+    </message>
+    <message>
+        <source>expected a whole number from %1 to %2</source>
+        <translation>expected a whole number from %1 to %2</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>expected true or false</translation>
+    </message>
+    <message>
+        <source>expected a list of strings</source>
+        <translation>expected a list of strings</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::Scheduler</name>
+    <message>
+        <source>exit code %1</source>
+        <translation>exit code %1</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 failed: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::SlurmScheduler</name>
+    <message>
+        <source>sbatch printed no job id: %1</source>
+        <translation>sbatch printed no job id: %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a Slurm job id</source>
+        <translation>'%1' is not a Slurm job id</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::AddRemoteDialog</name>
     <message>
         <source>Add a remote gallery</source>

@@ -1052,6 +1052,352 @@
     </message>
 </context>
 <context>
+    <name>diamond::remote</name>
+    <message>
+        <source>Cannot seek in %1</source>
+        <translation>无法在 %1 中定位</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Transfer cancelled</source>
+        <translation>传输已取消</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Command timed out after %1 ms</source>
+        <translation>命令在 %1 毫秒后超时</translation>
+    </message>
+    <message>
+        <source>Command crashed</source>
+        <translation>命令崩溃</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>此计算机</translation>
+    </message>
+    <message>
+        <source>ldd %1 failed: %2</source>
+        <translation>ldd %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 needs %2, which is not installed</source>
+        <translation>%1 需要 %2，但它未安装</translation>
+    </message>
+    <message>
+        <source>%1 is not a dynamically linked program</source>
+        <translation>%1 不是动态链接的程序</translation>
+    </message>
+    <message>
+        <source>The bundle folder %1 is not empty</source>
+        <translation>打包文件夹 %1 不为空</translation>
+    </message>
+    <message>
+        <source>Cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>Cannot copy %1 to %2</source>
+        <translation>无法将 %1 复制到 %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write the bundle manifest</source>
+        <translation>无法写入打包清单</translation>
+    </message>
+    <message>
+        <source>tar failed: %1</source>
+        <translation>tar 失败：%1</translation>
+    </message>
+    <message>
+        <source>%1: is required</source>
+        <translation>%1：为必填项</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; must be an absolute path</source>
+        <translation>%1：“%2”必须是绝对路径</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; must not contain double quotes or line breaks</source>
+        <translation>%1：“%2”不能包含双引号或换行</translation>
+    </message>
+    <message>
+        <source>%1: expected a string</source>
+        <translation>%1：应为字符串</translation>
+    </message>
+    <message>
+        <source>%1: expected a whole number from 0</source>
+        <translation>%1：应为不小于 0 的整数</translation>
+    </message>
+    <message>
+        <source>%1: expected a list of strings</source>
+        <translation>%1：应为字符串列表</translation>
+    </message>
+    <message>
+        <source>%1: unknown field</source>
+        <translation>%1：未知字段</translation>
+    </message>
+    <message>
+        <source>job_name: &apos;%1&apos; must be 1-64 letters, digits, spaces, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>job_name：“%1”必须由 1–64 个字母、数字、空格、“.”、“_”或“-”组成</translation>
+    </message>
+    <message>
+        <source>partition: &apos;%1&apos; is not a partition name</source>
+        <translation>partition：“%1”不是分区名称</translation>
+    </message>
+    <message>
+        <source>account: &apos;%1&apos; is not an account name</source>
+        <translation>account：“%1”不是账户名称</translation>
+    </message>
+    <message>
+        <source>qos: &apos;%1&apos; is not a QOS name</source>
+        <translation>qos：“%1”不是 QOS 名称</translation>
+    </message>
+    <message>
+        <source>nodes: %1 is not from 1 to 100000</source>
+        <translation>nodes：%1 不在 1 到 100000 之间</translation>
+    </message>
+    <message>
+        <source>tasks_per_node: %1 is not from 1 to 1024</source>
+        <translation>tasks_per_node：%1 不在 1 到 1024 之间</translation>
+    </message>
+    <message>
+        <source>gpus_per_node: %1 is not from 0 to 1024</source>
+        <translation>gpus_per_node：%1 不在 0 到 1024 之间</translation>
+    </message>
+    <message>
+        <source>gpu_type: &apos;%1&apos; is not a GPU type</source>
+        <translation>gpu_type：“%1”不是 GPU 类型</translation>
+    </message>
+    <message>
+        <source>cpus_per_task: %1 is not from 0 to 4096</source>
+        <translation>cpus_per_task：%1 不在 0 到 4096 之间</translation>
+    </message>
+    <message>
+        <source>memory: &apos;%1&apos; is not a size like 4000M or 16G</source>
+        <translation>memory：“%1”不是 4000M 或 16G 这样的大小</translation>
+    </message>
+    <message>
+        <source>time_limit: must not be negative</source>
+        <translation>time_limit：不能为负数</translation>
+    </message>
+    <message>
+        <source>signal_seconds: %1 is not from 0 to 65535</source>
+        <translation>signal_seconds：%1 不在 0 到 65535 之间</translation>
+    </message>
+    <message>
+        <source>signal_seconds: %1 s is not shorter than the time limit (%2 min)</source>
+        <translation>signal_seconds：%1 秒不短于时间限制（%2 分钟）</translation>
+    </message>
+    <message>
+        <source>engine.path: is required</source>
+        <translation>engine.path：为必填项</translation>
+    </message>
+    <message>
+        <source>array: &apos;%1&apos; is not an index list like 0-9 or 1,3,5%2</source>
+        <translation>array：“%1”不是 0-9 或 1,3,5 这样的索引列表%2</translation>
+    </message>
+    <message>
+        <source>dependency[%1]: &apos;%2&apos; is not a job id</source>
+        <translation>dependency[%1]：“%2”不是作业 ID</translation>
+    </message>
+    <message>
+        <source>environment.%1: is not a valid variable name</source>
+        <translation>environment.%1：不是有效的变量名</translation>
+    </message>
+    <message>
+        <source>extra_directives[%1]: &apos;%2&apos; must be one option starting with &apos;-&apos;</source>
+        <translation>extra_directives[%1]：“%2”必须是以“-”开头的单个选项</translation>
+    </message>
+    <message>
+        <source>container.image: is required with a container runtime</source>
+        <translation>container.image：使用容器运行时时为必填项</translation>
+    </message>
+    <message>
+        <source>nodes: PBS jobs run on one node (the engine&apos;s --nproc starts the ranks)</source>
+        <translation>nodes：PBS 作业在单个节点上运行（由引擎的 --nproc 启动各进程）</translation>
+    </message>
+    <message>
+        <source>signal_seconds: PBS has no pre-timeout signal; the engine checkpoints on the walltime TERM</source>
+        <translation>signal_seconds：PBS 没有超时前信号；引擎会在到达运行时限的 TERM 信号时保存检查点</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::ClusterProfile</name>
+    <message>
+        <source>name: &apos;%1&apos; must be 1-64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit</source>
+        <translation>name：“%1”必须由 1–64 个字母、数字、“.”、“_”或“-”组成，并以字母或数字开头</translation>
+    </message>
+    <message>
+        <source>host: is required</source>
+        <translation>host：为必填项</translation>
+    </message>
+    <message>
+        <source>host: &apos;%1&apos; is not a host name or address</source>
+        <translation>host：“%1”不是主机名或地址</translation>
+    </message>
+    <message>
+        <source>port: %1 is not from 1 to 65535</source>
+        <translation>port：%1 不在 1 到 65535 之间</translation>
+    </message>
+    <message>
+        <source>user: &apos;%1&apos; is not a user name</source>
+        <translation>user：“%1”不是用户名</translation>
+    </message>
+    <message>
+        <source>scratch_dir: is required (the run folders on the cluster go there)</source>
+        <translation>scratch_dir：为必填项（集群上的运行文件夹存放于此）</translation>
+    </message>
+    <message>
+        <source>scratch_dir: &apos;%1&apos; must be an absolute path</source>
+        <translation>scratch_dir：“%1”必须是绝对路径</translation>
+    </message>
+    <message>
+        <source>engine_path: is required (diamond-train on the cluster)</source>
+        <translation>engine_path：为必填项（集群上的 diamond-train）</translation>
+    </message>
+    <message>
+        <source>account: &apos;%1&apos; must not contain spaces</source>
+        <translation>account：“%1”不能包含空格</translation>
+    </message>
+    <message>
+        <source>partitions[%1].name: &apos;%2&apos; is not a partition name</source>
+        <translation>partitions[%1].name：“%2”不是分区名称</translation>
+    </message>
+    <message>
+        <source>partitions[%1].name: &apos;%2&apos; is listed twice</source>
+        <translation>partitions[%1].name：“%2”出现了两次</translation>
+    </message>
+    <message>
+        <source>partitions[%1].gpus_per_node: must not be negative</source>
+        <translation>partitions[%1].gpus_per_node：不能为负数</translation>
+    </message>
+    <message>
+        <source>partitions[%1].cpus_per_node: must not be negative</source>
+        <translation>partitions[%1].cpus_per_node：不能为负数</translation>
+    </message>
+    <message>
+        <source>partitions[%1].memory_mb: must not be negative</source>
+        <translation>partitions[%1].memory_mb：不能为负数</translation>
+    </message>
+    <message>
+        <source>partitions[%1].max_walltime_minutes: must not be negative</source>
+        <translation>partitions[%1].max_walltime_minutes：不能为负数</translation>
+    </message>
+    <message>
+        <source>partitions: more than one partition is marked default</source>
+        <translation>partitions：有多个分区被标记为默认</translation>
+    </message>
+    <message>
+        <source>modules[%1]: &apos;%2&apos; is not a module name</source>
+        <translation>modules[%1]：“%2”不是模块名称</translation>
+    </message>
+    <message>
+        <source>container.image: is required when container.runtime is %1</source>
+        <translation>container.image：当 container.runtime 为 %1 时为必填项</translation>
+    </message>
+    <message>
+        <source>environment.%1: is not a valid variable name</source>
+        <translation>environment.%1：不是有效的变量名</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not one of %2</source>
+        <translation>“%1”不是 %2 之一</translation>
+    </message>
+    <message>
+        <source>expected a list of objects</source>
+        <translation>应为对象列表</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>expected an object of strings</source>
+        <translation>应为值均为字符串的对象</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>应为字符串</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::PbsScheduler</name>
+    <message>
+        <source>qsub printed no job id: %1</source>
+        <translation>qsub 未输出作业 ID：%1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a PBS job id</source>
+        <translation>“%1”不是 PBS 作业 ID</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::Reader</name>
+    <message>
+        <source>unknown field (known: %1)</source>
+        <translation>未知字段（已知字段：%1）</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>为必填项</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>应为字符串</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>不能为空</translation>
+    </message>
+    <message>
+        <source>expected a whole number from %1 to %2</source>
+        <translation>应为 %1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>expected a list of strings</source>
+        <translation>应为字符串列表</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::Scheduler</name>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::remote::SlurmScheduler</name>
+    <message>
+        <source>sbatch printed no job id: %1</source>
+        <translation>sbatch 未输出作业 ID：%1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a Slurm job id</source>
+        <translation>“%1”不是 Slurm 作业 ID</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::AddRemoteDialog</name>
     <message>
         <source>Add a remote gallery</source>

@@ -1,4 +1,5 @@
 #include "ui/application.h"
+#include "ui/catalogue_translator.h"
 
 #include "app/app_info.h"
 #include "ui/main_window.h"
@@ -37,9 +38,8 @@ const char *kHelp = "Usage: diamond [options]\n"
 void installTranslations(QApplication &app, QString language) {
     if (language.isEmpty()) language = QSettings().value(QStringLiteral("ui/language")).toString();
     const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
-    auto *own = new QTranslator(&app);
-    if (own->load(locale, QStringLiteral("diamond"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QCoreApplication::installTranslator(own);
+    auto *own = new CatalogueTranslator(&app);
+    if (own->loadCatalogue(locale)) QCoreApplication::installTranslator(own);
     auto *qt = new QTranslator(&app);
     if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
