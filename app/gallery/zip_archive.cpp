@@ -30,6 +30,10 @@ bool hasDotDot(const QString &name) {
 
 void ZipWriter::add(const QString &name, const QByteArray &data, bool store) { files_.append({name, data, store}); }
 
+namespace {
+constexpr time_t kEntryTime = 946728000; // 2000-01-01 12:00:00 UTC
+} // namespace
+
 bool ZipWriter::write(const QString &path) {
     error_.clear();
     const QString tmp = path + QStringLiteral(".part");
@@ -51,6 +55,9 @@ bool ZipWriter::write(const QString &path) {
             return false;
         }
         zip_set_file_compression(z, static_cast<zip_uint64_t>(index), f.store ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 0);
+        // One fixed modification time (2000-01-01 12:00 UTC, the same calendar day in every time
+        // zone): the same files give the same bytes, so a package's SHA-256 identifies its content.
+        zip_file_set_mtime(z, static_cast<zip_uint64_t>(index), kEntryTime, 0);
         // Regular file, rw-r--r--: readers that honour Unix modes never see anything executable.
         zip_file_set_external_attributes(z, static_cast<zip_uint64_t>(index), 0, ZIP_OPSYS_UNIX,
                                          static_cast<zip_uint32_t>(S_IFREG | 0644) << 16);

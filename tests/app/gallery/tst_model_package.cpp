@@ -121,6 +121,27 @@ private Q_SLOTS:
         QCOMPARE(QDir(out.path()).entryList(QDir::Files).size(), files_.size()); // manifest itself not extracted
     }
 
+    /// Packages are reproducible: the same files give the same bytes whenever they are written
+    /// (the gallery recognises a package it already holds by its SHA-256). Every entry carries one
+    /// fixed DOS date, 2000-01-01, instead of the time of writing.
+    void samePackageGivesSameBytes() {
+        QString error;
+        QVERIFY(writePackage(path(QStringLiteral("r1.diamond")), manifest(), files_, &error));
+        QVERIFY(writePackage(path(QStringLiteral("r2.diamond")), manifest(), files_, &error));
+        QFile a(path(QStringLiteral("r1.diamond"))), b(path(QStringLiteral("r2.diamond")));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray bytes = a.readAll();
+        QCOMPARE(bytes, b.readAll());
+        int headers = 0;
+        for (qsizetype at = bytes.indexOf("PK\x03\x04"); at >= 0 && at + 14 <= bytes.size();
+             at = bytes.indexOf("PK\x03\x04", at + 4)) {
+            const auto u16 = [&](qsizetype i) { return quint16(quint8(bytes[i]) | quint8(bytes[i + 1]) << 8); };
+            QCOMPARE(u16(at + 12), quint16((2000 - 1980) << 9 | 1 << 5 | 1)); // DOS date: 2000-01-01
+            ++headers;
+        }
+        QCOMPARE(headers, files_.size() + 1); // the files and manifest.json
+    }
+
     void pythonWrittenValidPackageIsAccepted() {
         QVERIFY(pythonZip(path(QStringLiteral("py.diamond")), validEntriesPlus({})));
         const PackageCheck c = checkPackage(path(QStringLiteral("py.diamond")));
