@@ -64,9 +64,6 @@ at::Generator seededGenerator(std::uint64_t seed, std::uint64_t stream);
 torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int workers = 0,
                                  const std::function<void(std::int64_t row, float *values)> &perRow = {});
 
-/// The number of CPUs this process may run on (its affinity mask), at least 1.
-int usableCores();
-
 /// Stream ids of seededGenerator, so the data, the split and the sampler never share random numbers.
 enum Stream : std::uint64_t { kStreamSynthetic = 1, kStreamSplit = 2, kStreamSampler = 3 };
 

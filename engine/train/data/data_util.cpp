@@ -163,12 +163,17 @@ at::Generator seededGenerator(std::uint64_t seed, std::uint64_t stream) {
     return at::detail::createCPUGenerator((h ^ (h >> 32)) & 0xFFFFFFFFULL);
 }
 
+namespace {
+
+/// The number of CPUs this process may run on (its affinity mask), at least 1.
 int usableCores() {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
     return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 }
+
+} // namespace
 
 torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int workers,
                                  const std::function<void(std::int64_t, float *)> &perRow) {
@@ -185,6 +190,7 @@ torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int 
         const std::lock_guard<std::mutex> lock(gen.mutex());
         base = impl->random64();
     }
+    float *const values = x.data_ptr<float>();
     std::atomic<std::int64_t> next{0};
     std::exception_ptr failure;
     std::mutex failureMutex;
@@ -196,7 +202,7 @@ torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int 
                 block.normal_(0.0, 1.0, seededGenerator(base, static_cast<std::uint64_t>(b)));
                 if (perRow)
                     for (std::int64_t r = first; r < first + count; ++r)
-                        perRow(r, x.data_ptr<float>() + r * rowSize);
+                        perRow(r, values + r * rowSize);
             }
         } catch (...) {
             const std::lock_guard<std::mutex> lock(failureMutex);
