@@ -1,8 +1,8 @@
 // Workspace (SQLite) speed: ingest metric points in batches, load one run's 1,000,000-point series,
 // list 10,000 runs. Targets (issue #6): >= 100,000 points/s, <= 200 ms, <= 100 ms. Prints the numbers;
 // exit code 1 when a target is missed.
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -315,15 +315,10 @@ QString validateJobRequest(const JobRequest &r, SchedulerKind scheduler) {
 }
 
 QString engineCommandLine(const JobRequest &r, int nproc) {
-    const EngineInvocation &e = r.engine;
-    QStringList args{e.enginePath, QStringLiteral("--spec"),    e.specPath, QStringLiteral("--config"),
-                     e.configPath, QStringLiteral("--run-dir"), e.runDir};
-    if (e.resume) args << QStringLiteral("--resume");
-    if (e.threads > 0) args << QStringLiteral("--threads") << QString::number(e.threads);
-    if (!e.device.isEmpty()) args << QStringLiteral("--device") << e.device;
-    if (nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
-    args << e.extraArguments;
-    return containerPrefix(r) + shellWords(args);
+    EngineCommand e = r.engine;
+    e.mode = EngineCommand::Mode::Train;
+    e.nproc = nproc;
+    return containerPrefix(r) + shellWords(e.commandLine());
 }
 
 QString renderSlurmScript(const JobRequest &r, QString *error) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "remote/cluster_profile.h"
+#include "remote/engine_command.h"
 
 #include <QJsonObject>
 #include <QMap>
@@ -21,18 +22,6 @@
 #include <optional>
 
 namespace diamond::remote {
-
-/// The engine command of one attempt (paths on the cluster).
-struct EngineInvocation {
-    QString enginePath; ///< diamond-train (inside the image when a container runs it)
-    QString specPath;
-    QString configPath;
-    QString runDir;
-    bool resume = false;
-    int threads = 0; ///< --threads when > 0
-    QString device;  ///< --device when set ("cpu", "cuda")
-    QStringList extraArguments;
-};
 
 struct JobRequest {
     QString jobName;   ///< letters, digits, spaces, ".", "_", "-"
@@ -57,7 +46,7 @@ struct JobRequest {
     ContainerSettings container;
     QMap<QString, QString> environment; ///< exported before the engine starts
     QStringList extraDirectives;        ///< appended verbatim after the generated directives ("--constraint=x")
-    EngineInvocation engine;
+    EngineCommand engine; ///< the engine command of one attempt (paths on the cluster)
 
     /// Fills scheduler-independent fields from a profile: account, modules, container, environment, engine path.
     void applyProfile(const ClusterProfile &profile);

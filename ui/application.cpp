@@ -1,7 +1,7 @@
 #include "ui/application.h"
 #include "ui/catalogue_translator.h"
 
-#include "app/app_info.h"
+#include "app/workspace/app_info.h"
 #include "ui/main_window.h"
 
 #include <QApplication>

@@ -1,15 +1,12 @@
 #include "ui/main_window.h"
 
-#include "app/app_info.h"
-#include "app/cluster_run.h"
-#include "app/executor.h"
+#include "app/workspace/app_info.h"
 #include "app/gallery/model_package.h"
-#include "app/run_manager.h"
-#include "app/sample_workspace.h"
-#include "app/sweep/sweep_controller.h"
-#include "app/sweep/sweep_store.h"
-#include "app/workspace.h"
+#include "app/run/run_service.h"
+#include "app/workspace/sample_workspace.h"
+#include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_manager_page.h"
+#include "ui/cluster/sign_in_prompter.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
 #include "ui/designer/inspector.h"
@@ -23,6 +20,7 @@
 #include "ui/run/runs_panel.h"
 #include "ui/sweep/sweep_editor.h"
 #include "ui/sweep/sweep_view_page.h"
+#include "ui/sweep/sweeps_page.h"
 #include "ui/workspace_panel.h"
 
 #include <QActionGroup>
@@ -69,6 +67,8 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     tabs_->addTab(runSetup_, tr("Run set-up"));
     gallery_ = new GalleryPage(tabs_);
     tabs_->addTab(gallery_, tr("Gallery"));
+    prompter_ = new SignInPrompter(this);
+    connect(prompter_, &SignInPrompter::status, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
     clusters_ = new ClusterManagerPage(this);
     clusters_->hide();
     connect(clusters_, &ClusterManagerPage::profilesChanged, runSetup_, &RunSetupPage::setClusterTargets);
@@ -77,8 +77,8 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     setCentralWidget(tabs_);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
         QWidget *page = tabs_->widget(index);
-        if (page == designer_ || page == runSetup_ || page == gallery_) return;
-        if (page == clusters_) {
+        if (page == designer_ || page == runSetup_) return;
+        if (page == clusters_ || page == sweeps_ || page == gallery_) { // kept, shown again from the menus
             tabs_->removeTab(index);
             return;
         }
@@ -97,6 +97,8 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
             [this] { runSetup_->setSpec(designer_->specJson()); });
     connect(runSetup_, &RunSetupPage::trainRequested, this, [this] { train(); });
 
+    workspacePanel_ = new WorkspacePanel(this);
+    runsPanel_ = new RunsPanel(this);
     createActions();
     createDocks();
     connect(gallery_, &GalleryPage::openSpecRequested, this, [this](const QJsonObject &spec, const QString &title) {
@@ -140,8 +142,7 @@ MainWindow::~MainWindow() {
     gallery_ = nullptr;
     delete clusters_;
     clusters_ = nullptr;
-    deleteManagers();
-    runsPanel_->setWorkspace(nullptr);
+    closeWorkspace();
     // The designer's panels live in the docks: delete the page while they still exist.
     delete designer_;
     designer_ = nullptr;
@@ -205,11 +206,24 @@ void MainWindow::createActions() {
     canvasAction(tr("Select &all"), QKeySequence::SelectAll, &DesignerPage::selectAll);
     edit->addSeparator();
     QAction *prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
+    prefs->setObjectName(QStringLiteral("preferencesAction"));
     prefs->setShortcut(QKeySequence::Preferences);
     prefs->setMenuRole(QAction::PreferencesRole);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
+    view->addSeparator();
+    addPageAction(view, QStringLiteral("showDesigner"), tr("&Designer"), Qt::Key_1,
+                  [this] { tabs_->setCurrentWidget(designer_); });
+    addPageAction(view, QStringLiteral("showRunSetup"), tr("&Run set-up"), Qt::Key_2,
+                  [this] { tabs_->setCurrentWidget(runSetup_); });
+    QAction *showSweepsAction =
+        addPageAction(view, QStringLiteral("showSweeps"), tr("S&weeps"), Qt::Key_3, [this] { showSweeps(); });
+    showSweepsAction->setIcon(QIcon::fromTheme(QStringLiteral("view-list-details")));
+    QAction *showClustersAction =
+        addPageAction(view, QStringLiteral("showClusters"), tr("&Clusters"), Qt::Key_4, [this] { showClusters(); });
+    showClustersAction->setIcon(QIcon::fromTheme(QStringLiteral("network-server")));
+    addPageAction(view, QStringLiteral("showGallery"), tr("&Gallery"), Qt::Key_5, [this] { showGallery(); });
     view->addSeparator();
     QAction *fit = view->addAction(tr("&Fit network in view"), designer_, &DesignerPage::zoomToFit);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
@@ -219,9 +233,23 @@ void MainWindow::createActions() {
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     QAction *trainAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Train"),
                                               this, [this] { train(); });
-    trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
-    runMenu->addAction(tr("Run &set-up"), this, [this] { tabs_->setCurrentWidget(runSetup_); });
-    runMenu->addAction(tr("&Compare selected runs"), this, [this] { showCompare(runsPanel_->selectedRunIds()); });
+    trainAction->setObjectName(QStringLiteral("trainAction"));
+    // One shortcut for Train everywhere (the run set-up's button shows the same); application-wide, so it works
+    // from the designer's canvas too.
+    trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    trainAction->setShortcutContext(Qt::ApplicationShortcut);
+    QAction *newSweepAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("view-statistics")),
+                                                 tr("New &sweep…"), this, [this] { newSweep(); });
+    newSweepAction->setObjectName(QStringLiteral("newSweepAction"));
+    newSweepAction->setToolTip(tr("Search hyper-parameters of the network and run set-up on screen"));
+    runMenu->addSeparator();
+    QAction *compare = runMenu->addAction(tr("&Compare selected runs"), this,
+                                          [this] { showCompare(runsPanel_->selectedRunIds()); });
+    compare->setObjectName(QStringLiteral("compareAction"));
+    runMenu->addAction(runsPanel_->stopAction());
+    runMenu->addAction(runsPanel_->resumeAction());
+    runMenu->addAction(runsPanel_->publishAction());
+    runMenu->addAction(runsPanel_->deleteAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Diamond"), this, &MainWindow::showAbout);
@@ -239,6 +267,24 @@ void MainWindow::createActions() {
     toolbar->addAction(fit);
     toolbar->addSeparator();
     toolbar->addAction(trainAction);
+    toolbar->addAction(newSweepAction);
+    toolbar->addSeparator();
+    toolbar->addAction(showSweepsAction);
+    toolbar->addAction(showClustersAction);
+}
+
+QAction *MainWindow::addPageAction(QMenu *menu, const QString &name, const QString &text, int key,
+                                   std::function<void()> show) {
+    QAction *a = menu->addAction(text, this, std::move(show));
+    a->setObjectName(name);
+    a->setShortcut(QKeySequence(Qt::CTRL | key));
+    return a;
+}
+
+QAction *MainWindow::action(const QString &objectName) const {
+    for (QAction *a : findChildren<QAction *>(objectName))
+        return a;
+    return nullptr;
 }
 
 void MainWindow::createDocks() {
@@ -252,8 +298,6 @@ void MainWindow::createDocks() {
         view->insertAction(firstViewAction, dock->toggleViewAction());
         return dock;
     };
-    workspacePanel_ = new WorkspacePanel(this);
-    runsPanel_ = new RunsPanel(this);
     addDock(QStringLiteral("workspaceDock"), tr("Workspace"), Qt::LeftDockWidgetArea, workspacePanel_);
     addDock(QStringLiteral("paletteDock"), tr("Layers"), Qt::LeftDockWidgetArea, designer_->palette());
     QDockWidget *inspector =
@@ -263,103 +307,27 @@ void MainWindow::createDocks() {
     splitDockWidget(inspector, summary, Qt::Vertical);
     addDock(QStringLiteral("runsDock"), tr("Runs"), Qt::BottomDockWidgetArea, runsPanel_);
     connect(workspacePanel_, &WorkspacePanel::runActivated, this, [this](qint64 id) {
-        if (!runManager_) return;
+        if (!service_) return;
         const auto run = app::RunStore(*workspace_).run(id);
         if (run && run->state == app::RunState::Draft)
             loadRun(id);
         else
             showRunMonitor(id);
     });
+    connectRunsPanel();
+}
+
+void MainWindow::connectRunsPanel() {
     connect(runsPanel_, &RunsPanel::openRunRequested, this, [this](qint64 id) { showRunMonitor(id); });
     connect(runsPanel_, &RunsPanel::compareRequested, this, [this](const QList<qint64> &ids) { showCompare(ids); });
-}
-
-void MainWindow::deleteManagers() {
-    qDeleteAll(clusterManagers_);
-    clusterManagers_.clear();
-    delete runManager_;
-    runManager_ = nullptr;
-}
-
-app::RunManager *MainWindow::managerOf(qint64 runId) const {
-    if (app::RunManager *cluster = clusterManagers_.value(runId)) return cluster;
-    // A sweep trial is followed by its sweep controller's manager while the controller runs here.
-    for (int i = 0; i < tabs_->count(); ++i)
-        if (auto *sweep = qobject_cast<sweep::SweepViewPage *>(tabs_->widget(i)))
-            if (sweep->controller() && sweep->controller()->runManager()->isActive(runId))
-                return sweep->controller()->runManager();
-    return runManager_;
+    connect(runsPanel_, &RunsPanel::publishRequested, this, [this](qint64 id) { publishRun(id); });
+    connect(runsPanel_, &RunsPanel::stopRequested, this, &MainWindow::stopRuns);
+    connect(runsPanel_, &RunsPanel::resumeRequested, this, &MainWindow::resumeRuns);
+    connect(runsPanel_, &RunsPanel::deleteRequested, this, &MainWindow::deleteRuns);
 }
 
 bool MainWindow::isPermanentPage(QWidget *page) const {
-    return page == designer_ || page == runSetup_ || page == gallery_ || page == clusters_;
-}
-
-void MainWindow::closeTransientPages() {
-    for (int i = tabs_->count() - 1; i >= 0; --i) {
-        QWidget *page = tabs_->widget(i);
-        if (isPermanentPage(page)) continue;
-        tabs_->removeTab(i);
-        delete page;
-    }
-    monitors_.clear();
-    compare_ = nullptr;
-}
-
-void MainWindow::refreshClusterTargets() {
-    clusters_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
-    gallery_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
-    runSetup_->setClusterTargets(clusters_->clusterNames());
-}
-
-ClusterManagerPage *MainWindow::showClusters() {
-    if (tabs_->indexOf(clusters_) < 0) tabs_->addTab(clusters_, tr("Clusters"));
-    tabs_->setCurrentWidget(clusters_);
-    return clusters_;
-}
-
-void MainWindow::openWorkspace(const QString &folder) {
-    deleteManagers();
-    runsPanel_->setWorkspace(nullptr);
-    workspacePanel_->setWorkspace(nullptr);
-    workspace_ = std::make_unique<app::Workspace>();
-    if (!app::openWorkspaceWithExamples(*workspace_, folder)) {
-        // Not modal: the window stays usable (designer, templates) without a workspace.
-        statusBar()->showMessage(tr("Could not open the workspace: %1").arg(workspace_->errorString()));
-        workspace_.reset();
-        return;
-    }
-    auto *executor = new app::LocalExecutor;
-    runManager_ = new app::RunManager(*workspace_, executor, this);
-    connect(runManager_, &app::RunManager::runStateChanged, this, [this](qint64 id) {
-        runsPanel_->refreshRun(id);
-        workspacePanel_->reload();
-    });
-    workspacePanel_->setWorkspace(workspace_.get());
-    runsPanel_->setWorkspace(workspace_.get());
-    runManager_->reattach(); // runs started by diamondctl or a previous session keep streaming here
-    // Cluster runs still going: follow their jobs again (ClusterExecutor::adopt()).
-    for (const app::Run &run : app::RunStore(*workspace_).runs()) {
-        if (run.state != app::RunState::Running || run.target.isEmpty() || run.target == QLatin1String("local"))
-            continue;
-        QString error;
-        app::ClusterExecutor *executor = app::makeClusterExecutor(*workspace_, run.target, run.execution, &error);
-        auto *manager = executor ? new app::RunManager(*workspace_, executor, this) : nullptr;
-        if (!manager || !manager->adopt(run.id)) {
-            statusBar()->showMessage(
-                tr("Cannot follow cluster run %1: %2").arg(run.id).arg(manager ? manager->errorString() : error),
-                10000);
-            delete manager;
-            continue;
-        }
-        connect(manager, &app::RunManager::runStateChanged, this, [this](qint64 id) {
-            runsPanel_->refreshRun(id);
-            workspacePanel_->reload();
-        });
-        clusterManagers_.insert(run.id, manager);
-    }
-    refreshClusterTargets();
-    statusBar()->showMessage(tr("Workspace: %1").arg(QDir::toNativeSeparators(workspace_->path())));
+    return page == designer_ || page == runSetup_ || page == gallery_ || page == clusters_ || page == sweeps_;
 }
 
 void MainWindow::chooseWorkspace() {
@@ -393,120 +361,6 @@ bool MainWindow::loadRun(qint64 runId) {
     updateTitle();
     statusBar()->showMessage(tr("Loaded \"%1\": press Train to run it.").arg(run->name), 8000);
     return true;
-}
-
-qint64 MainWindow::train() {
-    if (!workspace_ || !runManager_) {
-        QMessageBox::warning(this, tr("Cannot train"), tr("No workspace is open."));
-        return 0;
-    }
-    if (designer_->document()->nodeCount() == 0 || designer_->document()->errorCount() > 0) {
-        QMessageBox::warning(this, tr("Cannot train"),
-                             tr("The network has %n error(s); the designer marks them in red.", "",
-                                designer_->document()->errorCount()));
-        tabs_->setCurrentWidget(designer_);
-        return 0;
-    }
-    QString project = workspacePanel_->currentProject();
-    if (project.isEmpty()) project = loadedProject_.isEmpty() ? tr("My runs") : loadedProject_;
-    QJsonObject execution = runSetup_->execution();
-    if (!execution.contains(QStringLiteral("threads"))) {
-        const int threads = QSettings().value(QStringLiteral("run/threads"), 0).toInt();
-        if (threads > 0) execution.insert(QStringLiteral("threads"), threads);
-    }
-    app::RunStore store(*workspace_);
-    const QJsonObject spec = designer_->specJson();
-    const auto run = store.createRunWithSpec(project, spec, spec.value(QStringLiteral("name")).toString(), QString(),
-                                             runSetup_->config(), runSetup_->target(), execution);
-    if (!run) {
-        QMessageBox::warning(this, tr("Cannot train"), store.errorString());
-        return 0;
-    }
-    app::RunManager *manager = runManager_;
-    if (run->target != QLatin1String("local")) {
-        QString error;
-        app::ClusterExecutor *executor = app::makeClusterExecutor(*workspace_, run->target, execution, &error);
-        if (!executor) {
-            QMessageBox::warning(this, tr("Cannot train"), error);
-            return 0;
-        }
-        manager = new app::RunManager(*workspace_, executor, this);
-        connect(manager, &app::RunManager::runStateChanged, this, [this](qint64 id) {
-            runsPanel_->refreshRun(id);
-            workspacePanel_->reload();
-        });
-        clusterManagers_.insert(run->id, manager);
-    }
-    runsPanel_->refreshRun(run->id);
-    showRunMonitor(run->id);
-    if (!manager->startRun(run->id)) QMessageBox::warning(this, tr("Cannot train"), manager->errorString());
-    workspacePanel_->reload();
-    return run->id;
-}
-
-RunMonitorPage *MainWindow::showRunMonitor(qint64 runId) {
-    if (RunMonitorPage *existing = monitors_.value(runId)) {
-        tabs_->setCurrentWidget(existing);
-        return existing;
-    }
-    if (!workspace_ || !runManager_) return nullptr;
-    auto *page = new RunMonitorPage(*workspace_, managerOf(runId), runId, tabs_);
-    monitors_.insert(runId, page);
-    const int index = tabs_->addTab(page, page->title());
-    connect(page, &RunMonitorPage::titleChanged, this,
-            [this, page](const QString &title) { tabs_->setTabText(tabs_->indexOf(page), title); });
-    tabs_->setCurrentIndex(index);
-    return page;
-}
-
-ComparePage *MainWindow::showCompare(const QList<qint64> &runIds) {
-    if (!workspace_ || runIds.isEmpty()) return nullptr;
-    if (!compare_) {
-        compare_ = new ComparePage(*workspace_, tabs_);
-        tabs_->addTab(compare_, tr("Compare"));
-    }
-    compare_->setRuns(runIds);
-    tabs_->setCurrentWidget(compare_);
-    return compare_;
-}
-
-void MainWindow::newSweep() {
-    if (!workspace_) return;
-    auto *editor = new sweep::SweepEditor(tabs_);
-    editor->setWorkspace(workspace_.get());
-    editor->setEnginePath(app::LocalExecutor::defaultEnginePath());
-    editor->setBase(designer_->specJson(), runSetup_->config());
-    tabs_->setCurrentIndex(tabs_->addTab(editor, tr("New sweep")));
-    connect(editor, &sweep::SweepEditor::sweepStarted, this, [this, editor](app::sweep::SweepController *controller) {
-        auto *page = new sweep::SweepViewPage(*workspace_, tabs_);
-        page->setEnginePath(app::LocalExecutor::defaultEnginePath());
-        page->setController(controller);
-        connect(controller, &app::sweep::SweepController::trialStarted, this,
-                [this](int, qint64 runId) { runsPanel_->refreshRun(runId); });
-        connect(page, &sweep::SweepViewPage::openRunRequested, this, [this](qint64 id) { showRunMonitor(id); });
-        connect(page, &sweep::SweepViewPage::runCreated, this, [this](qint64 id) {
-            runsPanel_->refreshRun(id);
-            if (loadRun(id)) tabs_->setCurrentWidget(runSetup_);
-        });
-        const int index = tabs_->indexOf(editor);
-        tabs_->insertTab(index, page, tr("Sweep %1").arg(controller->sweepId()));
-        tabs_->removeTab(tabs_->indexOf(editor));
-        editor->deleteLater();
-        tabs_->setCurrentWidget(page);
-    });
-}
-
-void MainWindow::openSweep(qint64 sweepId) {
-    if (!workspace_) return;
-    auto *page = new sweep::SweepViewPage(*workspace_, tabs_);
-    page->setEnginePath(app::LocalExecutor::defaultEnginePath());
-    page->showSweep(sweepId);
-    connect(page, &sweep::SweepViewPage::openRunRequested, this, [this](qint64 id) { showRunMonitor(id); });
-    connect(page, &sweep::SweepViewPage::runCreated, this, [this](qint64 id) {
-        runsPanel_->refreshRun(id);
-        if (loadRun(id)) tabs_->setCurrentWidget(runSetup_);
-    });
-    tabs_->setCurrentIndex(tabs_->addTab(page, tr("Sweep %1").arg(sweepId)));
 }
 
 bool MainWindow::fineTuneFromPackage(const QString &packageFile) {
@@ -609,16 +463,16 @@ void MainWindow::showPreferences() {
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
+    // Engines on this computer stop with the app; cluster jobs go on and are followed again at the next start.
     int active = 0;
-    if (workspace_ && runManager_)
+    if (service_)
         for (const app::Run &run : app::RunStore(*workspace_).runs())
-            if (app::RunManager *m = managerOf(run.id);
-                m->isActive(run.id) && m->executor()->status(run.id) != app::ProcessStatus::NotRunning)
+            if (run.target == QLatin1String("local") && service_->processStatus(run.id) != app::ProcessStatus::NotRunning)
                 ++active;
     if (active > 0 &&
         QMessageBox::question(this, tr("Stop training?"),
-                              tr("Closing Diamond stops %n running run(s). They can be resumed later from their "
-                                 "newest checkpoint. Close anyway?",
+                              tr("Closing Diamond stops %n run(s) on this computer. They can be resumed later from "
+                                 "their newest checkpoint. Close anyway?",
                                  "", active)) != QMessageBox::Yes) {
         event->ignore();
         return;

@@ -1,19 +1,23 @@
-// The main window: menus, toolbar, docks and the central tab area (designer, run set-up, run monitors, compare).
-// It owns the open workspace and the RunManager that trains on this computer; window geometry and dock layout
-// are kept in QSettings.
+// The main window: menus, toolbar, docks and the central tab area (designer, run set-up, run monitors, compare,
+// sweeps, clusters, gallery). It owns the open workspace and its app::RunService, through which every run and sweep
+// is started, stopped, resumed, followed and deleted; sign-in questions of clusters are asked in its dialogs
+// (SignInPrompter). Every page is reachable from the menus (View ▸ pages, Run) and the toolbar. Window geometry
+// and dock layout are kept in QSettings; docks keep their width when pages change.
 #pragma once
 
 #include <QHash>
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 
 class QAction;
 class QLabel;
+class QMenu;
 class QTabWidget;
 
 namespace diamond::app {
-class RunManager;
+class RunService;
 class Workspace;
 } // namespace diamond::app
 
@@ -21,12 +25,18 @@ namespace diamond::ui {
 
 class ClusterManagerPage;
 class GalleryPage;
+class PublishDialog;
+class SignInPrompter;
 class ComparePage;
 class DesignerPage;
 class RunMonitorPage;
 class RunSetupPage;
 class RunsPanel;
 class WorkspacePanel;
+namespace sweep {
+class SweepsPage;
+class SweepViewPage;
+} // namespace sweep
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -37,7 +47,8 @@ public:
     ~MainWindow() override;
 
     app::Workspace *workspace() const { return workspace_.get(); }
-    app::RunManager *runManager() const { return runManager_; }
+    app::RunService *runService() const { return service_; }
+    SignInPrompter *signInPrompter() const { return prompter_; }
     DesignerPage *designer() const { return designer_; }
     RunSetupPage *runSetup() const { return runSetup_; }
     RunsPanel *runsPanel() const { return runsPanel_; }
@@ -52,11 +63,17 @@ public:
     RunMonitorPage *showRunMonitor(qint64 runId);
     ComparePage *showCompare(const QList<qint64> &runIds);
     ClusterManagerPage *showClusters();
+    sweep::SweepsPage *showSweeps();
+    GalleryPage *showGallery();
     GalleryPage *gallery() const { return gallery_; }
     /// Opens the sweep editor on the designer's network and the run set-up's config.
     void newSweep();
     /// Shows a stored sweep (live when its controller runs in this process).
-    void openSweep(qint64 sweepId);
+    sweep::SweepViewPage *openSweep(qint64 sweepId);
+    /// Opens the publish dialog for a finished run (the dialog publishes it to the workspace's gallery).
+    PublishDialog *publishRun(qint64 runId);
+    /// The action of a menu or toolbar entry by object name ("trainAction", "showSweeps", ...), for tests and tours.
+    QAction *action(const QString &objectName) const;
     /// Loads a gallery package for fine-tuning: its spec into the designer, its training config into the run
     /// set-up, and its weights as the run's starting point. False (status message) when the package is refused.
     bool fineTuneFromPackage(const QString &packageFile);
@@ -77,10 +94,15 @@ private:
     bool confirmDiscardDesign();
 
     void openWorkspace(const QString &folder);
+    void closeWorkspace();
     void refreshClusterTargets();
-    /// The manager that follows a run: the local one, or the one created for the run's cluster job.
-    app::RunManager *managerOf(qint64 runId) const;
-    void deleteManagers();
+    void connectRunsPanel();
+    /// Stop / resume / delete of the runs table's selection, through the service; problems in the status bar.
+    void stopRuns(const QList<qint64> &runIds);
+    void resumeRuns(const QList<qint64> &runIds);
+    void deleteRuns(const QList<qint64> &runIds);
+    QAction *addPageAction(QMenu *menu, const QString &name, const QString &text, int key, std::function<void()> show);
+    void showPage(QWidget *page, const QString &title);
     /// Removes and deletes every tab but the permanent pages (designer, run set-up, gallery, clusters).
     void closeTransientPages();
     bool isPermanentPage(QWidget *page) const;
@@ -90,14 +112,15 @@ private:
     RunSetupPage *runSetup_ = nullptr;
     ComparePage *compare_ = nullptr;
     ClusterManagerPage *clusters_ = nullptr; ///< kept while the window lives; shown as a tab on demand
+    sweep::SweepsPage *sweeps_ = nullptr;    ///< per workspace; shown as a tab on demand
     GalleryPage *gallery_ = nullptr;
+    SignInPrompter *prompter_ = nullptr;
     WorkspacePanel *workspacePanel_ = nullptr;
     RunsPanel *runsPanel_ = nullptr;
     QLabel *statusRuns_ = nullptr;
     QHash<qint64, RunMonitorPage *> monitors_;
     std::unique_ptr<app::Workspace> workspace_;
-    app::RunManager *runManager_ = nullptr;
-    QHash<qint64, app::RunManager *> clusterManagers_; ///< one per cluster run started from this window
+    app::RunService *service_ = nullptr; ///< of workspace_, deleted before it
     QString specFile_;
     QString loadedProject_;
 };

@@ -1,7 +1,7 @@
 #include "ui/workspace_panel.h"
 
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 
 #include <QHeaderView>
 #include <QStandardItemModel>

@@ -1,6 +1,6 @@
 #include "cli.h"
 
-#include "app/app_info.h"
+#include "app/workspace/app_info.h"
 
 #include <cstdio>
 

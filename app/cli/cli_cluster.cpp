@@ -1,10 +1,12 @@
 // diamondctl cluster add|list|show|remove|test|probe: cluster profiles of the workspace (app/cluster_store.h),
 // their connection test and partition probe (over SSH, or on this machine for host "local").
 #include "cli.h"
+#include "terminal_prompter.h"
 
-#include "app/cluster_connection.h"
-#include "app/cluster_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_connection.h"
+#include "app/cluster/cluster_link.h"
+#include "app/cluster/cluster_store.h"
+#include "app/workspace/workspace.h"
 #include "remote/scheduler.h"
 
 #include <QCoreApplication>
@@ -186,9 +188,20 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
         }
         return kOk;
     }
-    const auto runner = app::makeClusterRunner(*profile);
+    // The cluster is reached like everywhere else: through its link, with sign-in prompts on the terminal.
+    TerminalPrompter prompter(io.err);
+    app::ClusterLinks links;
+    links.setPrompter(&prompter);
+    app::ClusterLink *link = links.link(*profile);
     if (sub == QLatin1String("test")) {
-        const QList<app::ClusterCheck> checks = app::testCluster(*runner, *profile);
+        QList<app::ClusterCheck> checks;
+        app::runAndWait(*link, [&] {
+            QString error;
+            if (remote::CommandRunner *runner = link->runner(&error))
+                checks = app::testCluster(*runner, *profile);
+            else
+                checks << app::ClusterCheck{QStringLiteral("connect"), false, error};
+        });
         bool allOk = true;
         QJsonArray a;
         for (const auto &c : checks) {
@@ -202,13 +215,11 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
         return allOk ? kOk : kFailed;
     }
     // probe
-    const auto scheduler = remote::makeScheduler(profile->scheduler, *runner);
-    if (!scheduler) {
-        io.err << tr("diamondctl: cluster \"%1\" has no batch scheduler to probe\n").arg(name);
-        return kFailed;
-    }
     QString error;
-    const auto partitions = scheduler->probe(&error);
+    std::optional<QList<remote::PartitionInfo>> partitions;
+    app::runAndWait(*link, [&] {
+        if (remote::Scheduler *scheduler = link->scheduler(&error)) partitions = scheduler->probe(&error);
+    });
     if (!partitions) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
     if (o.flags.contains(QStringLiteral("--save"))) {
         profile->partitions = *partitions;

@@ -4,7 +4,7 @@
 #include "cli.h"
 
 #include "app/gallery/gallery_store.h"
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QFile>

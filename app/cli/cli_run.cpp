@@ -1,15 +1,20 @@
-// diamondctl run start|list|show|metrics|logs|cancel|resume. Errors go to
-// stderr as "diamondctl: ..." with exit code 1 (kFailed), or 2 (kUsage) for bad
-// arguments; --json output is one JSON document on stdout. With
-// --follow, start/resume/metrics print metric lines as they come and exit with
-// the run's result: 0 finished, 85 preempted, 1 failed or cancelled.
+// diamondctl run start|list|show|metrics|logs|cancel|resume|export|delete. Every lifecycle step goes through
+// app::RunService, for local and cluster runs alike. Errors go to stderr as "diamondctl: ..." with exit code 1
+// (kFailed), or 2 (kUsage) for bad arguments; --json output is one JSON document on stdout. With --follow,
+// start/resume/metrics print metric lines as they come and exit with the run's result: 0 finished, 85 preempted,
+// 1 failed or cancelled. Without it, a local engine is left running on its own and a cluster run returns once its
+// job is submitted; a later `run metrics ID --follow` (or the desktop app) follows it.
 #include "cli.h"
+#include "terminal_prompter.h"
 
-#include "app/cluster_run.h"
-#include "app/cluster_store.h"
-#include "app/run_manager.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_job_store.h"
+#include "app/cluster/cluster_store.h"
+#include "app/run/run_json.h"
+#include "app/run/run_service.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
+#include "remote/engine_command.h"
+#include "remote/job_script.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -19,11 +24,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMap>
 #include <QProcess>
 #include <QSet>
-#include <QSqlQuery>
-#include <QVariant>
+#include <QTimer>
 
 #include <tuple>
 
@@ -33,7 +36,7 @@ namespace {
 
 using app::MetricPoint;
 using app::Run;
-using app::RunManager;
+using app::RunService;
 using app::RunState;
 using app::RunStore;
 using app::Workspace;
@@ -42,24 +45,25 @@ QString tr(const char *text) { return QCoreApplication::translate("diamondctl", 
 
 using Options = CommandOptions;
 
+/// How long a command waits for a cluster to confirm a submission or a cancel.
+constexpr int kClusterWaitMs = 10 * 60 * 1000;
+
 QString runUsage() {
     return tr("Usage:\n"
-              "  diamondctl [--workspace DIR] run start --spec FILE --config FILE "
-              "[--project NAME] [--name NAME]\n"
-              "                                         [--target local|CLUSTER [--job "
-              "JSON]] [--nproc N] [--threads N]\n"
+              "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
+              "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
               "                                         [--follow] [--json]\n"
               "  diamondctl [--workspace DIR] run list [--json]\n"
               "  diamondctl [--workspace DIR] run show ID [--json]\n"
-              "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] "
-              "[--follow]\n"
+              "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
               "  diamondctl [--workspace DIR] run logs ID\n"
-              "  diamondctl [--workspace DIR] run cancel ID\n"
-              "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
+              "  diamondctl [--workspace DIR] run cancel ID [--json]\n"
               "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
-              "With --follow, metric lines are printed as they come and the exit code "
-              "is the run's result:\n"
-              "0 finished, 85 preempted, 1 failed or cancelled.\n");
+              "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
+              "  diamondctl [--workspace DIR] run delete ID\n"
+              "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
+              "0 finished, 85 preempted, 1 failed or cancelled. Without it, a cluster run returns once its job is\n"
+              "submitted. A cluster that asks for a password or a one-time code asks on the terminal.\n");
 }
 
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
@@ -78,52 +82,8 @@ bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
     return true;
 }
 
-QString splitName(app::MetricSplit split) {
-    return split == app::MetricSplit::Validation ? QStringLiteral("val") : QStringLiteral("train");
-}
-
-QJsonObject runJson(const Run &r, const QString &projectName) {
-    QJsonObject o{{QStringLiteral("id"), r.id},
-                  {QStringLiteral("project_id"), r.projectId},
-                  {QStringLiteral("project"), projectName},
-                  {QStringLiteral("name"), r.name},
-                  {QStringLiteral("state"), app::runStateName(r.state)},
-                  {QStringLiteral("target"), r.target},
-                  {QStringLiteral("execution"), r.execution},
-                  {QStringLiteral("created_at"), r.createdAt},
-                  {QStringLiteral("started_at"), r.startedAt},
-                  {QStringLiteral("finished_at"), r.finishedAt},
-                  {QStringLiteral("exit_code"), r.exitCode ? QJsonValue(*r.exitCode) : QJsonValue()},
-                  {QStringLiteral("exit_message"), r.exitMessage},
-                  {QStringLiteral("final_metrics"), r.finalMetrics},
-                  {QStringLiteral("weights_sha256"), r.weightsHash}};
-    if (r.architectureVersionId > 0) o.insert(QStringLiteral("architecture_version_id"), r.architectureVersionId);
-    return o;
-}
-
-QString projectName(RunStore &store, qint64 projectId) {
-    for (const auto &p : store.projects())
-        if (p.id == projectId) return p.name;
-    return {};
-}
-
-/// Every metric point of a run, ordered by step, name, split.
-QList<MetricPoint> allPoints(Workspace &ws, qint64 runId) {
-    QList<MetricPoint> out;
-    QSqlQuery q(ws.database());
-    q.prepare(QStringLiteral("SELECT p.step, n.name, p.split, p.value, p.wall FROM metric_points p"
-                             " JOIN metric_names n ON n.id = p.name_id WHERE p.run_id = ?"
-                             " ORDER BY p.step, p.split, n.name"));
-    q.addBindValue(runId);
-    if (!q.exec()) return out;
-    while (q.next())
-        out.append({q.value(0).toLongLong(), q.value(1).toString(), static_cast<app::MetricSplit>(q.value(2).toInt()),
-                    q.value(3).toDouble(), q.value(4).toDouble()});
-    return out;
-}
-
 QString pointKey(const MetricPoint &p) {
-    return QString::number(p.step) + QLatin1Char('/') + splitName(p.split) + QLatin1Char('/') + p.name;
+    return QString::number(p.step) + QLatin1Char('/') + app::metricSplitName(p.split) + QLatin1Char('/') + p.name;
 }
 
 enum class PointFormat { Text, Csv, JsonLines };
@@ -133,22 +93,17 @@ QString formatPoint(const MetricPoint &p, PointFormat format) {
     case PointFormat::Csv:
         return QStringLiteral("%1,%2,%3,%4,%5\n")
             .arg(p.step)
-            .arg(splitName(p.split), p.name)
+            .arg(app::metricSplitName(p.split), p.name)
             .arg(p.value, 0, 'g', 10)
             .arg(p.wall, 0, 'f', 3);
     case PointFormat::JsonLines:
-        return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("step"), p.step},
-                                                           {QStringLiteral("split"), splitName(p.split)},
-                                                           {QStringLiteral("name"), p.name},
-                                                           {QStringLiteral("value"), p.value},
-                                                           {QStringLiteral("wall"), p.wall}})
-                                     .toJson(QJsonDocument::Compact)) +
+        return QString::fromUtf8(QJsonDocument(app::metricPointJson(p)).toJson(QJsonDocument::Compact)) +
                QLatin1Char('\n');
     case PointFormat::Text: break;
     }
     return QStringLiteral("step %1  %2 %3 %4\n")
         .arg(p.step, 7)
-        .arg(splitName(p.split).leftJustified(5), p.name.leftJustified(9))
+        .arg(app::metricSplitName(p.split).leftJustified(5), p.name.leftJustified(9))
         .arg(p.value, 0, 'g', 6);
 }
 
@@ -160,9 +115,29 @@ int exitCodeFor(RunState state) {
     }
 }
 
-/// Prints the run's metric points (stored ones first, then new ones) until the
-/// run ends; returns its exit code.
-int follow(Workspace &ws, RunManager &manager, qint64 runId, PointFormat format, Io &io) {
+bool isEnded(RunState s) {
+    return s == RunState::Finished || s == RunState::Failed || s == RunState::Cancelled || s == RunState::Preempted;
+}
+
+/// A service for one command: terminal prompts for cluster sign-in, local engines detached unless followed.
+struct Session {
+    Session(Workspace &ws, Io &io, bool detachedLocal) : prompter(io.err), service(ws) {
+        service.clusterLinks()->setPrompter(&prompter);
+        service.setDetachedLocalRuns(detachedLocal);
+        QObject::connect(&service, &RunService::runMessage, &service, [&io](qint64 id, const QString &text) {
+            io.err << tr("run %1: %2\n").arg(id).arg(text);
+            io.err.flush();
+        });
+    }
+    TerminalPrompter prompter;
+    RunService service;
+};
+
+/// Prints the run's metric points (stored ones first, then new ones) until the run ends; returns its exit code.
+/// The run is followed through the service (adopted when this process does not follow it yet).
+int follow(RunService &service, qint64 runId, PointFormat format, Io &io) {
+    Workspace &ws = service.workspace();
+    RunStore store(ws);
     QSet<QString> printed;
     auto print = [&](const QList<MetricPoint> &points) {
         for (const MetricPoint &p : points)
@@ -172,22 +147,22 @@ int follow(Workspace &ws, RunManager &manager, qint64 runId, PointFormat format,
             }
         io.out.flush();
     };
-    RunStore store(ws);
     std::optional<RunState> ended;
     QEventLoop loop;
-    QObject::connect(&manager, &RunManager::metricsAppended, &loop, [&](qint64 id, const QList<MetricPoint> &points) {
+    QObject::connect(&service, &RunService::metricsAppended, &loop, [&](qint64 id, const QList<MetricPoint> &points) {
         if (id == runId) print(points);
     });
-    QObject::connect(&manager, &RunManager::runEnded, &loop, [&](qint64 id, RunState state) {
+    QObject::connect(&service, &RunService::runEnded, &loop, [&](qint64 id, RunState state) {
         if (id != runId) return;
         ended = state;
         loop.quit();
     });
-    print(allPoints(ws, runId));
-    if (!manager.isActive(runId)) manager.reattach();
-    print(allPoints(ws, runId));
+    print(store.metricPointsSince(runId));
     const auto run = store.run(runId);
-    if (!ended && run && manager.isActive(runId)) loop.exec();
+    if (run && run->state == RunState::Running && !service.isActive(runId) && !service.adopt(runId))
+        io.err << tr("diamondctl: cannot follow run %1: %2\n").arg(runId).arg(service.errorString());
+    print(store.metricPointsSince(runId));
+    if (!ended && service.isActive(runId)) loop.exec();
     const auto final = store.run(runId);
     if (!final) return kFailed;
     if (final->state == RunState::Failed && !final->exitMessage.isEmpty())
@@ -197,6 +172,29 @@ int follow(Workspace &ws, RunManager &manager, qint64 runId, PointFormat format,
                       .arg(runId)
                       .arg(QString::fromUtf8(QJsonDocument(final->finalMetrics).toJson(QJsonDocument::Compact)));
     return ended ? exitCodeFor(*ended) : exitCodeFor(final->state);
+}
+
+/// Waits until the cluster run's job is submitted (or the run ended before that). False with a message on io.err.
+bool waitForSubmission(RunService &service, qint64 runId, Io &io) {
+    RunStore store(service.workspace());
+    app::ClusterJobStore jobs(service.workspace());
+    const int before = int(jobs.jobs(runId).size());
+    QEventLoop loop;
+    QObject::connect(&service, &RunService::clusterJobChanged, &loop, [&](qint64 id) {
+        if (id == runId && jobs.jobs(runId).size() > before) loop.quit();
+    });
+    QObject::connect(&service, &RunService::runEnded, &loop, [&](qint64 id) {
+        if (id == runId) loop.quit();
+    });
+    QTimer::singleShot(kClusterWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    const auto job = jobs.latest(runId);
+    const auto run = store.run(runId);
+    if (job && jobs.jobs(runId).size() > before) return true;
+    io.err << tr("diamondctl: run %1 was not submitted: %2\n")
+                  .arg(runId)
+                  .arg(run && !run->exitMessage.isEmpty() ? run->exitMessage : tr("no answer from the cluster"));
+    return false;
 }
 
 bool parseRunId(const Options &o, qint64 *id, Io &io) {
@@ -209,10 +207,27 @@ bool parseRunId(const Options &o, qint64 *id, Io &io) {
     return true;
 }
 
-app::LocalExecutor *newExecutor(bool detached) {
-    auto *executor = new app::LocalExecutor;
-    executor->setDetached(detached);
-    return executor;
+/// Reports a started (or resumed) run: the follow loop, or a line / the run's JSON.
+int reportStarted(RunService &service, qint64 runId, const Options &o, bool followRun, const QString &verb, Io &io) {
+    Workspace &ws = service.workspace();
+    const auto run = RunStore(ws).run(runId);
+    const bool cluster = run && run->target != QLatin1String("local");
+    if (followRun) {
+        if (!o.json) io.out << tr("%1 run %2 in %3\n").arg(verb).arg(runId).arg(ws.runDirectory(runId));
+        return follow(service, runId, o.json ? PointFormat::JsonLines : PointFormat::Text, io);
+    }
+    if (cluster && !waitForSubmission(service, runId, io)) return kFailed;
+    const auto now = RunStore(ws).run(runId);
+    if (o.json) {
+        printJson(io, app::runJson(ws, *now));
+        return kOk;
+    }
+    io.out << tr("%1 run %2 (\"%3\") in %4\n").arg(verb).arg(runId).arg(now->name, ws.runDirectory(runId));
+    if (const auto job = app::ClusterJobStore(ws).latest(runId))
+        io.out << tr("Job %1 on %2 is %3; follow it with: diamondctl run metrics %4 --follow\n")
+                      .arg(job->jobId, job->cluster, job->phase)
+                      .arg(runId);
+    return kOk;
 }
 
 int runStart(const Options &o, Workspace &ws, Io &io) {
@@ -222,32 +237,17 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         io.err << tr("diamondctl: run start needs --spec FILE and --config FILE\n") << runUsage();
         return kUsage;
     }
-    const QString target = o.values.value(QStringLiteral("--target"), QStringLiteral("local"));
     const bool followRun = o.flags.contains(QStringLiteral("--follow"));
-    QJsonObject execution;
-    if (target != QLatin1String("local")) {
-        if (!app::ClusterStore(ws).profile(target)) {
-            io.err << tr("diamondctl: unknown target '%1': no such cluster (see "
-                         "diamondctl cluster list)\n")
-                          .arg(target);
+    RunService::NewRun n;
+    n.target = o.values.value(QStringLiteral("--target"), QStringLiteral("local"));
+    if (o.values.contains(QStringLiteral("--job"))) {
+        const QJsonDocument job = QJsonDocument::fromJson(o.values.value(QStringLiteral("--job")).toUtf8());
+        if (!job.isObject()) {
+            io.err << tr("diamondctl: --job expects a JSON object such as "
+                         "{\"partition\":\"gpu\",\"tasks_per_node\":2,\"time_limit_minutes\":60}\n");
             return kUsage;
         }
-        if (!followRun) {
-            io.err << tr("diamondctl: a run on a cluster needs --follow (diamondctl "
-                         "follows its jobs and submits "
-                         "their continuations)\n");
-            return kUsage;
-        }
-        if (o.values.contains(QStringLiteral("--job"))) {
-            const QJsonDocument job = QJsonDocument::fromJson(o.values.value(QStringLiteral("--job")).toUtf8());
-            if (!job.isObject()) {
-                io.err << tr("diamondctl: --job expects a JSON object such as "
-                             "{\"partition\":\"gpu\",\"tasks_per_node\":2,\"time_limit_"
-                             "minutes\":60}\n");
-                return kUsage;
-            }
-            execution.insert(QStringLiteral("job"), job.object());
-        }
+        n.execution.insert(QStringLiteral("job"), job.object());
     }
     for (const auto &[option, key, minimum] :
          {std::tuple{"--nproc", "nproc", 1}, std::tuple{"--threads", "threads", 0}}) {
@@ -256,71 +256,116 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         bool ok = false;
         const int value = text.toInt(&ok);
         if (!ok || value < minimum || value > 1024) {
-            io.err << tr("diamondctl: %1 expects a whole number from %2 to 1024, not "
-                         "'%3'\n")
+            io.err << tr("diamondctl: %1 expects a whole number from %2 to 1024, not '%3'\n")
                           .arg(QLatin1String(option))
                           .arg(minimum)
                           .arg(text);
             return kUsage;
         }
-        execution.insert(QLatin1String(key), value);
+        n.execution.insert(QLatin1String(key), value);
     }
-    app::Executor *executor = nullptr;
-    if (target == QLatin1String("local")) {
-        executor = newExecutor(!followRun);
-    } else {
-        QString error;
-        executor = app::makeClusterExecutor(ws, target, execution, &error);
-        if (!executor) return io.err << tr("diamondctl: %1\n").arg(error), kUsage;
-    }
-    QJsonObject spec, config;
-    if (!readJsonObject(specPath, &spec, io) || !readJsonObject(configPath, &config, io))
-        return delete executor, kFailed;
-    RunStore store(ws);
-    const QString projectName = o.values.value(QStringLiteral("--project"), QStringLiteral("Default"));
-    QString archName = spec.value(QStringLiteral("name")).toString();
-    if (archName.isEmpty()) archName = QFileInfo(specPath).completeBaseName();
-    const QString name = o.values.value(QStringLiteral("--name"), archName);
-    const auto run = store.createRunWithSpec(projectName, spec, archName, name, config, target, execution);
-    if (!run) return delete executor, io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
-    const auto project = store.projectByName(projectName);
+    if (!readJsonObject(specPath, &n.spec, io) || !readJsonObject(configPath, &n.config, io)) return kFailed;
+    n.project = o.values.value(QStringLiteral("--project"), QStringLiteral("Default"));
+    n.architectureName = n.spec.value(QStringLiteral("name")).toString();
+    if (n.architectureName.isEmpty()) n.architectureName = QFileInfo(specPath).completeBaseName();
+    n.name = o.values.value(QStringLiteral("--name"), n.architectureName);
 
-    RunManager manager(ws, executor);
-    if (!manager.startRun(run->id)) {
-        io.err << tr("diamondctl: run %1 could not start: %2\n").arg(run->id).arg(manager.errorString());
+    if (n.target != QLatin1String("local")) {
+        if (!app::ClusterStore(ws).profile(n.target)) {
+            io.err << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n")
+                          .arg(n.target);
+            return kUsage;
+        }
+        QString error;
+        if (!remote::jobRequestFromJson(n.execution.value(QStringLiteral("job")).toObject(), &error))
+            return io.err << tr("diamondctl: --job: %1\n").arg(error), kUsage;
+    }
+    Session session(ws, io, !followRun);
+    const auto run = session.service.createRun(n);
+    if (!run) return io.err << tr("diamondctl: %1\n").arg(session.service.errorString()), kFailed;
+    if (!session.service.start(run->id)) {
+        io.err << tr("diamondctl: run %1 could not start: %2\n").arg(run->id).arg(session.service.errorString());
         return kFailed;
     }
-    if (!followRun) {
-        if (o.json)
-            printJson(io, runJson(*store.run(run->id), project->name));
-        else
-            io.out << tr("Started run %1 (\"%2\", project \"%3\") in %4\n")
-                          .arg(run->id)
-                          .arg(name, project->name, ws.runDirectory(run->id));
-        return kOk;
-    }
-    if (!o.json) io.out << tr("Started run %1 in %2\n").arg(run->id).arg(ws.runDirectory(run->id));
-    const int code = follow(ws, manager, run->id, o.json ? PointFormat::JsonLines : PointFormat::Text, io);
-    return code;
+    return reportStarted(session.service, run->id, o, followRun, tr("Started"), io);
 }
 
-} // namespace
+/// `run cancel ID`: a cluster run waits until the scheduler confirms (or refuses).
+int runCancel(RunService &service, qint64 runId, const Options &o, Io &io) {
+    Workspace &ws = service.workspace();
+    std::optional<QString> refused;
+    QEventLoop loop;
+    QObject::connect(&service, &RunService::runEnded, &loop, [&](qint64 id) {
+        if (id == runId) loop.quit();
+    });
+    QObject::connect(&service, &RunService::cancelFailed, &loop, [&](qint64 id, const QString &error) {
+        if (id != runId) return;
+        refused = error;
+        loop.quit();
+    });
+    if (!service.cancel(runId)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+    if (service.isActive(runId)) {
+        QTimer::singleShot(kClusterWaitMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    const auto run = RunStore(ws).run(runId);
+    if (refused) return io.err << tr("diamondctl: run %1 was not cancelled: %2\n").arg(runId).arg(*refused), kFailed;
+    if (!run || !isEnded(run->state))
+        return io.err << tr("diamondctl: run %1 is still %2: the cancel was not confirmed in time\n")
+                             .arg(runId)
+                             .arg(run ? app::runStateName(run->state) : QStringLiteral("?")),
+               kFailed;
+    if (o.json)
+        printJson(io, app::runJson(ws, *run));
+    else
+        io.out << tr("Cancelled run %1.\n").arg(runId);
+    return kOk;
+}
 
-/// `run export ID [--out DIR]`: the engine's export (safetensors, spec, test
-/// inputs/outputs, a standalone PyTorch module) of the run's newest checkpoint,
-/// into DIR or <run folder>/export.
-static int runExport(Workspace &ws, qint64 runId, const Options &o, Io &io) {
-    const QString runDir = ws.runDirectory(runId);
-    QStringList args{QStringLiteral("export"), QStringLiteral("--spec"),
-                     QDir(runDir).filePath(QStringLiteral("spec.json")), QStringLiteral("--run-dir"), runDir};
+/// `run show ID`: the run, its cluster job and the executors' messages.
+int runShow(Workspace &ws, const Run &r, const Options &o, Io &io) {
+    if (o.json) {
+        printJson(io, app::runDetailJson(ws, r));
+        return kOk;
+    }
+    RunStore store(ws);
+    const QJsonObject doc = app::runJson(ws, r);
+    io.out << tr("Run:           %1 \"%2\"\n").arg(r.id).arg(r.name)
+           << tr("Project:       %1\n").arg(doc.value(QStringLiteral("project")).toString())
+           << tr("State:         %1\n").arg(app::runStateName(r.state)) << tr("Target:        %1\n").arg(r.target)
+           << tr("Folder:        %1\n").arg(ws.runDirectory(r.id)) << tr("Created:       %1\n").arg(r.createdAt)
+           << tr("Started:       %1\n").arg(r.startedAt) << tr("Ended:         %1\n").arg(r.finishedAt);
+    if (const auto job = app::ClusterJobStore(ws).latest(r.id))
+        io.out << tr("Job:           %1 on %2, %3%4\n")
+                      .arg(job->jobId, job->cluster, job->phase,
+                           job->reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(job->reason));
+    if (r.exitCode) io.out << tr("Exit code:     %1\n").arg(*r.exitCode);
+    if (!r.exitMessage.isEmpty()) io.out << tr("Message:       %1\n").arg(r.exitMessage);
+    if (!r.finalMetrics.isEmpty())
+        io.out << tr("Final metrics: %1\n")
+                      .arg(QString::fromUtf8(QJsonDocument(r.finalMetrics).toJson(QJsonDocument::Compact)));
+    if (!r.weightsHash.isEmpty()) io.out << tr("Weights:       sha256 %1\n").arg(r.weightsHash);
+    io.out << tr("Metric points: %1\n").arg(store.metricPointCount(r.id));
+    for (const app::RunMessage &m : store.messages(r.id, 20))
+        io.out << QStringLiteral("  %1  %2\n").arg(m.at, m.text);
+    return kOk;
+}
+
+/// `run export ID [--out DIR]`: the engine's export (safetensors, spec, test inputs/outputs, a standalone PyTorch
+/// module) of the run's newest checkpoint, into DIR or <run folder>/export.
+int runExport(RunService &service, qint64 runId, const Options &o, Io &io) {
+    const QString runDir = service.workspace().runDirectory(runId);
+    remote::EngineCommand command;
+    command.mode = remote::EngineCommand::Mode::Export;
+    command.specPath = QDir(runDir).filePath(QStringLiteral("spec.json"));
+    command.runDir = runDir;
     if (o.values.contains(QStringLiteral("--out")))
-        args << QStringLiteral("--out") << QDir(o.values.value(QStringLiteral("--out"))).absolutePath();
+        command.outDir = QDir(o.values.value(QStringLiteral("--out"))).absolutePath();
     QProcess engine;
     engine.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    engine.start(app::LocalExecutor::defaultEnginePath(), args);
+    engine.start(service.enginePath(), command.arguments());
     if (!engine.waitForStarted() || !engine.waitForFinished(-1)) {
-        io.err
-            << tr("diamondctl: cannot run %1: %2\n").arg(app::LocalExecutor::defaultEnginePath(), engine.errorString());
+        io.err << tr("diamondctl: cannot run %1: %2\n").arg(service.enginePath(), engine.errorString());
         return kFailed;
     }
     const QList<QByteArray> lines = engine.readAllStandardOutput().split('\n');
@@ -339,6 +384,45 @@ static int runExport(Workspace &ws, qint64 runId, const Options &o, Io &io) {
     return engine.exitStatus() == QProcess::NormalExit && engine.exitCode() == 0 ? kOk : kFailed;
 }
 
+int runList(Workspace &ws, const Options &o, Io &io) {
+    RunStore store(ws);
+    const QList<Run> runs = store.runs();
+    if (o.json) {
+        QJsonArray array;
+        for (const Run &r : runs)
+            array.append(app::runJson(ws, r));
+        printJson(io, {{QStringLiteral("workspace"), ws.path()}, {QStringLiteral("runs"), array}});
+        return kOk;
+    }
+    io.out << tr("id").rightJustified(4) << "  " << tr("state").leftJustified(9) << "  " << tr("target").leftJustified(8)
+           << "  " << tr("name").leftJustified(20) << "  " << tr("created") << '\n';
+    for (const Run &r : runs)
+        io.out << QString::number(r.id).rightJustified(4) << "  " << app::runStateName(r.state).leftJustified(9) << "  "
+               << r.target.leftJustified(8) << "  " << r.name.leftJustified(20) << "  " << r.createdAt << '\n';
+    return kOk;
+}
+
+int runMetrics(RunService &service, qint64 runId, const Options &o, Io &io) {
+    const PointFormat format = o.flags.contains(QStringLiteral("--csv")) ? PointFormat::Csv
+                               : o.json                                  ? PointFormat::JsonLines
+                                                                         : PointFormat::Text;
+    if (format == PointFormat::Csv) io.out << "step,split,name,value,wall\n";
+    if (o.flags.contains(QStringLiteral("--follow"))) return follow(service, runId, format, io);
+    const QList<MetricPoint> points = RunStore(service.workspace()).metricPointsSince(runId);
+    if (o.json) {
+        QJsonArray array;
+        for (const MetricPoint &p : points)
+            array.append(app::metricPointJson(p));
+        printJson(io, {{QStringLiteral("run"), runId}, {QStringLiteral("points"), array}});
+        return kOk;
+    }
+    for (const MetricPoint &p : points)
+        io.out << formatPoint(p, format);
+    return kOk;
+}
+
+} // namespace
+
 int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     if (args.isEmpty() || args.first() == QLatin1String("--help")) {
         (args.isEmpty() ? io.err : io.out) << runUsage();
@@ -351,9 +435,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),   QStringLiteral("list"),  QStringLiteral("show"),
+    static const QStringList known{QStringLiteral("start"),  QStringLiteral("list"),   QStringLiteral("show"),
                                    QStringLiteral("metrics"), QStringLiteral("logs"),  QStringLiteral("cancel"),
-                                   QStringLiteral("resume"),  QStringLiteral("export")};
+                                   QStringLiteral("resume"), QStringLiteral("export"), QStringLiteral("delete")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;
@@ -370,123 +454,40 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     if (sub == QLatin1String("start")) return runStart(o, ws, io);
-
-    RunStore store(ws);
+    const bool followRun = o.flags.contains(QStringLiteral("--follow"));
     if (sub == QLatin1String("list")) {
-        RunManager(ws, newExecutor(true)).reattach(); // settle runs whose engine has ended
-        const QList<Run> runs = store.runs();
-        if (o.json) {
-            QJsonArray array;
-            for (const Run &r : runs)
-                array.append(runJson(r, projectName(store, r.projectId)));
-            printJson(io, {{QStringLiteral("workspace"), ws.path()}, {QStringLiteral("runs"), array}});
-            return kOk;
-        }
-        io.out << tr("id").rightJustified(4) << "  " << tr("state").leftJustified(9) << "  "
-               << tr("name").leftJustified(20) << "  " << tr("created") << '\n';
-        for (const Run &r : runs)
-            io.out << QString::number(r.id).rightJustified(4) << "  " << app::runStateName(r.state).leftJustified(9)
-                   << "  " << r.name.leftJustified(20) << "  " << r.createdAt << '\n';
-        return kOk;
+        Session session(ws, io, true);
+        session.service.settleLocalRuns(); // runs whose engine has ended
+        return runList(ws, o, io);
     }
 
     qint64 runId = 0;
     if (!parseRunId(o, &runId, io)) return kUsage;
-    if (!store.run(runId)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
-    const bool followRun = o.flags.contains(QStringLiteral("--follow"));
-    RunManager manager(ws, newExecutor(!(followRun && sub == QLatin1String("resume"))));
-    if (sub != QLatin1String("cancel") && sub != QLatin1String("resume")) manager.reattach();
-    if (sub == QLatin1String("metrics") && followRun) {
-        // A cluster run's job is followed through its cluster's executor (ClusterExecutor::adopt()).
-        const Run r = *store.run(runId);
-        if (r.state == RunState::Running && !r.target.isEmpty() && r.target != QLatin1String("local")) {
-            QString error;
-            app::ClusterExecutor *executor = app::makeClusterExecutor(ws, r.target, r.execution, &error);
-            if (!executor) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
-            RunManager cluster(ws, executor);
-            if (!cluster.adopt(runId)) return io.err << tr("diamondctl: %1\n").arg(cluster.errorString()), kFailed;
-            const PointFormat format = o.flags.contains(QStringLiteral("--csv")) ? PointFormat::Csv
-                                       : o.json                                  ? PointFormat::JsonLines
-                                                                                 : PointFormat::Text;
-            if (format == PointFormat::Csv) io.out << "step,split,name,value,wall\n";
-            return follow(ws, cluster, runId, format, io);
-        }
-    }
-
+    RunStore store(ws);
+    const auto run = store.run(runId);
+    if (!run) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    Session session(ws, io, !followRun);
+    RunService &service = session.service;
     if (sub == QLatin1String("show")) {
-        const Run r = *store.run(runId);
-        if (o.json) {
-            QJsonObject doc = runJson(r, projectName(store, r.projectId));
-            QJsonArray transitions;
-            for (const auto &t : store.transitions(runId))
-                transitions.append(QJsonObject{
-                    {QStringLiteral("from"), t.from ? QJsonValue(app::runStateName(*t.from)) : QJsonValue()},
-                    {QStringLiteral("to"), app::runStateName(t.to)},
-                    {QStringLiteral("at"), t.at},
-                    {QStringLiteral("note"), t.note}});
-            doc.insert(QStringLiteral("transitions"), transitions);
-            doc.insert(QStringLiteral("metric_points"), static_cast<int>(allPoints(ws, runId).size()));
-            doc.insert(QStringLiteral("run_dir"), ws.runDirectory(runId));
-            printJson(io, doc);
-            return kOk;
-        }
-        io.out << tr("Run:           %1 \"%2\"\n").arg(r.id).arg(r.name)
-               << tr("Project:       %1\n").arg(projectName(store, r.projectId))
-               << tr("State:         %1\n").arg(app::runStateName(r.state))
-               << tr("Folder:        %1\n").arg(ws.runDirectory(runId)) << tr("Created:       %1\n").arg(r.createdAt)
-               << tr("Started:       %1\n").arg(r.startedAt) << tr("Ended:         %1\n").arg(r.finishedAt);
-        if (r.exitCode) io.out << tr("Exit code:     %1\n").arg(*r.exitCode);
-        if (!r.exitMessage.isEmpty()) io.out << tr("Message:       %1\n").arg(r.exitMessage);
-        if (!r.finalMetrics.isEmpty())
-            io.out << tr("Final metrics: %1\n")
-                          .arg(QString::fromUtf8(QJsonDocument(r.finalMetrics).toJson(QJsonDocument::Compact)));
-        if (!r.weightsHash.isEmpty()) io.out << tr("Weights:       sha256 %1\n").arg(r.weightsHash);
-        io.out << tr("Metric points: %1\n").arg(allPoints(ws, runId).size());
-        return kOk;
+        service.settleLocalRuns();
+        return runShow(ws, *store.run(runId), o, io);
     }
-    if (sub == QLatin1String("metrics")) {
-        const PointFormat format = o.flags.contains(QStringLiteral("--csv")) ? PointFormat::Csv
-                                   : o.json                                  ? PointFormat::JsonLines
-                                                                             : PointFormat::Text;
-        if (format == PointFormat::Csv) io.out << "step,split,name,value,wall\n";
-        if (followRun) return follow(ws, manager, runId, format, io);
-        if (o.json) {
-            QJsonArray array;
-            for (const MetricPoint &p : allPoints(ws, runId))
-                array.append(QJsonObject{{QStringLiteral("step"), p.step},
-                                         {QStringLiteral("split"), splitName(p.split)},
-                                         {QStringLiteral("name"), p.name},
-                                         {QStringLiteral("value"), p.value},
-                                         {QStringLiteral("wall"), p.wall}});
-            printJson(io, {{QStringLiteral("run"), runId}, {QStringLiteral("points"), array}});
-            return kOk;
-        }
-        for (const MetricPoint &p : allPoints(ws, runId))
-            io.out << formatPoint(p, format);
-        return kOk;
-    }
+    if (sub == QLatin1String("metrics")) return runMetrics(service, runId, o, io);
     if (sub == QLatin1String("logs")) {
-        QSqlQuery q(ws.database());
-        q.prepare(QStringLiteral("SELECT json FROM events WHERE run_id = ? ORDER BY offset"));
-        q.addBindValue(runId);
-        if (!q.exec()) return io.err << tr("diamondctl: cannot read the events of run %1\n").arg(runId), kFailed;
-        while (q.next())
-            io.out << q.value(0).toString() << '\n';
+        for (const QJsonObject &event : store.events(runId, {}, true))
+            io.out << QString::fromUtf8(QJsonDocument(event).toJson(QJsonDocument::Compact)) << '\n';
         return kOk;
     }
-    if (sub == QLatin1String("export")) return runExport(ws, runId, o, io);
-    if (sub == QLatin1String("cancel")) {
-        if (!manager.cancel(runId)) return io.err << tr("diamondctl: %1\n").arg(manager.errorString()), kFailed;
-        io.out << tr("Cancelled run %1.\n").arg(runId);
+    if (sub == QLatin1String("export")) return runExport(service, runId, o, io);
+    if (sub == QLatin1String("cancel")) return runCancel(service, runId, o, io);
+    if (sub == QLatin1String("delete")) {
+        if (!service.deleteRun(runId)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+        io.out << tr("Deleted run %1.\n").arg(runId);
         return kOk;
     }
     // resume
-    if (!manager.resume(runId)) return io.err << tr("diamondctl: %1\n").arg(manager.errorString()), kFailed;
-    if (!followRun) {
-        io.out << tr("Resumed run %1.\n").arg(runId);
-        return kOk;
-    }
-    return follow(ws, manager, runId, o.json ? PointFormat::JsonLines : PointFormat::Text, io);
+    if (!service.resume(runId)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+    return reportStarted(service, runId, o, followRun, tr("Resumed"), io);
 }
 
 } // namespace diamond::cli

@@ -3,9 +3,12 @@
 // killed. --print-token prints the workspace's bearer token (creating it) and exits; --openapi prints the
 // OpenAPI document and exits.
 #include "cli.h"
+#include "terminal_prompter.h"
+
+#include "app/run/run_service.h"
 
 #include "app/rest/rest_server.h"
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -67,6 +70,9 @@ int runServe(const QStringList &args, const QString &workspaceOption, Io &io) {
             return io.err << tr("diamondctl: %1 needs a byte count\n").arg(QLatin1String(option)), kUsage;
     }
     app::rest::RestServer server(ws, options);
+    // Clusters that ask for a password or a one-time code ask on the terminal that runs the server.
+    TerminalPrompter prompter(io.err);
+    server.service()->clusterLinks()->setPrompter(&prompter);
     if (!server.start()) return io.err << tr("diamondctl: %1\n").arg(server.errorString()), kFailed;
     const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
                              ? QLatin1Char('[') + options.address.toString() + QLatin1Char(']')

@@ -4,10 +4,13 @@
 // `sweep resume ID --follow` are that process; without --follow they start it in the background
 // (`diamondctl sweep resume ID --follow`, output in <workspace>/sweeps/<id>/controller.log) and return.
 #include "cli.h"
+#include "terminal_prompter.h"
 
-#include "app/run_store.h"
+#include "app/run/run_service.h"
+#include "app/run/run_store.h"
+#include "app/sweep/sweep_json.h"
 #include "app/sweep/sweep_controller.h"
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -22,6 +25,7 @@ namespace diamond::cli {
 
 namespace {
 
+using app::RunService;
 using app::Workspace;
 using app::sweep::SweepController;
 using app::sweep::SweepDefinition;
@@ -43,47 +47,11 @@ QString sweepUsage() {
               "controller: it prints trial events and exits when the sweep ends (0 completed, 1 stopped or failed).\n");
 }
 
-QJsonObject trialJson(const TrialRow &t) {
-    return {{QStringLiteral("index"), t.index},
-            {QStringLiteral("run_id"), t.runId > 0 ? QJsonValue(t.runId) : QJsonValue()},
-            {QStringLiteral("state"), t.state},
-            {QStringLiteral("rung"), t.rung},
-            {QStringLiteral("budget"), t.budget},
-            {QStringLiteral("objective"), t.objective ? QJsonValue(*t.objective) : QJsonValue()},
-            {QStringLiteral("params"), t.params},
-            {QStringLiteral("bracket"), t.info.value(QStringLiteral("bracket"))},
-            {QStringLiteral("values"), t.info.value(QStringLiteral("values"))},
-            {QStringLiteral("note"), t.info.value(QStringLiteral("note"))}};
-}
-
-QJsonObject sweepJson(const SweepRow &s, const QList<TrialRow> &trials) {
-    QJsonArray array;
-    double used = 0;
-    for (const TrialRow &t : trials) {
-        array.append(trialJson(t));
-        used += t.budget;
-    }
-    const QJsonObject limits = s.document.value(QStringLiteral("limits")).toObject();
-    return {{QStringLiteral("id"), s.id},
-            {QStringLiteral("name"), s.name},
-            {QStringLiteral("algorithm"), s.strategy},
-            {QStringLiteral("objective"), s.objective},
-            {QStringLiteral("state"), s.state},
-            {QStringLiteral("controller_pid"), SweepController::livePid(s)},
-            {QStringLiteral("created_at"), s.createdAt},
-            {QStringLiteral("updated_at"), s.updatedAt},
-            {QStringLiteral("note"), s.stateJson.value(QStringLiteral("note"))},
-            {QStringLiteral("max_trials"), limits.value(QStringLiteral("max_trials"))},
-            {QStringLiteral("budget_unit"), limits.value(QStringLiteral("budget_unit"))},
-            {QStringLiteral("used_budget"), used},
-            {QStringLiteral("trials"), array}};
-}
-
 QString number(const std::optional<double> &v) { return v ? QString::number(*v, 'g', 6) : QStringLiteral("-"); }
 
 QString compactJson(const QJsonObject &o) { return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)); }
 
-/// Runs the controller in this process until the sweep ends; prints trial events. Returns the exit code.
+/// Prints the trial events of a sweep controlled by this process until the sweep ends. Returns the exit code.
 int control(SweepController &c, bool json, Io &io) {
     auto line = [&](const QJsonObject &o, const QString &text) {
         if (json)
@@ -119,10 +87,6 @@ int control(SweepController &c, bool json, Io &io) {
     });
     QEventLoop loop;
     QObject::connect(&c, &SweepController::finished, &loop, &QEventLoop::quit);
-    if (!c.start()) {
-        io.err << tr("diamondctl: %1\n").arg(c.errorString());
-        return kFailed;
-    }
     if (!c.isFinished()) loop.exec();
     line({{QStringLiteral("event"), QStringLiteral("sweep_ended")},
           {QStringLiteral("sweep"), c.sweepId()},
@@ -208,25 +172,27 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io) {
     Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     SweepStore store(ws);
+    TerminalPrompter prompter(io.err);
+    RunService service(ws);
+    service.clusterLinks()->setPrompter(&prompter);
 
     if (sub == QLatin1String("start")) {
-        SweepController c(ws);
-        const auto id = c.create(*def);
-        if (!id) return io.err << tr("diamondctl: %1\n").arg(c.errorString()), kFailed;
-        if (!follow) return background(ws, *id, o.json, io);
-        if (!o.json) io.out << tr("Sweep %1 (\"%2\", %3) started.\n").arg(*id).arg(def->name, def->algorithm.name);
-        return control(c, o.json, io);
+        if (!follow) {
+            const auto id = service.createSweep(*def);
+            if (!id) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+            return background(ws, *id, o.json, io);
+        }
+        SweepController *c = service.startSweep(*def);
+        if (!c) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+        if (!o.json) io.out << tr("Sweep %1 (\"%2\", %3) started.\n").arg(c->sweepId()).arg(def->name, def->algorithm.name);
+        return control(*c, o.json, io);
     }
     if (sub == QLatin1String("list")) {
         const QList<SweepRow> sweeps = store.sweeps();
         if (o.json) {
             QJsonArray array;
             for (const SweepRow &s : sweeps)
-                array.append(QJsonObject{{QStringLiteral("id"), s.id},
-                                         {QStringLiteral("name"), s.name},
-                                         {QStringLiteral("algorithm"), s.strategy},
-                                         {QStringLiteral("state"), s.state},
-                                         {QStringLiteral("trials"), store.trials(s.id).size()}});
+                array.append(app::sweep::sweepSummaryJson(s, int(store.trials(s.id).size())));
             printJson(io, {{QStringLiteral("sweeps"), array}});
             return kOk;
         }
@@ -244,7 +210,7 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io) {
     if (sub == QLatin1String("status")) {
         const QList<TrialRow> trials = store.trials(id);
         if (o.json) {
-            printJson(io, sweepJson(*row, trials));
+            printJson(io, app::sweep::sweepJson(*row, trials));
             return kOk;
         }
         const qint64 pid = SweepController::livePid(*row);
@@ -261,14 +227,14 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io) {
         return kOk;
     }
     if (sub == QLatin1String("best")) {
-        SweepController c(ws);
+        SweepController c(ws); // read-only: the algorithm's view of the stored trials
         if (!c.load(id)) return io.err << tr("diamondctl: %1\n").arg(c.errorString()), kFailed;
         const auto best = c.algorithm()->bestTrial();
         if (!best) return io.err << tr("diamondctl: sweep %1 has no trial with a result yet\n").arg(id), kFailed;
         for (const TrialRow &t : store.trials(id)) {
             if (t.index != *best) continue;
             if (o.json) {
-                QJsonObject doc = trialJson(t);
+                QJsonObject doc = app::sweep::trialJson(t);
                 doc.insert(QStringLiteral("sweep"), id);
                 doc.insert(QStringLiteral("objective_name"), row->objective);
                 printJson(io, doc);
@@ -286,58 +252,44 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io) {
         return kFailed;
     }
     if (sub == QLatin1String("pause")) {
-        if (!store.compareAndSetSweepState(id, QStringLiteral("running"), QStringLiteral("paused")))
-            return io.err << tr("diamondctl: sweep %1 is %2, not running\n").arg(id).arg(row->state), kFailed;
+        if (!service.pauseSweep(id)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
         io.out << tr("Sweep %1 paused: running trials finish their rung, nothing new starts.\n").arg(id);
         return kOk;
     }
     if (sub == QLatin1String("stop")) {
-        if (row->state == QLatin1String("completed") || row->state == QLatin1String("stopped") ||
-            row->state == QLatin1String("failed"))
-            return io.err << tr("diamondctl: sweep %1 is %2 already\n").arg(id).arg(row->state), kFailed;
-        store.setSweepState(id, QStringLiteral("stopping"));
-        if (SweepController::livePid(*row) > 0) {
-            // The live controller polls the state and stops its trials; wait for it.
-            QDeadlineTimer deadline(60000);
-            while (!deadline.hasExpired()) {
-                row = store.sweep(id);
-                if (row && row->state == QLatin1String("stopped")) break;
-                QThread::msleep(200);
-            }
-        } else {
-            SweepController c(ws);
-            QEventLoop loop;
-            QObject::connect(&c, &SweepController::finished, &loop, &QEventLoop::quit);
-            if (!c.load(id) || !c.start()) return io.err << tr("diamondctl: %1\n").arg(c.errorString()), kFailed;
-            if (!c.isFinished()) loop.exec();
+        if (!service.stopSweep(id)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+        // Stopped by its live controller (here or in another process): wait for the state.
+        QDeadlineTimer deadline(60000);
+        while (!deadline.hasExpired()) {
+            row = store.sweep(id);
+            if (row && row->state == QLatin1String("stopped")) break;
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
+            QThread::msleep(50);
         }
         row = store.sweep(id);
         if (!row || row->state != QLatin1String("stopped"))
             return io.err << tr("diamondctl: sweep %1 did not stop in time\n").arg(id), kFailed;
         if (o.json)
-            printJson(io, sweepJson(*row, store.trials(id)));
+            printJson(io, app::sweep::sweepJson(*row, store.trials(id)));
         else
             io.out << tr("Stopped sweep %1.\n").arg(id);
         return kOk;
     }
     // resume
+    if (const qint64 pid = SweepController::livePid(*row); pid > 0) {
+        if (!service.continueSweep(id)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+        io.out << tr("Sweep %1 continues (controller process %2).\n").arg(id).arg(pid);
+        return kOk;
+    }
     if (row->state == QLatin1String("completed") || row->state == QLatin1String("stopped") ||
         row->state == QLatin1String("failed"))
         return io.err << tr("diamondctl: sweep %1 is %2 and cannot be resumed\n").arg(id).arg(row->state), kFailed;
-    if (const qint64 pid = SweepController::livePid(*row); pid > 0) {
-        // A live controller continues a paused sweep when it sees the state change.
-        if (row->state == QLatin1String("paused") &&
-            store.compareAndSetSweepState(id, QStringLiteral("paused"), QStringLiteral("running"))) {
-            io.out << tr("Sweep %1 continues (controller process %2).\n").arg(id).arg(pid);
-            return kOk;
-        }
-        return io.err << tr("diamondctl: sweep %1 is being run by process %2\n").arg(id).arg(pid), kFailed;
+    if (!follow) {
+        if (row->state == QLatin1String("paused")) store.setSweepState(id, QStringLiteral("running"));
+        return background(ws, id, o.json, io);
     }
-    if (row->state == QLatin1String("paused")) store.setSweepState(id, QStringLiteral("running"));
-    if (!follow) return background(ws, id, o.json, io);
-    SweepController c(ws);
-    if (!c.load(id)) return io.err << tr("diamondctl: %1\n").arg(c.errorString()), kFailed;
-    return control(c, o.json, io);
+    if (!service.continueSweep(id)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+    return control(*service.sweepController(id), o.json, io);
 }
 
 } // namespace diamond::cli

@@ -2,10 +2,12 @@
 // exit code 1 (kFailed), or 2 (kUsage) for bad arguments; --json output is one JSON document on stdout.
 #include "cli.h"
 
-#include "app/run_store.h"
-#include "app/sample_workspace.h"
-#include "app/schema_migrations.h"
-#include "app/workspace.h"
+#include "app/run/run_json.h"
+
+#include "app/run/run_store.h"
+#include "app/workspace/sample_workspace.h"
+#include "app/workspace/schema_migrations.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -29,18 +31,10 @@ QString tr(const char *text) { return QCoreApplication::translate("diamondctl", 
 /// Options of one sub-command: flags without value and options with one value.
 using Options = CommandOptions;
 
-QJsonObject projectJson(const app::Project &p) {
-    return {{QStringLiteral("id"), p.id},
-            {QStringLiteral("name"), p.name},
-            {QStringLiteral("description"), p.description},
-            {QStringLiteral("runs"), p.runCount},
-            {QStringLiteral("created_at"), p.createdAt}};
-}
-
 QJsonArray projectsJson(const QList<app::Project> &projects) {
     QJsonArray out;
     for (const auto &p : projects)
-        out.append(projectJson(p));
+        out.append(app::projectJson(p));
     return out;
 }
 

@@ -1,6 +1,6 @@
 #include "gallery_store.h"
 
-#include "app/executor.h"
+#include "app/run/executor.h"
 #include "model_package.h"
 #include "zip_archive.h"
 

@@ -8,7 +8,7 @@
 // Same threading rule as Workspace: use from the thread that opened it.
 #pragma once
 
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QByteArray>
 #include <QJsonObject>

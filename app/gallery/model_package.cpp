@@ -2,6 +2,8 @@
 
 #include "zip_archive.h"
 
+#include "remote/engine_command.h"
+
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -205,11 +207,14 @@ OutputCheck verifyOutputs(const QString &dir, const QString &enginePath, double 
     const QString actualPath = tmp.filePath(QStringLiteral("outputs.safetensors"));
     const QDir d(dir);
     QProcess engine;
-    engine.start(enginePath,
-                 {QStringLiteral("predict"), QStringLiteral("--spec"), d.filePath(QLatin1String(kSpecFile)),
-                  QStringLiteral("--weights"), d.filePath(QLatin1String(kWeightsFile)), QStringLiteral("--inputs"),
-                  d.filePath(QLatin1String(kTestInputsFile)), QStringLiteral("--output"), actualPath,
-                  QStringLiteral("--threads"), QStringLiteral("1")});
+    remote::EngineCommand command;
+    command.mode = remote::EngineCommand::Mode::Predict;
+    command.specPath = d.filePath(QLatin1String(kSpecFile));
+    command.weightsFile = d.filePath(QLatin1String(kWeightsFile));
+    command.inputsFile = d.filePath(QLatin1String(kTestInputsFile));
+    command.outputFile = actualPath;
+    command.threads = 1;
+    engine.start(enginePath, command.arguments());
     if (!engine.waitForStarted())
         return result.message = tr("cannot run the engine %1: %2").arg(enginePath, engine.errorString()), result;
     if (!engine.waitForFinished(timeoutMs)) {

@@ -1,12 +1,13 @@
 // GalleryStore::publishRun: a package from a finished run (docs/model-package.md, "Publishing").
 #include "gallery_store.h"
 
-#include "app/app_info.h"
-#include "app/run_store.h"
+#include "app/workspace/app_info.h"
+#include "app/run/run_store.h"
 #include "model_package.h"
 
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/spec.h"
+#include "remote/engine_command.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -143,9 +144,13 @@ ImportResult GalleryStore::publishRun(qint64 runId, const PublishOptions &opt) {
     const QString runDir = ws_.runDirectory(runId);
 
     QProcess engine;
-    engine.start(enginePath(), {QStringLiteral("export"), QStringLiteral("--spec"),
-                                QDir(runDir).filePath(QStringLiteral("spec.json")), QStringLiteral("--run-dir"), runDir,
-                                QStringLiteral("--out"), exportDir, QStringLiteral("--samples"), QStringLiteral("4")});
+    remote::EngineCommand command;
+    command.mode = remote::EngineCommand::Mode::Export;
+    command.specPath = QDir(runDir).filePath(QStringLiteral("spec.json"));
+    command.runDir = runDir;
+    command.outDir = exportDir;
+    command.samples = 4;
+    engine.start(enginePath(), command.arguments());
     if (!engine.waitForStarted() || !engine.waitForFinished(300000) || engine.exitStatus() != QProcess::NormalExit ||
         engine.exitCode() != 0) {
         QString why = engine.errorString();

@@ -1,8 +1,13 @@
 // Handlers of the projects, specs, runs, sweeps and clusters routes (see rest_server.h, docs/rest-api.md).
 #include "rest_server.h"
 
-#include "app/run_manager.h"
-#include "app/run_store.h"
+#include "app/cluster/cluster_store.h"
+#include "app/run/run_json.h"
+#include "app/run/run_service.h"
+#include "app/run/run_store.h"
+#include "app/sweep/sweep_controller.h"
+#include "app/sweep/sweep_definition.h"
+#include "app/sweep/sweep_json.h"
 
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/spec.h"
@@ -12,7 +17,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
-#include <QSqlQuery>
 #include <QTcpSocket>
 #include <QTimer>
 #include <QUrlQuery>
@@ -23,36 +27,6 @@ namespace diamond::app::rest {
 namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::rest", text); }
-
-QString splitName(MetricSplit s) {
-    return s == MetricSplit::Validation ? QStringLiteral("val") : QStringLiteral("train");
-}
-
-QJsonObject pointJson(const MetricPoint &p) {
-    return {{QStringLiteral("step"), p.step},
-            {QStringLiteral("name"), p.name},
-            {QStringLiteral("split"), splitName(p.split)},
-            {QStringLiteral("value"), p.value},
-            {QStringLiteral("wall"), p.wall}};
-}
-
-QJsonObject runJson(const Run &r) {
-    QJsonObject o{{QStringLiteral("id"), r.id},
-                  {QStringLiteral("project_id"), r.projectId},
-                  {QStringLiteral("name"), r.name},
-                  {QStringLiteral("state"), runStateName(r.state)},
-                  {QStringLiteral("target"), r.target},
-                  {QStringLiteral("created_at"), r.createdAt},
-                  {QStringLiteral("started_at"), r.startedAt},
-                  {QStringLiteral("finished_at"), r.finishedAt},
-                  {QStringLiteral("exit_code"), r.exitCode ? QJsonValue(*r.exitCode) : QJsonValue()},
-                  {QStringLiteral("exit_message"), r.exitMessage},
-                  {QStringLiteral("final_metrics"), r.finalMetrics},
-                  {QStringLiteral("weights_sha256"), r.weightsHash},
-                  {QStringLiteral("config"), r.config}};
-    if (r.architectureVersionId > 0) o.insert(QStringLiteral("architecture_version_id"), r.architectureVersionId);
-    return o;
-}
 
 /// The request body as a JSON object, or an error reply in *error.
 bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error) {
@@ -81,21 +55,6 @@ QJsonArray diagnosticsJson(const std::vector<spec::Diagnostic> &diagnostics) {
     return a;
 }
 
-QList<MetricPoint> pointsOf(Workspace &ws, qint64 runId, qint64 sinceStep) {
-    QList<MetricPoint> out;
-    QSqlQuery q(ws.database());
-    q.prepare(QStringLiteral("SELECT p.step, n.name, p.split, p.value, p.wall FROM metric_points p"
-                             " JOIN metric_names n ON n.id = p.name_id WHERE p.run_id = ? AND p.step > ?"
-                             " ORDER BY p.step, p.split, n.name"));
-    q.addBindValue(runId);
-    q.addBindValue(sinceStep);
-    if (!q.exec()) return out;
-    while (q.next())
-        out.append({q.value(0).toLongLong(), q.value(1).toString(), static_cast<MetricSplit>(q.value(2).toInt()),
-                    q.value(3).toDouble(), q.value(4).toDouble()});
-    return out;
-}
-
 bool isTerminal(RunState s) {
     return s == RunState::Finished || s == RunState::Failed || s == RunState::Cancelled || s == RunState::Preempted;
 }
@@ -105,14 +64,9 @@ bool isTerminal(RunState s) {
 RestServer::Reply RestServer::getOpenApi(const Request &) { return jsonReply(openApiDocument()); }
 
 RestServer::Reply RestServer::listProjects(const Request &) {
-    RunStore store(ws_);
     QJsonArray a;
-    for (const Project &p : store.projects())
-        a.append(QJsonObject{{QStringLiteral("id"), p.id},
-                             {QStringLiteral("name"), p.name},
-                             {QStringLiteral("description"), p.description},
-                             {QStringLiteral("created_at"), p.createdAt},
-                             {QStringLiteral("run_count"), p.runCount}});
+    for (const Project &p : RunStore(ws_).projects())
+        a.append(projectJson(p));
     return jsonReply({{QStringLiteral("projects"), a}});
 }
 
@@ -183,7 +137,7 @@ RestServer::Reply RestServer::listRuns(const Request &req) {
     const qint64 project = QUrlQuery(req.http.url()).queryItemValue(QStringLiteral("project")).toLongLong();
     QJsonArray a;
     for (const Run &r : store.runs(project))
-        a.append(runJson(r));
+        a.append(runJson(ws_, r));
     return jsonReply({{QStringLiteral("runs"), a}});
 }
 
@@ -191,54 +145,53 @@ RestServer::Reply RestServer::createRun(const Request &req) {
     QJsonObject body;
     Reply error;
     if (!jsonBody(req, &body, &error)) return error;
-    const QJsonObject specObject = body.value(QStringLiteral("spec")).toObject();
-    const QJsonObject config = body.value(QStringLiteral("config")).toObject();
-    if (specObject.isEmpty() || config.isEmpty())
+    RunService::NewRun n;
+    n.spec = body.value(QStringLiteral("spec")).toObject();
+    n.config = body.value(QStringLiteral("config")).toObject();
+    if (n.spec.isEmpty() || n.config.isEmpty())
         return errorReply(400, QStringLiteral("bad_request"),
                           tr("\"spec\" and \"config\" (JSON objects) are required"));
-    const QByteArray specText = QJsonDocument(specObject).toJson(QJsonDocument::Compact);
+    const QByteArray specText = QJsonDocument(n.spec).toJson(QJsonDocument::Compact);
     const spec::ParseResult parsed = spec::parseSpec(std::string_view(specText.constData(), specText.size()));
     if (!parsed.ok() || !spec::analyze(parsed.spec).ok())
         return errorReply(422, QStringLiteral("invalid_spec"),
                           tr("the spec is not valid; POST it to /api/v1/specs/validate for the diagnostics"));
-    RunStore store(ws_);
-    const QString projectName = body.value(QStringLiteral("project")).toString(QStringLiteral("Default"));
-    auto project = store.projectByName(projectName);
-    if (!project) project = store.createProject(projectName);
-    if (!project) return errorReply(400, QStringLiteral("bad_request"), store.errorString());
-    QString archName = specObject.value(QStringLiteral("name")).toString();
-    if (archName.isEmpty()) archName = QStringLiteral("network");
-    const auto archId = store.ensureArchitecture(project->id, archName);
-    const auto version = archId ? store.addArchitectureVersion(*archId, specObject) : std::nullopt;
-    if (!version) return errorReply(500, QStringLiteral("internal"), store.errorString());
-    const auto run =
-        store.createRun(project->id, version->id, body.value(QStringLiteral("name")).toString(archName), config);
-    if (!run) return errorReply(500, QStringLiteral("internal"), store.errorString());
-    if (body.value(QStringLiteral("start")).toBool(true) && !manager_->startRun(run->id))
-        return errorReply(502, QStringLiteral("engine_start_failed"), manager_->errorString());
-    return jsonReply(runJson(*store.run(run->id)), 201);
+    n.project = body.value(QStringLiteral("project")).toString(QStringLiteral("Default"));
+    n.name = body.value(QStringLiteral("name")).toString();
+    n.target = body.value(QStringLiteral("target")).toString(QStringLiteral("local"));
+    const QJsonValue execution = body.value(QStringLiteral("execution"));
+    if (!execution.isUndefined() && !execution.isObject())
+        return errorReply(400, QStringLiteral("bad_request"), tr("\"execution\" must be a JSON object"));
+    n.execution = execution.toObject();
+    if (n.target != QLatin1String("local") && !ClusterStore(ws_).profile(n.target))
+        return errorReply(400, QStringLiteral("unknown_target"),
+                          tr("no target \"%1\": GET /api/v1/clusters lists them").arg(n.target));
+    const auto run = service_->createRun(n);
+    if (!run) return errorReply(400, QStringLiteral("bad_request"), service_->errorString());
+    if (body.value(QStringLiteral("start")).toBool(true) && !service_->start(run->id))
+        return errorReply(502, QStringLiteral("engine_start_failed"), service_->errorString());
+    return jsonReply(runJson(ws_, *RunStore(ws_).run(run->id)), 201);
 }
 
 RestServer::Reply RestServer::getRun(const Request &req) {
     RunStore store(ws_);
     const auto run = store.run(req.ids.value(0));
     if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(req.ids.value(0)));
-    return jsonReply(runJson(*run));
+    return jsonReply(runJson(ws_, *run));
 }
 
 RestServer::Reply RestServer::cancelRun(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
-    if (!manager_->isActive(id)) manager_->reattach();
-    if (!manager_->cancel(id)) return errorReply(409, QStringLiteral("conflict"), manager_->errorString());
-    return jsonReply(runJson(*RunStore(ws_).run(id)), 202);
+    if (!service_->cancel(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
+    return jsonReply(runJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
 RestServer::Reply RestServer::resumeRun(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
-    if (!manager_->resume(id)) return errorReply(409, QStringLiteral("conflict"), manager_->errorString());
-    return jsonReply(runJson(*RunStore(ws_).run(id)), 202);
+    if (!service_->resume(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
+    return jsonReply(runJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
 RestServer::Reply RestServer::runMetrics(const Request &req) {
@@ -250,8 +203,8 @@ RestServer::Reply RestServer::runMetrics(const Request &req) {
                              : -1;
     const QString name = query.queryItemValue(QStringLiteral("name"));
     QJsonArray a;
-    for (const MetricPoint &p : pointsOf(ws_, id, since))
-        if (name.isEmpty() || p.name == name) a.append(pointJson(p));
+    for (const MetricPoint &p : RunStore(ws_).metricPointsSince(id, since))
+        if (name.isEmpty() || p.name == name) a.append(metricPointJson(p));
     return jsonReply({{QStringLiteral("run"), id}, {QStringLiteral("points"), a}});
 }
 
@@ -259,7 +212,7 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
     const qint64 id = req.ids.value(0);
     const auto run = RunStore(ws_).run(id);
     if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
-    if (run->state == RunState::Running && !manager_->isActive(id)) manager_->reattach();
+    if (run->state == RunState::Running && !service_->isActive(id)) service_->adopt(id);
     QPointer<QTcpSocket> socket = req.socket;
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
                   "X-Accel-Buffering: no\r\nConnection: close\r\n\r\n");
@@ -280,12 +233,12 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
         }
         QByteArray out;
         qint64 newMin = state->minStep;
-        for (const MetricPoint &p : pointsOf(ws_, id, state->minStep)) {
-            const QString key = splitName(p.split) + QLatin1Char('/') + p.name;
+        for (const MetricPoint &p : RunStore(ws_).metricPointsSince(id, state->minStep)) {
+            const QString key = metricSplitName(p.split) + QLatin1Char('/') + p.name;
             if (p.step <= state->sent.value(key, -1)) continue;
             state->sent.insert(key, p.step);
             out += "id: " + QByteArray::number(p.step) +
-                   "\nevent: metric\ndata: " + QJsonDocument(pointJson(p)).toJson(QJsonDocument::Compact) + "\n\n";
+                   "\nevent: metric\ndata: " + QJsonDocument(metricPointJson(p)).toJson(QJsonDocument::Compact) + "\n\n";
         }
         for (auto it = state->sent.cbegin(); it != state->sent.cend(); ++it)
             newMin = newMin < 0 ? it.value() : qMin(newMin, it.value());
@@ -302,9 +255,9 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
         }
         if (out.isEmpty() && ++state->idleTicks % 60 == 0) out = ": keep-alive\n\n";
         if (!out.isEmpty()) socket->write(out);
-        if (!r || (isTerminal(r->state) && !manager_->isActive(id))) {
+        if (!r || (isTerminal(r->state) && !service_->isActive(id))) {
             socket->write("event: end\ndata: " +
-                          QJsonDocument(r ? runJson(*r) : QJsonObject()).toJson(QJsonDocument::Compact) + "\n\n");
+                          QJsonDocument(r ? runJson(ws_, *r) : QJsonObject()).toJson(QJsonDocument::Compact) + "\n\n");
             timer->stop();
             socket->disconnectFromHost();
         }
@@ -318,74 +271,75 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
 }
 
 RestServer::Reply RestServer::listSweeps(const Request &) {
-    QSqlQuery q(ws_.database());
+    sweep::SweepStore store(ws_);
     QJsonArray a;
-    if (!q.exec(QStringLiteral("SELECT s.id, s.project_id, s.name, s.strategy, s.objective, s.state, s.created_at,"
-                               " (SELECT count(*) FROM trials t WHERE t.sweep_id = s.id) FROM sweeps s ORDER BY s.id")))
-        return errorReply(500, QStringLiteral("internal"), tr("cannot read the sweeps"));
-    while (q.next())
-        a.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
-                             {QStringLiteral("project_id"), q.value(1).toLongLong()},
-                             {QStringLiteral("name"), q.value(2).toString()},
-                             {QStringLiteral("strategy"), q.value(3).toString()},
-                             {QStringLiteral("objective"), q.value(4).toString()},
-                             {QStringLiteral("state"), q.value(5).toString()},
-                             {QStringLiteral("created_at"), q.value(6).toString()},
-                             {QStringLiteral("trials"), q.value(7).toInt()}});
+    for (const sweep::SweepRow &row : store.sweeps())
+        a.append(sweep::sweepSummaryJson(row, int(store.trials(row.id).size())));
     return jsonReply({{QStringLiteral("sweeps"), a}});
+}
+
+RestServer::Reply RestServer::createSweep(const Request &req) {
+    QJsonObject body;
+    Reply error;
+    if (!jsonBody(req, &body, &error)) return error;
+    QString problem;
+    const auto definition = sweep::SweepDefinition::fromJson(body, ws_.path(), &problem);
+    if (!definition) return errorReply(400, QStringLiteral("bad_request"), problem);
+    if (!definition->isLocal() && !ClusterStore(ws_).profile(definition->target))
+        return errorReply(400, QStringLiteral("unknown_target"),
+                          tr("no target \"%1\": GET /api/v1/clusters lists them").arg(definition->target));
+    sweep::SweepController *controller = service_->startSweep(*definition);
+    if (!controller) return errorReply(400, QStringLiteral("bad_request"), service_->errorString());
+    sweep::SweepStore store(ws_);
+    const auto row = store.sweep(controller->sweepId());
+    if (!row) return errorReply(500, QStringLiteral("internal"), store.errorString());
+    return jsonReply(sweep::sweepJson(*row, store.trials(row->id)), 201);
 }
 
 RestServer::Reply RestServer::getSweep(const Request &req) {
     const qint64 id = req.ids.value(0);
-    QSqlQuery q(ws_.database());
-    q.prepare(QStringLiteral("SELECT id, project_id, name, strategy, objective, state, created_at, space_json,"
-                             " config_json, state_json FROM sweeps WHERE id = ?"));
-    q.addBindValue(id);
-    if (!q.exec() || !q.next()) return errorReply(404, QStringLiteral("not_found"), tr("no sweep %1").arg(id));
-    auto json = [&](int i) { return QJsonDocument::fromJson(q.value(i).toString().toUtf8()).object(); };
-    QJsonObject doc{{QStringLiteral("id"), q.value(0).toLongLong()},
-                    {QStringLiteral("project_id"), q.value(1).toLongLong()},
-                    {QStringLiteral("name"), q.value(2).toString()},
-                    {QStringLiteral("strategy"), q.value(3).toString()},
-                    {QStringLiteral("objective"), q.value(4).toString()},
-                    {QStringLiteral("state"), q.value(5).toString()},
-                    {QStringLiteral("created_at"), q.value(6).toString()},
-                    {QStringLiteral("space"), json(7)},
-                    {QStringLiteral("config"), json(8)},
-                    {QStringLiteral("progress"), json(9)}};
-    QSqlQuery t(ws_.database());
-    t.prepare(QStringLiteral("SELECT trial_index, run_id, state, objective_value, params_json FROM trials"
-                             " WHERE sweep_id = ? ORDER BY trial_index"));
-    t.addBindValue(id);
-    QJsonArray trials;
-    if (t.exec())
-        while (t.next())
-            trials.append(QJsonObject{
-                {QStringLiteral("index"), t.value(0).toInt()},
-                {QStringLiteral("run_id"), t.value(1).isNull() ? QJsonValue() : QJsonValue(t.value(1).toLongLong())},
-                {QStringLiteral("state"), t.value(2).toString()},
-                {QStringLiteral("objective_value"),
-                 t.value(3).isNull() ? QJsonValue() : QJsonValue(t.value(3).toDouble())},
-                {QStringLiteral("params"), QJsonDocument::fromJson(t.value(4).toString().toUtf8()).object()}});
-    doc.insert(QStringLiteral("trials"), trials);
-    return jsonReply(doc);
+    sweep::SweepStore store(ws_);
+    const auto row = store.sweep(id);
+    if (!row) return errorReply(404, QStringLiteral("not_found"), tr("no sweep %1").arg(id));
+    return jsonReply(sweep::sweepJson(*row, store.trials(id)));
+}
+
+namespace {
+
+/// pause / resume / stop of a sweep through the service: 202 with the sweep, 404, or 409 when refused.
+RestServer::Reply sweepControl(Workspace &ws, qint64 id, const std::function<bool()> &action,
+                               const std::function<QString()> &error) {
+    sweep::SweepStore store(ws);
+    if (!store.sweep(id)) return errorReply(404, QStringLiteral("not_found"), tr("no sweep %1").arg(id));
+    if (!action()) return errorReply(409, QStringLiteral("conflict"), error());
+    const auto row = store.sweep(id);
+    return jsonReply(sweep::sweepJson(*row, store.trials(id)), 202);
+}
+
+} // namespace
+
+RestServer::Reply RestServer::pauseSweep(const Request &req) {
+    const qint64 id = req.ids.value(0);
+    return sweepControl(
+        ws_, id, [&] { return service_->pauseSweep(id); }, [&] { return service_->errorString(); });
+}
+
+RestServer::Reply RestServer::resumeSweep(const Request &req) {
+    const qint64 id = req.ids.value(0);
+    return sweepControl(
+        ws_, id, [&] { return service_->continueSweep(id); }, [&] { return service_->errorString(); });
+}
+
+RestServer::Reply RestServer::stopSweep(const Request &req) {
+    const qint64 id = req.ids.value(0);
+    return sweepControl(
+        ws_, id, [&] { return service_->stopSweep(id); }, [&] { return service_->errorString(); });
 }
 
 RestServer::Reply RestServer::listClusters(const Request &) {
-    QSqlQuery q(ws_.database());
     QJsonArray a;
-    if (!q.exec(QStringLiteral("SELECT id, name, host, port, username, scheduler, created_at, updated_at"
-                               " FROM cluster_profiles ORDER BY name")))
-        return errorReply(500, QStringLiteral("internal"), tr("cannot read the cluster profiles"));
-    while (q.next())
-        a.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
-                             {QStringLiteral("name"), q.value(1).toString()},
-                             {QStringLiteral("host"), q.value(2).toString()},
-                             {QStringLiteral("port"), q.value(3).toInt()},
-                             {QStringLiteral("user"), q.value(4).toString()},
-                             {QStringLiteral("scheduler"), q.value(5).toString()},
-                             {QStringLiteral("created_at"), q.value(6).toString()},
-                             {QStringLiteral("updated_at"), q.value(7).toString()}});
+    for (const remote::ClusterProfile &p : ClusterStore(ws_).profiles())
+        a.append(p.toJson());
     return jsonReply({{QStringLiteral("clusters"), a}});
 }
 

@@ -1,7 +1,7 @@
 #include "rest_server.h"
 
-#include "app/executor.h"
-#include "app/run_manager.h"
+#include "app/run/executor.h"
+#include "app/run/run_service.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -250,7 +250,11 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"GET", "/api/v1/runs/{id}/metrics/live", &RestServer::liveMetrics},
             {"POST", "/api/v1/runs/{id}/publish", &RestServer::publishRun},
             {"GET", "/api/v1/sweeps", &RestServer::listSweeps},
+            {"POST", "/api/v1/sweeps", &RestServer::createSweep},
             {"GET", "/api/v1/sweeps/{id}", &RestServer::getSweep},
+            {"POST", "/api/v1/sweeps/{id}/pause", &RestServer::pauseSweep},
+            {"POST", "/api/v1/sweeps/{id}/resume", &RestServer::resumeSweep},
+            {"POST", "/api/v1/sweeps/{id}/stop", &RestServer::stopSweep},
             {"GET", "/api/v1/gallery", &RestServer::searchGallery},
             {"POST", "/api/v1/gallery", &RestServer::uploadPackage},
             {"GET", "/api/v1/gallery/{id}", &RestServer::getGalleryEntry},
@@ -279,8 +283,7 @@ QList<RestServer::RouteInfo> RestServer::routeTable() {
 
 RestServer::RestServer(Workspace &workspace, const Options &options, QObject *parent)
     : QAbstractHttpServer(parent), ws_(workspace), options_(options) {
-    auto *executor = new LocalExecutor;
-    manager_ = new RunManager(ws_, executor, this);
+    service_ = new RunService(ws_, this);
 }
 
 RestServer::~RestServer() = default;
@@ -298,7 +301,7 @@ bool RestServer::start() {
     tcp_ = tcp;
     port_ = tcp->serverPort();
     bind(tcp);
-    manager_->reattach();
+    service_->followAll();
     return true;
 }
 

@@ -12,12 +12,13 @@
 //   temporary names.
 // - Live metrics: GET /api/v1/runs/{id}/metrics/live is a Server-Sent Events stream (text/event-stream) of
 //   the run's stored points, then new ones as they arrive, then an `end` event when the run ends.
-// Runs created here are owned by this process's RunManager; runs started elsewhere are followed through
-// RunManager::reattach(). Gallery publish/import run on worker threads (own workspace connection), so the
+// Run and sweep lifecycle goes through the server's app::RunService (one per workspace, the same operations as the
+// desktop app and diamondctl): runs start on any configured target ("target"), cancel/resume reach cluster jobs, and
+// runs started elsewhere are followed (RunService::followAll() at start). Gallery publish/import run on worker threads (own workspace connection), so the
 // server keeps answering while the engine exports or re-runs test inputs; clients must not pipeline requests.
 #pragma once
 
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QAbstractHttpServer>
 #include <QHostAddress>
@@ -33,7 +34,7 @@ class QTcpSocket;
 class QTimer;
 
 namespace diamond::app {
-class RunManager;
+class RunService;
 }
 
 namespace diamond::app::rest {
@@ -67,6 +68,8 @@ public:
 
     /// Starts listening; false with errorString() when the address or port cannot be used.
     bool start();
+    /// The run service of the server's workspace (set its cluster prompter before start()).
+    RunService *service() const { return service_; }
     quint16 port() const { return port_; }
     QString errorString() const { return error_; }
 
@@ -114,7 +117,11 @@ private:
     Reply runMetrics(const Request &);
     Reply liveMetrics(const Request &);
     Reply listSweeps(const Request &);
+    Reply createSweep(const Request &);
     Reply getSweep(const Request &);
+    Reply pauseSweep(const Request &);
+    Reply resumeSweep(const Request &);
+    Reply stopSweep(const Request &);
     Reply listClusters(const Request &);
     // rest_gallery.cpp
     Reply searchGallery(const Request &);
@@ -127,7 +134,7 @@ private:
     Workspace &ws_;
     Options options_;
     QTcpServer *tcp_ = nullptr;
-    RunManager *manager_ = nullptr;
+    RunService *service_ = nullptr;
     quint16 port_ = 0;
     QString error_;
 };

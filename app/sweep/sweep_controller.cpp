@@ -1,8 +1,8 @@
 #include "app/sweep/sweep_controller.h"
 
-#include "app/cluster_run.h"
-#include "app/cluster_store.h"
-#include "app/event_log.h"
+#include "app/cluster/cluster_run.h"
+#include "app/cluster/cluster_store.h"
+#include "app/run/event_log.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -174,7 +174,7 @@ bool SweepController::load(qint64 sweepId) {
     if (!def_.isLocal()) {
         if (!ClusterStore(ws_).profile(def_.target))
             return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(def_.target));
-        ClusterExecutor *cluster = makeClusterExecutor(ws_, def_.target, def_.execution(), &error);
+        ClusterExecutor *cluster = makeClusterExecutor(ws_, def_.target, def_.execution(), links_, &error);
         if (!cluster) return fail(tr("target \"%1\": %2").arg(def_.target, error));
         executor_->setCluster(cluster);
         connect(cluster, &ClusterExecutor::jobSubmitted, this, [this](qint64 runId, const QString &jobId, bool) {

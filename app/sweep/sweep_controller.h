@@ -24,10 +24,10 @@
 // trial are appended to its info_json.jobs as they are submitted.
 #pragma once
 
-#include "app/cluster_executor.h"
-#include "app/executor.h"
-#include "app/pack_executor.h"
-#include "app/run_manager.h"
+#include "app/cluster/cluster_executor.h"
+#include "app/run/executor.h"
+#include "app/run/pack_executor.h"
+#include "app/run/run_manager.h"
 #include "app/sweep/algorithm.h"
 #include "app/sweep/sweep_definition.h"
 #include "app/sweep/sweep_store.h"
@@ -86,6 +86,9 @@ public:
     void setEnginePath(const QString &path);
     /// Liveness poll of the database state and of engines left by a dead controller (default 1000 ms).
     void setPollInterval(int ms);
+    /// Cluster sweeps reach their cluster through these shared connections (set before load(); default: a
+    /// connection of the controller's own).
+    void setClusterLinks(ClusterLinks *links) { links_ = links; }
 
     /// Records a new sweep (project, architecture, sweep row, state running) without starting anything.
     std::optional<qint64> create(const SweepDefinition &definition);
@@ -153,6 +156,7 @@ private:
     std::optional<qint64> architectureVersionFor(const QJsonObject &spec);
 
     Workspace &ws_;
+    ClusterLinks *links_ = nullptr;
     RunStore runs_;
     SweepStore store_;
     TrialExecutor *executor_;

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "app/sweep/sweep_definition.h"
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QJsonObject>
 #include <QList>

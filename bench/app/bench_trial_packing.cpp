@@ -5,9 +5,9 @@
 //   separate_2 — LocalExecutor: one process per trial, two at a time (this machine has 2 cores).
 // Reports trials per second and the packed/separate ratio (target >= 5). Needs DIAMOND_TRAIN or the build's
 // bin/diamond-train next to bench/.
-#include "app/pack_executor.h"
-#include "app/run_manager.h"
-#include "app/workspace.h"
+#include "app/run/pack_executor.h"
+#include "app/run/run_manager.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -4,8 +4,8 @@
 // `diamondctl serve` process. Prints the numbers; exit code 1 when a target is missed, 2 on setup errors.
 //   bench_rest [--diamondctl PATH] [--seconds N] [--connections N] [--keep DIR]
 #include "app/gallery/gallery_store.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QDir>

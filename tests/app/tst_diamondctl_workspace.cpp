@@ -2,7 +2,7 @@
 // HOME and XDG_DATA_HOME point into the temporary folder, so the real home directory is never touched.
 #include "common/test_paths.h"
 
-#include "app/schema_migrations.h"
+#include "app/workspace/schema_migrations.h"
 
 #include <QCryptographicHash>
 #include <QDir>

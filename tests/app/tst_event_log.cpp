@@ -1,8 +1,8 @@
 // EventLogTail and MetricIngestor on hand-written events.jsonl files: partial lines, offsets, reattach without
 // duplicates.
-#include "app/event_log.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/run/event_log.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 
 #include <QDir>
 #include <QFile>

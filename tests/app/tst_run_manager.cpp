@@ -3,9 +3,9 @@
 // without duplicates (live and after the fact), a broken config fails with the engine's message, cancel works.
 #include "common/test_paths.h"
 
-#include "app/run_manager.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/run/run_manager.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,9 +3,9 @@
 // and a waiting one.
 #include "common/test_paths.h"
 
-#include "app/pack_executor.h"
-#include "app/run_manager.h"
-#include "app/workspace.h"
+#include "app/run/pack_executor.h"
+#include "app/run/run_manager.h"
+#include "app/workspace/workspace.h"
 
 #include <QDir>
 #include <QFile>

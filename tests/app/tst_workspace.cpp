@@ -1,8 +1,8 @@
 // Workspace, schema migrations, RunStore and the sample workspace on real SQLite files in temporary folders.
-#include "app/run_store.h"
-#include "app/sample_workspace.h"
-#include "app/schema_migrations.h"
-#include "app/workspace.h"
+#include "app/run/run_store.h"
+#include "app/workspace/sample_workspace.h"
+#include "app/workspace/schema_migrations.h"
+#include "app/workspace/workspace.h"
 
 #include <QCryptographicHash>
 #include <QDir>

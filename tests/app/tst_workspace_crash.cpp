@@ -1,8 +1,8 @@
 // A process that is writing metric points is killed with SIGKILL in the middle of a burst; the
 // workspace database must pass PRAGMA integrity_check and hold every point whose transaction was
 // reported committed. The writer is this same binary started with --burst-writer DIR.
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 
 #include <QJsonObject>
 #include <QProcess>

@@ -1,7 +1,7 @@
 // ClusterExecutor's refusals and failure reports without a cluster: start() refuses what cannot work at once
 // (naming why), and a failure on the worker thread arrives as processExited(crashed) with the reason. The
 // Slurm runs themselves are in tst_it_cluster_executor.
-#include "app/cluster_executor.h"
+#include "app/cluster/cluster_executor.h"
 #include "remote/command_runner.h"
 
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 // ClusterProfile JSON round trip and field-named errors; ClusterStore CRUD on a real workspace database.
-#include "app/cluster_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_store.h"
+#include "app/workspace/workspace.h"
 #include "remote/cluster_profile.h"
 
 #include <QJsonDocument>

@@ -2,10 +2,10 @@
 // while the job runs on the project's local Slurm (tests/fixtures/local-cluster), a second one adopts the run from
 // <run-dir>/cluster-job.json, and the run finishes with every metric stored once and the local events.jsonl
 // equal to the job's.
-#include "app/cluster_executor.h"
-#include "app/run_manager.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_executor.h"
+#include "app/run/run_manager.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 #include "remote/command_runner.h"
 
 #include "common/local_cluster.h"

@@ -4,10 +4,10 @@
 // workspace; cancel; and a job cut by its time limit (USR1 -> checkpoint -> exit 85 -> continuation with
 // --resume) ending with the same weights_sha256 as an uninterrupted 2-rank run.
 // Prints the measured time from submit to RUNNING and the metric latency (engine event time -> stored).
-#include "app/cluster_executor.h"
-#include "app/run_manager.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_executor.h"
+#include "app/run/run_manager.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 #include "remote/command_runner.h"
 #include "remote/slurm_parsers.h"
 #include "remote/ssh_command_runner.h"

@@ -7,10 +7,10 @@
 // podman runs here only with the flags of ../shared/local-cluster/README.md (runc, cgroupfs, file events,
 // small ulimits, no network): they go into a private containers.conf/storage.conf under a temporary folder.
 // Skipped when podman is not installed (it is not in packaging/install-deps.sh).
-#include "app/cluster_executor.h"
-#include "app/run_manager.h"
-#include "app/run_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_executor.h"
+#include "app/run/run_manager.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
 #include "remote/command_runner.h"
 #include "remote/engine_bundle.h"
 

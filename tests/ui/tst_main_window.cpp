@@ -2,7 +2,7 @@
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 #include "ui/preferences_dialog.h"
 #include "ui/workspace_panel.h"
 

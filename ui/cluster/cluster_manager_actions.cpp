@@ -1,5 +1,5 @@
 // ClusterManagerPage: the actions that talk to a cluster (connection test, probe, job list, cancel) and the
-// prompts they raise (host key, passphrase, password, keyboard-interactive). All asynchronous via ClusterClient.
+// prompts they raise (host key, passphrase, password, keyboard-interactive). All asynchronous via app::ClusterClient.
 #include "ui/cluster/cluster_manager_page.h"
 
 #include "ui/cluster/cluster_models.h"
@@ -79,7 +79,7 @@ int ClusterManagerPage::testConnection() {
     return m_testRequest;
 }
 
-void ClusterManagerPage::onTestFinished(int id, const ClusterTestResult &result) {
+void ClusterManagerPage::onTestFinished(int id, const app::ClusterTestResult &result) {
     if (id != m_testRequest) return;
     m_testRequest = 0;
     m_checks->clear();
@@ -139,7 +139,7 @@ int ClusterManagerPage::probe() {
     return m_probeRequest;
 }
 
-void ClusterManagerPage::onProbeFinished(int id, const ClusterProbeResult &result) {
+void ClusterManagerPage::onProbeFinished(int id, const app::ClusterProbeResult &result) {
     if (id != m_probeRequest) return;
     m_probeRequest = 0;
     if (result.ok) {
@@ -173,7 +173,7 @@ int ClusterManagerPage::refreshQueue() {
     return m_queueRequest;
 }
 
-void ClusterManagerPage::onQueueFinished(int id, const ClusterQueueResult &result) {
+void ClusterManagerPage::onQueueFinished(int id, const app::ClusterQueueResult &result) {
     if (id != m_queueRequest) return;
     m_queueRequest = 0;
     m_refreshButton->setEnabled(true);
@@ -228,68 +228,6 @@ QStringList ClusterManagerPage::testResultLines() const {
                           item->text(1));
     }
     return lines;
-}
-
-void ClusterManagerPage::onHostKeyUnknown(const QString &hostLabel, const QString &keyType,
-                                          const QString &fingerprint) {
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Unknown host key"),
-                                tr("The authenticity of %1 cannot be established.").arg(hostLabel),
-                                QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("hostKeyDialog"));
-    box->setInformativeText(
-        tr("Its %1 key fingerprint is:\n\n%2\n\nCompare it with the fingerprint your cluster's administrators "
-           "publish. Accept only if they match: the key is then remembered in the known hosts file.")
-            .arg(keyType, fingerprint));
-    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPushButton *accept = box->addButton(tr("Accept and connect"), QMessageBox::AcceptRole);
-    accept->setObjectName(QStringLiteral("acceptHostKey"));
-    QPushButton *reject = box->addButton(tr("Cancel"), QMessageBox::RejectRole);
-    reject->setObjectName(QStringLiteral("rejectHostKey"));
-    box->setDefaultButton(reject);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this,
-            [this, box, accept] { m_client->answerHostKey(box->clickedButton() == accept); });
-    m_hostKeyDialog = box;
-    setStatus(tr("Waiting for you to check the host key of %1…").arg(hostLabel));
-    box->open();
-}
-
-void ClusterManagerPage::onSecretRequested(ClusterClient::SecretKind, const QString &title, const QString &instruction,
-                                           const QStringList &prompts, const QList<bool> &echo) {
-    auto *dialog = new QDialog(this);
-    dialog->setObjectName(QStringLiteral("secretDialog"));
-    dialog->setWindowTitle(title);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    auto *v = new QVBoxLayout(dialog);
-    if (!instruction.isEmpty()) {
-        auto *label = new QLabel(instruction);
-        label->setWordWrap(true);
-        v->addWidget(label);
-    }
-    auto *form = new QFormLayout;
-    QList<QLineEdit *> edits;
-    for (int i = 0; i < prompts.size(); ++i) {
-        auto *edit = new QLineEdit;
-        edit->setEchoMode(echo.value(i) ? QLineEdit::Normal : QLineEdit::Password);
-        form->addRow(prompts[i], edit);
-        edits << edit;
-    }
-    v->addLayout(form);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    v->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    connect(dialog, &QDialog::finished, this, [this, edits](int result) {
-        if (result != QDialog::Accepted) {
-            m_client->answerSecret(std::nullopt);
-            return;
-        }
-        QStringList answers;
-        for (const QLineEdit *e : edits)
-            answers << e->text();
-        m_client->answerSecret(answers);
-    });
-    dialog->open();
 }
 
 void ClusterManagerPage::showMessage(const QString &title, const QString &text, const QString &details) {

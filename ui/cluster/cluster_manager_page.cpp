@@ -2,9 +2,10 @@
 // (test, probe, jobs, prompts) are in cluster_manager_actions.cpp.
 #include "ui/cluster/cluster_manager_page.h"
 
-#include "app/cluster_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_store.h"
+#include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_models.h"
+#include "ui/cluster/sign_in_prompter.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -47,25 +48,17 @@ QString joinEnvironment(const QMap<QString, QString> &env) {
 } // namespace
 
 ClusterManagerPage::ClusterManagerPage(QWidget *parent)
-    : QWidget(parent), m_client(new ClusterClient(this)), m_profiles(new ClusterProfilesModel(this)),
-      m_partitions(new PartitionsModel(this)), m_jobs(new JobQueueModel(this)), m_queueTimer(new QTimer(this)) {
+    : QWidget(parent), m_ownLinks(std::make_unique<app::ClusterLinks>()), m_ownPrompter(new SignInPrompter(this)),
+      m_prompter(m_ownPrompter),
+      m_profiles(new ClusterProfilesModel(this)), m_partitions(new PartitionsModel(this)),
+      m_jobs(new JobQueueModel(this)), m_queueTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("clusterManagerPage"));
+    m_ownLinks->setPrompter(m_prompter);
+    connect(m_prompter, &SignInPrompter::status, this, &ClusterManagerPage::setStatus);
     m_queueTimer->setInterval(10000);
     connect(m_queueTimer, &QTimer::timeout, this, [this] { refreshQueue(); });
-    connect(m_client, &ClusterClient::progress, this, [this](int, const QString &message) { setStatus(message); });
-    connect(m_client, &ClusterClient::testFinished, this, &ClusterManagerPage::onTestFinished);
-    connect(m_client, &ClusterClient::probeFinished, this, &ClusterManagerPage::onProbeFinished);
-    connect(m_client, &ClusterClient::queueFinished, this, &ClusterManagerPage::onQueueFinished);
-    connect(m_client, &ClusterClient::hostKeyUnknown, this, &ClusterManagerPage::onHostKeyUnknown);
-    connect(m_client, &ClusterClient::secretRequested, this, &ClusterManagerPage::onSecretRequested);
-    connect(m_client, &ClusterClient::cancelFinished, this, [this](int id, bool ok, const QString &error) {
-        if (id != m_cancelRequest) return;
-        m_cancelRequest = 0;
-        m_jobsStatus->setText(ok ? tr("Job cancelled.") : tr("Cancel failed: %1").arg(error));
-        updateActions();
-        Q_EMIT jobCancelled(ok);
-        refreshQueue();
-    });
+    m_client = new app::ClusterClient(m_ownLinks.get(), this);
+    connectClient();
     connect(m_partitions, &PartitionsModel::edited, this, &ClusterManagerPage::markModified);
     m_loading = true; // widgets emit change signals while they are set up
     buildUi();
@@ -74,6 +67,34 @@ ClusterManagerPage::ClusterManagerPage(QWidget *parent)
     m_modified = false;
     updateActions();
 }
+
+void ClusterManagerPage::connectClient() {
+    connect(m_client, &app::ClusterClient::progress, this, [this](int, const QString &message) { setStatus(message); });
+    connect(m_client, &app::ClusterClient::testFinished, this, &ClusterManagerPage::onTestFinished);
+    connect(m_client, &app::ClusterClient::probeFinished, this, &ClusterManagerPage::onProbeFinished);
+    connect(m_client, &app::ClusterClient::queueFinished, this, &ClusterManagerPage::onQueueFinished);
+    connect(m_client, &app::ClusterClient::cancelFinished, this, [this](int id, bool ok, const QString &error) {
+        if (id != m_cancelRequest) return;
+        m_cancelRequest = 0;
+        m_jobsStatus->setText(ok ? tr("Job cancelled.") : tr("Cancel failed: %1").arg(error));
+        updateActions();
+        Q_EMIT jobCancelled(ok);
+        refreshQueue();
+    });
+}
+
+void ClusterManagerPage::setLinks(app::ClusterLinks *links, SignInPrompter *prompter) {
+    delete m_client; // requests in flight are dropped with it
+    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = 0;
+    m_client = new app::ClusterClient(links ? links : m_ownLinks.get(), this);
+    connectClient();
+    if (m_prompter != m_ownPrompter) disconnect(m_prompter, nullptr, this, nullptr);
+    m_prompter = links && prompter ? prompter : m_ownPrompter;
+    if (m_prompter != m_ownPrompter) connect(m_prompter, &SignInPrompter::status, this, &ClusterManagerPage::setStatus);
+    updateActions();
+}
+
+QMessageBox *ClusterManagerPage::hostKeyDialog() const { return m_prompter ? m_prompter->hostKeyDialog() : nullptr; }
 
 ClusterManagerPage::~ClusterManagerPage() = default;
 

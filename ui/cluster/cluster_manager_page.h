@@ -4,13 +4,15 @@
 // selected cluster (refresh button, auto refresh every 10 s while the tab is visible, cancel a job).
 //
 // Profiles are read and written through app::ClusterStore on this thread (small SQLite rows). Everything that
-// talks to a cluster goes through ClusterClient (a worker thread), so the GUI never waits for SSH. An unknown
-// host key opens a dialog with its SHA256 fingerprint (hostKeyDialog()); a changed host key is refused and
-// reported (messageDialog()); passphrases, passwords and MFA questions are asked in a dialog as they come.
+// talks to a cluster goes through app::ClusterClient over the cluster's ClusterLink (in the app: the run service's
+// links, so a cluster signed in to here is signed in for runs too), so the GUI never waits for SSH. Sign-in questions
+// go to the links' prompter (SignInPrompter): an unknown host key opens a dialog with its SHA256 fingerprint
+// (hostKeyDialog()); passphrases, passwords and MFA questions are asked in a dialog as they come. A changed host key
+// is refused and reported (messageDialog()).
 #pragma once
 
+#include "app/cluster/cluster_client.h"
 #include "remote/cluster_profile.h"
-#include "ui/cluster/cluster_client.h"
 
 #include <QHash>
 #include <QMessageBox>
@@ -45,6 +47,7 @@ namespace diamond::ui {
 class ClusterProfilesModel;
 class JobQueueModel;
 class PartitionsModel;
+class SignInPrompter;
 
 class ClusterManagerPage : public QWidget {
     Q_OBJECT
@@ -99,14 +102,18 @@ public:
     /// Auto refresh of the job list while the Jobs tab is visible (10 s by default).
     QTimer *queueTimer() const { return m_queueTimer; }
 
-    ClusterClient *client() const { return m_client; }
+    app::ClusterClient *client() const { return m_client; }
+    /// Talk to clusters through `links` (not owned; the app's run service's) and ask sign-in questions with
+    /// `prompter` (not owned). nullptr links: back to the page's own links and prompter.
+    void setLinks(app::ClusterLinks *links, SignInPrompter *prompter);
+    SignInPrompter *prompter() const { return m_prompter; }
     ClusterProfilesModel *profilesModel() const { return m_profiles; }
     PartitionsModel *partitionsModel() const { return m_partitions; }
     JobQueueModel *queueModel() const { return m_jobs; }
     /// The last status line (progress, test summary, errors).
     QString statusText() const;
     /// The open unknown-host-key question, nullptr when none.
-    QMessageBox *hostKeyDialog() const { return m_hostKeyDialog; }
+    QMessageBox *hostKeyDialog() const;
     /// The last error dialog (e.g. a changed host key refused), nullptr when none is open.
     QMessageBox *messageDialog() const { return m_messageDialog; }
     /// Lines of the last connection test: "connect: ok: ...", one per check.
@@ -137,18 +144,19 @@ private:
     void updateActions();
     bool validProfile(remote::ClusterProfile *out);
     void onCurrentRowChanged(int row);
-    void onTestFinished(int id, const ClusterTestResult &result);
-    void onProbeFinished(int id, const ClusterProbeResult &result);
-    void onQueueFinished(int id, const ClusterQueueResult &result);
-    void onHostKeyUnknown(const QString &hostLabel, const QString &keyType, const QString &fingerprint);
-    void onSecretRequested(ClusterClient::SecretKind kind, const QString &title, const QString &instruction,
-                           const QStringList &prompts, const QList<bool> &echo);
+    void onTestFinished(int id, const app::ClusterTestResult &result);
+    void onProbeFinished(int id, const app::ClusterProbeResult &result);
+    void onQueueFinished(int id, const app::ClusterQueueResult &result);
+    void connectClient();
     void showMessage(const QString &title, const QString &text, const QString &details);
     void updateQueueTimer();
 
     std::unique_ptr<app::Workspace> m_workspace;
     std::unique_ptr<app::ClusterStore> m_store;
-    ClusterClient *m_client = nullptr;
+    std::unique_ptr<app::ClusterLinks> m_ownLinks; ///< the page's own links, used until setLinks()
+    SignInPrompter *m_ownPrompter = nullptr;        ///< asks for the page's own links
+    SignInPrompter *m_prompter = nullptr;           ///< the prompter of the links in use
+    app::ClusterClient *m_client = nullptr;
     ClusterProfilesModel *m_profiles = nullptr;
     PartitionsModel *m_partitions = nullptr;
     JobQueueModel *m_jobs = nullptr;
@@ -178,7 +186,6 @@ private:
     QTimer *m_queueTimer = nullptr;
     QHash<QString, QLabel *> m_fieldErrors; ///< JSON key -> inline error label
     QHash<QString, QWidget *> m_fieldEditors;
-    QPointer<QMessageBox> m_hostKeyDialog;
     QPointer<QMessageBox> m_messageDialog;
 
     QString m_originalName; ///< stored name of the profile in the form; empty: new

@@ -2,11 +2,11 @@
 
 #include "app/gallery/model_package.h"
 #include "remote/credential_store.h"
-#include "ui/gallery/background.h"
+#include "app/background.h"
 #include "ui/gallery/gallery_card_delegate.h"
 #include "ui/gallery/gallery_detail_view.h"
 #include "ui/gallery/gallery_model.h"
-#include "ui/gallery/gallery_source.h"
+#include "app/gallery/gallery_source.h"
 #include "ui/gallery/publish_dialog.h"
 #include "ui/gallery/remote_sources.h"
 
@@ -76,12 +76,12 @@ GalleryPage::GalleryPage(QWidget *parent, std::shared_ptr<remote::CredentialStor
     if (!credentials_) credentials_ = std::make_shared<remote::KeychainCredentialStore>();
     buildUi();
     for (const RemoteSourceInfo &info : loadRemoteSources()) {
-        auto *source = new RemoteGallerySource(info.name, info.url, QString(), this);
+        auto *source = new app::gallery::RemoteGallerySource(info.name, info.url, QString(), this);
         remotes_.append(source);
         connectSource(source);
         addSourceItem(source, int(remotes_.size()));
         // The keychain blocks: read the token on a worker thread.
-        runInBackground(
+        app::runInBackground(
             source,
             [store = credentials_, key = remoteTokenKey(info.url)] { return store->secret(key).value_or(QString()); },
             [this, source](const QString &token) {
@@ -258,14 +258,14 @@ bool GalleryPage::eventFilter(QObject *watched, QEvent *event) {
     return QWidget::eventFilter(watched, event);
 }
 
-void GalleryPage::addSourceItem(GallerySource *source, int row) {
+void GalleryPage::addSourceItem(app::gallery::GallerySource *source, int row) {
     auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), source->displayName());
     item->setToolTip(source->location());
     sources_->insertItem(row, item);
 }
 
-void GalleryPage::connectSource(GallerySource *source) {
-    connect(source, &GallerySource::searched, this,
+void GalleryPage::connectSource(app::gallery::GallerySource *source) {
+    connect(source, &app::gallery::GallerySource::searched, this,
             [this, source](int request, const QList<GalleryEntry> &entries, int total, const QString &error) {
                 if (source != current_ || request != searchRequest_) return; // stale
                 searchRequest_ = 0;
@@ -280,12 +280,12 @@ void GalleryPage::connectSource(GallerySource *source) {
                 if (!selectEntry(keep)) detail_->clear();
                 Q_EMIT loaded();
             });
-    connect(source, &GallerySource::thumbnailReady, this, [this, source](qint64 id, const QByteArray &png) {
+    connect(source, &app::gallery::GallerySource::thumbnailReady, this, [this, source](qint64 id, const QByteArray &png) {
         if (source != current_) return;
         model_->setThumbnail(id, png);
         if (detail_->entryId() == id) detail_->setThumbnail(png);
     });
-    connect(source, &GallerySource::entryFetched, this,
+    connect(source, &app::gallery::GallerySource::entryFetched, this,
             [this, source](int request, const GalleryEntry &entry, const QString &error) {
                 if (source != current_ || request != entryRequest_) return;
                 entryRequest_ = 0;
@@ -301,7 +301,7 @@ void GalleryPage::connectSource(GallerySource *source) {
 
 int GalleryPage::sourceCount() const { return 1 + int(remotes_.size()); }
 
-GallerySource *GalleryPage::source(int index) const {
+app::gallery::GallerySource *GalleryPage::source(int index) const {
     if (index == 0) return local_;
     return index > 0 && index <= remotes_.size() ? remotes_.at(index - 1) : nullptr;
 }
@@ -331,10 +331,10 @@ void GalleryPage::setWorkspaceFolder(const QString &folder) {
     if (current_ == local_) current_ = nullptr;
     if (local_) setActionRunning(false); // imports into the old workspace end with it
     delete local_;
-    local_ = folder.isEmpty() ? nullptr : new LocalGallerySource(folder, this);
+    local_ = folder.isEmpty() ? nullptr : new app::gallery::LocalGallerySource(folder, this);
     if (local_) {
         connectSource(local_);
-        connect(local_, &LocalGallerySource::removed, this, [this](int, qint64 id, const QString &error) {
+        connect(local_, &app::gallery::LocalGallerySource::removed, this, [this](int, qint64 id, const QString &error) {
             setActionRunning(false);
             if (!error.isEmpty()) return showMessage(tr("Could not remove entry %1: %2").arg(id).arg(error), true);
             showMessage(tr("Removed entry %1 from this workspace's gallery.").arg(id));
@@ -358,12 +358,12 @@ int GalleryPage::addRemoteSource(const QString &name, const QString &url, const 
             removeRemoteSource(i + 1);
             break;
         }
-    auto *source = new RemoteGallerySource(name, url, token, this);
+    auto *source = new app::gallery::RemoteGallerySource(name, url, token, this);
     remotes_.append(source);
     connectSource(source);
     addSourceItem(source, int(remotes_.size()));
     rememberRemotes();
-    runInBackground(
+    app::runInBackground(
         source,
         [store = credentials_, key = remoteTokenKey(url), token] {
             QString error;
@@ -380,14 +380,14 @@ int GalleryPage::addRemoteSource(const QString &name, const QString &url, const 
 
 void GalleryPage::removeRemoteSource(int index) {
     if (index < 1 || index > remotes_.size()) return;
-    RemoteGallerySource *source = remotes_.takeAt(index - 1);
+    app::gallery::RemoteGallerySource *source = remotes_.takeAt(index - 1);
     const bool wasCurrent = current_ == source;
     if (wasCurrent) {
         current_ = nullptr;
         setActionRunning(false); // a download from it ends with it
     }
     delete sources_->takeItem(index);
-    runInBackground(
+    app::runInBackground(
         this,
         [store = credentials_, key = remoteTokenKey(source->location())] {
             store->forget(key);
@@ -401,7 +401,7 @@ void GalleryPage::removeRemoteSource(int index) {
 
 void GalleryPage::rememberRemotes() const {
     QList<RemoteSourceInfo> list;
-    for (const RemoteGallerySource *r : remotes_)
+    for (const app::gallery::RemoteGallerySource *r : remotes_)
         list.append({r->displayName(), r->location()});
     saveRemoteSources(list);
 }
@@ -490,7 +490,7 @@ void GalleryPage::setActionRunning(bool running) {
 }
 
 void GalleryPage::importCurrent() {
-    auto *remote = qobject_cast<RemoteGallerySource *>(current_);
+    auto *remote = qobject_cast<app::gallery::RemoteGallerySource *>(current_);
     const qint64 id = currentEntryId();
     if (!remote || id == 0 || actionRunning_) return;
     if (!local_) return detail_->setStatus(tr("Open a workspace to import models into."), true);
@@ -504,14 +504,14 @@ void GalleryPage::importCurrent() {
     const int request = remote->fetchPackage(id, QString());
     auto progress = std::make_shared<QMetaObject::Connection>();
     auto done = std::make_shared<QMetaObject::Connection>();
-    *progress = connect(remote, &GallerySource::packageProgress, this, [bar, request](int r, qint64 got, qint64 total) {
+    *progress = connect(remote, &app::gallery::GallerySource::packageProgress, this, [bar, request](int r, qint64 got, qint64 total) {
         if (r != request) return;
         if (total > 0)
             bar->setValue(int(got * 100 / total));
         else
             bar->setRange(0, 0);
     });
-    *done = connect(remote, &GallerySource::packageFetched, this,
+    *done = connect(remote, &app::gallery::GallerySource::packageFetched, this,
                     [this, bar, request, progress, done](int r, const QString &file, const QString &error) {
                         if (r != request) return;
                         disconnect(*progress);
@@ -530,8 +530,8 @@ void GalleryPage::importCurrent() {
                         const int importRequest = local_->importPackage(file);
                         auto imported = std::make_shared<QMetaObject::Connection>();
                         *imported =
-                            connect(local_, &LocalGallerySource::imported, this,
-                                    [this, importRequest, imported, file](int ir, const GalleryImportOutcome &o) {
+                            connect(local_, &app::gallery::LocalGallerySource::imported, this,
+                                    [this, importRequest, imported, file](int ir, const app::gallery::GalleryImportOutcome &o) {
                                         if (ir != importRequest) return;
                                         disconnect(*imported);
                                         afterImport(o, file);
@@ -545,15 +545,15 @@ void GalleryPage::importFile(const QString &file) {
     showMessage(tr("Importing %1: checking it and re-running its test inputs…").arg(QDir::toNativeSeparators(file)));
     const int request = local_->importPackage(file);
     auto imported = std::make_shared<QMetaObject::Connection>();
-    *imported = connect(local_, &LocalGallerySource::imported, this,
-                        [this, request, imported](int r, const GalleryImportOutcome &o) {
+    *imported = connect(local_, &app::gallery::LocalGallerySource::imported, this,
+                        [this, request, imported](int r, const app::gallery::GalleryImportOutcome &o) {
                             if (r != request) return;
                             disconnect(*imported);
                             afterImport(o, QString());
                         });
 }
 
-void GalleryPage::afterImport(const GalleryImportOutcome &o, const QString &tempFile) {
+void GalleryPage::afterImport(const app::gallery::GalleryImportOutcome &o, const QString &tempFile) {
     setActionRunning(false);
     if (!tempFile.isEmpty()) QFile::remove(tempFile);
     QString text;
@@ -583,14 +583,14 @@ void GalleryPage::exportCurrent(const QString &file) {
     bar->setValue(0);
     bar->setFormat(tr("Exporting… %p%"));
     bar->setVisible(current_->isRemote());
-    GallerySource *source = current_;
+    app::gallery::GallerySource *source = current_;
     const int request = source->fetchPackage(id, file);
     auto progress = std::make_shared<QMetaObject::Connection>();
     auto done = std::make_shared<QMetaObject::Connection>();
-    *progress = connect(source, &GallerySource::packageProgress, this, [bar, request](int r, qint64 got, qint64 total) {
+    *progress = connect(source, &app::gallery::GallerySource::packageProgress, this, [bar, request](int r, qint64 got, qint64 total) {
         if (r == request && total > 0) bar->setValue(int(got * 100 / total));
     });
-    *done = connect(source, &GallerySource::packageFetched, this,
+    *done = connect(source, &app::gallery::GallerySource::packageFetched, this,
                     [this, request, progress, done](int r, const QString &written, const QString &error) {
                         if (r != request) return;
                         disconnect(*progress);
@@ -609,12 +609,12 @@ void GalleryPage::openCurrentInDesigner() {
     if (!current_ || !e || actionRunning_) return;
     setActionRunning(true);
     detail_->setStatus(tr("Reading the spec from the package…"));
-    GallerySource *source = current_;
+    app::gallery::GallerySource *source = current_;
     const QString title = e->title.isEmpty() ? e->name : e->title;
     const bool temporary = source->isRemote();
     const int request = source->fetchPackage(id, QString());
     auto done = std::make_shared<QMetaObject::Connection>();
-    *done = connect(source, &GallerySource::packageFetched, this,
+    *done = connect(source, &app::gallery::GallerySource::packageFetched, this,
                     [this, request, done, title, temporary](int r, const QString &file, const QString &error) {
                         if (r != request) return;
                         disconnect(*done);
@@ -622,7 +622,7 @@ void GalleryPage::openCurrentInDesigner() {
                             setActionRunning(false);
                             return detail_->setStatus(error, true);
                         }
-                        runInBackground(
+                        app::runInBackground(
                             this,
                             [file, temporary] {
                                 const SpecResult s = readCheckedSpec(file);
@@ -644,7 +644,7 @@ void GalleryPage::fineTuneCurrent() {
     if (current_ != local_ || !local_ || id == 0 || actionRunning_) return;
     const int request = local_->fetchPackage(id, QString());
     auto done = std::make_shared<QMetaObject::Connection>();
-    *done = connect(local_, &GallerySource::packageFetched, this,
+    *done = connect(local_, &app::gallery::GallerySource::packageFetched, this,
                     [this, request, done, id](int r, const QString &file, const QString &error) {
                         if (r != request) return;
                         disconnect(*done);

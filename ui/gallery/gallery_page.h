@@ -28,15 +28,18 @@ namespace diamond::remote {
 class CredentialStore;
 }
 
+namespace diamond::app::gallery {
+class GallerySource;
+class LocalGallerySource;
+class RemoteGallerySource;
+struct GalleryImportOutcome;
+} // namespace diamond::app::gallery
+
 namespace diamond::ui {
 
 class GalleryDetailView;
 class GalleryModel;
-class GallerySource;
-class LocalGallerySource;
 class PublishDialog;
-class RemoteGallerySource;
-struct GalleryImportOutcome;
 
 class GalleryPage : public QWidget {
     Q_OBJECT
@@ -56,7 +59,7 @@ public:
     void removeRemoteSource(int index);
     /// Source 0 is the local gallery (nullptr without a workspace), then the remote ones.
     int sourceCount() const;
-    GallerySource *source(int index) const;
+    app::gallery::GallerySource *source(int index) const;
     int currentSourceIndex() const;
     void setCurrentSource(int index);
 
@@ -111,20 +114,20 @@ protected:
 
 private:
     void buildUi();
-    void connectSource(GallerySource *source);
-    void addSourceItem(GallerySource *source, int row);
+    void connectSource(app::gallery::GallerySource *source);
+    void addSourceItem(app::gallery::GallerySource *source, int row);
     void rememberRemotes() const;
     app::gallery::GalleryQuery query() const;
     void updateFilterChoices(const QList<app::gallery::GalleryEntry> &entries);
     void showMessage(const QString &text, bool error = false);
     void onCurrentChanged();
-    void afterImport(const GalleryImportOutcome &outcome, const QString &tempFile);
+    void afterImport(const app::gallery::GalleryImportOutcome &outcome, const QString &tempFile);
     void setActionRunning(bool running);
 
     std::shared_ptr<remote::CredentialStore> credentials_;
-    LocalGallerySource *local_ = nullptr;
-    QList<RemoteGallerySource *> remotes_;
-    GallerySource *current_ = nullptr;
+    app::gallery::LocalGallerySource *local_ = nullptr;
+    QList<app::gallery::RemoteGallerySource *> remotes_;
+    app::gallery::GallerySource *current_ = nullptr;
     int searchRequest_ = 0;
     int entryRequest_ = 0;
     int total_ = 0;

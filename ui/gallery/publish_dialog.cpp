@@ -1,8 +1,8 @@
 #include "ui/gallery/publish_dialog.h"
 
-#include "app/run_store.h"
-#include "app/workspace.h"
-#include "ui/gallery/background.h"
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
+#include "app/background.h"
 
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/spec.h"
@@ -175,7 +175,7 @@ PublishDialog::PublishDialog(const QString &workspaceFolder, qint64 runId, QWidg
     authors_->setText(settings.value(QStringLiteral("gallery/authors")).toString());
     license_->setCurrentText(settings.value(QStringLiteral("gallery/license"), QStringLiteral("CC-BY-4.0")).toString());
 
-    runInBackground(
+    app::runInBackground(
         this,
         [folder = folder_, runId] {
             Prefill p;
@@ -260,7 +260,7 @@ void PublishDialog::publish() {
     settings.setValue(QStringLiteral("gallery/license"), o.license);
     setBusy(true, tr("Publishing: the engine exports the weights, then the package's test inputs are re-run to "
                      "verify it…"));
-    runInBackground(
+    app::runInBackground(
         this,
         [folder = folder_, runId = runId_, o] {
             PublishResult r;

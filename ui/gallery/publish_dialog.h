@@ -6,7 +6,7 @@
 #pragma once
 
 #include "app/gallery/gallery_store.h"
-#include "app/run_store.h"
+#include "app/run/run_store.h"
 
 #include <QDialog>
 

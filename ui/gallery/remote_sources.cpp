@@ -1,6 +1,6 @@
 #include "ui/gallery/remote_sources.h"
 
-#include "ui/gallery/gallery_source.h"
+#include "app/gallery/gallery_source.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -79,7 +79,7 @@ QString AddRemoteDialog::token() const { return token_->text().trimmed(); }
 
 void AddRemoteDialog::accept() {
     QString error;
-    if (!RemoteGallerySource::apiBase(url()).isValid())
+    if (!app::gallery::RemoteGallerySource::apiBase(url()).isValid())
         error = tr("The address must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8765.");
     else if (token().isEmpty())
         error = tr("The token is required: every request to a Diamond server carries it.");

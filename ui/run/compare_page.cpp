@@ -1,7 +1,7 @@
 #include "ui/run/compare_page.h"
 
-#include "app/run_history.h"
-#include "app/workspace.h"
+#include "app/run/run_history.h"
+#include "app/workspace/workspace.h"
 #include "ui/run/curve_chart.h"
 
 #include <QCheckBox>

@@ -2,7 +2,7 @@
 // split; the legend toggles runs. Series are loaded off the GUI thread.
 #pragma once
 
-#include "app/run_history.h"
+#include "app/run/run_history.h"
 
 #include <QHash>
 #include <QWidget>

@@ -1,9 +1,9 @@
 #include "ui/run/run_monitor_page.h"
 
-#include "app/engine_plan.h"
-#include "app/run_history.h"
-#include "app/run_manager.h"
-#include "app/workspace.h"
+#include "app/run/engine_plan.h"
+#include "app/run/run_history.h"
+#include "app/run/run_service.h"
+#include "app/workspace/workspace.h"
 #include "ui/run/confusion_matrix_view.h"
 #include "ui/run/curve_chart.h"
 
@@ -68,18 +68,28 @@ QString stateText(app::RunState state) {
 
 } // namespace
 
-RunMonitorPage::RunMonitorPage(app::Workspace &workspace, app::RunManager *manager, qint64 runId, QWidget *parent)
-    : QWidget(parent), ws_(workspace), manager_(manager), runId_(runId) {
+RunMonitorPage::RunMonitorPage(app::Workspace &workspace, app::RunService *service, qint64 runId, QWidget *parent)
+    : QWidget(parent), ws_(workspace), service_(service), runId_(runId) {
     buildUi();
-    connect(manager_, &app::RunManager::metricsAppended, this,
+    connect(service_, &app::RunService::metricsAppended, this,
             [this](qint64 id, const QList<app::MetricPoint> &points) {
                 if (id == runId_ && historyLoaded_) addPoints(points);
             });
-    connect(manager_, &app::RunManager::eventReceived, this, [this](qint64 id, const QJsonObject &event) {
+    connect(service_, &app::RunService::eventReceived, this, [this](qint64 id, const QJsonObject &event) {
         if (id == runId_ && historyLoaded_) handleEvent(event, true);
     });
-    connect(manager_, &app::RunManager::runStateChanged, this, [this](qint64 id, app::RunState state) {
+    connect(service_, &app::RunService::runStateChanged, this, [this](qint64 id, app::RunState state) {
         if (id == runId_) setState(state);
+    });
+    connect(service_, &app::RunService::clusterJobChanged, this, [this](qint64 id) {
+        if (id != runId_) return;
+        if (const auto job = app::ClusterJobStore(ws_).latest(runId_)) showJob(*job);
+    });
+    connect(service_, &app::RunService::runMessage, this, [this](qint64 id, const QString &text) {
+        if (id == runId_) appendLog(tr("[cluster] %1").arg(text));
+    });
+    connect(service_, &app::RunService::cancelFailed, this, [this](qint64 id, const QString &error) {
+        if (id == runId_) appendLog(tr("Cannot stop: %1").arg(error));
     });
 
     // History off the GUI thread; live batches that arrive meanwhile are already in the database and come back
@@ -108,21 +118,33 @@ void RunMonitorPage::buildUi() {
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setFormat(tr("%p%"));
-    progress_->setMinimumWidth(220);
+    progress_->setMinimumWidth(120);
     eta_ = new QLabel(this);
-    eta_->setMinimumWidth(240);
+    eta_->setMinimumWidth(60);
+    eta_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     stop_ = new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Stop"), this);
     stop_->setToolTip(tr("Stop the run; its newest checkpoint is kept so that it can be resumed."));
     resume_ = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Resume"), this);
     resume_->setToolTip(tr("Continue the run from its newest checkpoint."));
-    header->addWidget(heading_);
+    publish_ = new QPushButton(QIcon::fromTheme(QStringLiteral("document-send")), tr("&Publish…"), this);
+    publish_->setObjectName(QStringLiteral("publishRun"));
+    publish_->setToolTip(tr("Publish the finished run to the model gallery as a shareable, verifiable package."));
+    heading_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    heading_->setMinimumWidth(120);
+    header->addWidget(heading_, 2);
     header->addWidget(stateLabel_);
     header->addStretch();
     header->addWidget(progress_, 1);
     header->addWidget(eta_);
     header->addWidget(stop_);
     header->addWidget(resume_);
+    header->addWidget(publish_);
     layout->addLayout(header);
+    job_ = new QLabel(this);
+    job_->setObjectName(QStringLiteral("clusterJob"));
+    job_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    job_->hide();
+    layout->addWidget(job_);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("X axis:"), this));
@@ -173,11 +195,12 @@ void RunMonitorPage::buildUi() {
     connect(logBox_, &QCheckBox::toggled, this, &RunMonitorPage::setLogY);
     connect(smoothingSlider_, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
     connect(stop_, &QPushButton::clicked, this, [this] {
-        if (!manager_->cancel(runId_)) appendLog(tr("Cannot stop: %1").arg(manager_->errorString()));
+        if (!service_->cancel(runId_)) appendLog(tr("Cannot stop: %1").arg(service_->errorString()));
     });
     connect(resume_, &QPushButton::clicked, this, [this] {
-        if (!manager_->resume(runId_)) appendLog(tr("Cannot resume: %1").arg(manager_->errorString()));
+        if (!service_->resume(runId_)) appendLog(tr("Cannot resume: %1").arg(service_->errorString()));
     });
+    connect(publish_, &QPushButton::clicked, this, [this] { Q_EMIT publishRequested(runId_); });
     setState(state_);
 }
 
@@ -195,6 +218,9 @@ void RunMonitorPage::applyHistory(const app::RunHistory &history) {
     Q_EMIT titleChanged(title());
     for (const QJsonObject &e : history.events)
         handleEvent(e, false);
+    for (const app::RunMessage &m : history.messages)
+        appendLog(tr("[cluster] %1").arg(m.text));
+    if (history.job) showJob(*history.job);
     for (const auto &[key, points] : history.series)
         addPoints(points);
     historyLoaded_ = true;
@@ -376,7 +402,19 @@ void RunMonitorPage::setState(app::RunState state) {
     stop_->setEnabled(active);
     resume_->setEnabled(state == app::RunState::Failed || state == app::RunState::Cancelled ||
                         state == app::RunState::Preempted);
+    publish_->setEnabled(state == app::RunState::Finished);
     if (!active) updateProgress(lastStep_);
+}
+
+QString RunMonitorPage::jobText() const { return job_->text(); }
+
+void RunMonitorPage::showJob(const app::ClusterJob &job) {
+    QString text = tr("Cluster %1 · job %2 · %3").arg(job.cluster, job.jobId, job.phase);
+    if (!job.reason.isEmpty() && job.reason != QLatin1String("None")) text += tr(" (%1)").arg(job.reason);
+    if (job.continuation) text += tr(" · continuation");
+    job_->setText(text);
+    job_->setToolTip(tr("Submitted %1, last seen %2").arg(job.submittedAt, job.updatedAt));
+    job_->show();
 }
 
 } // namespace diamond::ui

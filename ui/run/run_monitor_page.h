@@ -1,10 +1,12 @@
 // RunMonitorPage: one run, live. Curves (loss, each metric, learning rate) with a shared x-axis mode, log scale and
-// smoothing; a progress bar with ETA and throughput; stop and resume; the engine's event log; the confusion matrix
+// smoothing; a progress bar with ETA and throughput; stop, resume and publish; for a cluster run its batch job (id,
+// queue phase and the scheduler's reason); the engine's event log with the executors' messages; the confusion matrix
 // once the run is evaluated. History is loaded off the GUI thread (loadRunHistory under QtConcurrent); live points
-// arrive as batches from RunManager::metricsAppended and go to the charts, which repaint on their own timer.
+// arrive as batches from RunService::metricsAppended and go to the charts, which repaint on their own timer. Stop and
+// resume go through the RunService, like every other front end's.
 #pragma once
 
-#include "app/run_store.h"
+#include "app/run/run_store.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -20,8 +22,9 @@ class QPushButton;
 class QSlider;
 
 namespace diamond::app {
-class RunManager;
+class RunService;
 class Workspace;
+struct ClusterJob;
 struct RunHistory;
 } // namespace diamond::app
 
@@ -35,8 +38,8 @@ class RunMonitorPage : public QWidget {
 public:
     enum class XAxis { Step, Epoch, WallTime };
 
-    /// `workspace` and `manager` must outlive the page.
-    RunMonitorPage(app::Workspace &workspace, app::RunManager *manager, qint64 runId, QWidget *parent = nullptr);
+    /// `workspace` and `service` must outlive the page.
+    RunMonitorPage(app::Workspace &workspace, app::RunService *service, qint64 runId, QWidget *parent = nullptr);
     ~RunMonitorPage() override;
 
     qint64 runId() const { return runId_; }
@@ -50,6 +53,11 @@ public:
     /// Chart of a metric ("loss", "accuracy", "lr", ...), nullptr while the run has none.
     CurveChart *chart(const QString &metric) const { return charts_.value(metric); }
     QProgressBar *progressBar() const { return progress_; }
+    QPushButton *stopButton() const { return stop_; }
+    QPushButton *resumeButton() const { return resume_; }
+    QPushButton *publishButton() const { return publish_; }
+    /// "job 42 on hpc: pending (Resources)" for cluster runs, else empty.
+    QString jobText() const;
     ConfusionMatrixView *confusionMatrix() const { return confusion_; }
     /// Points received for a series, e.g. ("loss", Validation).
     int pointCount(const QString &metric, app::MetricSplit split) const;
@@ -58,6 +66,8 @@ public:
 Q_SIGNALS:
     void titleChanged(const QString &title);
     void historyLoadedChanged();
+    /// The user asked to publish this (finished) run to the gallery.
+    void publishRequested(qint64 runId);
 
 private:
     struct Point {
@@ -75,9 +85,10 @@ private:
     void refreshAllSeries();
     void updateProgress(double step);
     void appendLog(const QString &line);
+    void showJob(const app::ClusterJob &job);
 
     app::Workspace &ws_;
-    app::RunManager *manager_;
+    app::RunService *service_;
     qint64 runId_;
     QString runName_;
     app::RunState state_ = app::RunState::Draft;
@@ -100,6 +111,8 @@ private:
     QLabel *eta_ = nullptr;
     QPushButton *stop_ = nullptr;
     QPushButton *resume_ = nullptr;
+    QPushButton *publish_ = nullptr;
+    QLabel *job_ = nullptr;
     QComboBox *xAxisBox_ = nullptr;
     QCheckBox *logBox_ = nullptr;
     QSlider *smoothingSlider_ = nullptr;

@@ -1,6 +1,6 @@
 #include "ui/run/run_setup_page.h"
 
-#include "app/engine_plan.h"
+#include "app/run/engine_plan.h"
 #include "ui/run/dataset_preview.h"
 
 #include <QCheckBox>

@@ -50,6 +50,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const {
     const Row &row = rows_[index.row()];
     const app::Run &run = row.run;
     if (role == RunIdRole) return run.id;
+    if (role == StateRole) return int(run.state);
     if (role == Qt::ToolTipRole && !run.exitMessage.isEmpty()) return run.exitMessage;
     if (role == Qt::TextAlignmentRole && (index.column() == Duration || index.column() == BestMetric))
         return int(Qt::AlignRight | Qt::AlignVCenter);

@@ -3,7 +3,7 @@
 // holds a database handle of its own beyond the Workspace it is given.
 #pragma once
 
-#include "app/run_store.h"
+#include "app/run/run_store.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -14,7 +14,7 @@ class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Name, Project, State, Target, Duration, BestMetric, ColumnCount };
-    enum Role { RunIdRole = Qt::UserRole + 1, SortRole };
+    enum Role { RunIdRole = Qt::UserRole + 1, SortRole, StateRole /* int(app::RunState) */ };
 
     /// `workspace` must stay open while the model lives.
     explicit RunsTableModel(app::Workspace &workspace, QObject *parent = nullptr);

@@ -2,6 +2,7 @@
 
 #include "ui/run/runs_model.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -54,6 +55,29 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent) {
             Q_EMIT openRunRequested(id);
     });
     connect(compare_, &QPushButton::clicked, this, [this] { Q_EMIT compareRequested(selectedRunIds()); });
+
+    auto addAction = [this](const QString &name, const QString &text, const QString &icon) {
+        auto *a = new QAction(QIcon::fromTheme(icon), text, this);
+        a->setObjectName(name);
+        view_->addAction(a);
+        return a;
+    };
+    openAction_ = addAction(QStringLiteral("openRuns"), tr("&Open monitor"), QStringLiteral("document-open"));
+    compareAction_ = addAction(QStringLiteral("compareRuns"), tr("&Compare"), QString());
+    publishAction_ =
+        addAction(QStringLiteral("publishRun"), tr("&Publish to gallery…"), QStringLiteral("document-send"));
+    stopAction_ = addAction(QStringLiteral("stopRuns"), tr("&Stop"), QStringLiteral("process-stop"));
+    resumeAction_ = addAction(QStringLiteral("resumeRuns"), tr("&Resume"), QStringLiteral("media-playback-start"));
+    deleteAction_ = addAction(QStringLiteral("deleteRuns"), tr("&Delete…"), QStringLiteral("edit-delete"));
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(openAction_, &QAction::triggered, open_, &QPushButton::click);
+    connect(compareAction_, &QAction::triggered, this, [this] { Q_EMIT compareRequested(selectedRunIds()); });
+    connect(publishAction_, &QAction::triggered, this, [this] {
+        if (const QList<qint64> ids = selectedRunIds(); ids.size() == 1) Q_EMIT publishRequested(ids.first());
+    });
+    connect(stopAction_, &QAction::triggered, this, [this] { Q_EMIT stopRequested(selectedRunIds()); });
+    connect(resumeAction_, &QAction::triggered, this, [this] { Q_EMIT resumeRequested(selectedRunIds()); });
+    connect(deleteAction_, &QAction::triggered, this, [this] { Q_EMIT deleteRequested(selectedRunIds()); });
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPanel::updateButtons);
     updateButtons();
 }
@@ -80,6 +104,7 @@ QList<qint64> RunsPanel::selectedRunIds() const {
 
 void RunsPanel::refreshRun(qint64 runId) {
     if (model_) model_->refreshRun(runId);
+    updateButtons();
 }
 
 void RunsPanel::reload() {
@@ -87,9 +112,28 @@ void RunsPanel::reload() {
 }
 
 void RunsPanel::updateButtons() {
-    const int selected = int(view_->selectionModel()->selectedRows().size());
+    const QModelIndexList rows = view_->selectionModel()->selectedRows();
+    const int selected = int(rows.size());
     open_->setEnabled(selected >= 1);
     compare_->setEnabled(selected >= 2);
+    bool anyActive = false, anyResumable = false, allEnded = selected > 0;
+    for (const QModelIndex &index : rows) {
+        const auto state = app::RunState(index.data(RunsTableModel::StateRole).toInt());
+        const bool active =
+            state == app::RunState::Running || state == app::RunState::Queued || state == app::RunState::Resumed;
+        anyActive = anyActive || active || state == app::RunState::Draft;
+        anyResumable = anyResumable || state == app::RunState::Failed || state == app::RunState::Cancelled ||
+                       state == app::RunState::Preempted;
+        allEnded = allEnded && !active;
+    }
+    openAction_->setEnabled(selected >= 1);
+    compareAction_->setEnabled(selected >= 2);
+    publishAction_->setEnabled(selected == 1 &&
+                               app::RunState(rows.first().data(RunsTableModel::StateRole).toInt()) ==
+                                   app::RunState::Finished);
+    stopAction_->setEnabled(anyActive);
+    resumeAction_->setEnabled(anyResumable);
+    deleteAction_->setEnabled(allEnded);
 }
 
 } // namespace diamond::ui

@@ -1,9 +1,12 @@
 // RunsPanel: the runs dock. A filterable, sortable table of every run (RunsTableModel behind a
-// QSortFilterProxyModel); double-click opens a run's monitor, "Compare" overlays the selected runs.
+// QSortFilterProxyModel); double-click opens a run's monitor, "Compare" overlays the selected runs. The table's
+// context menu asks for the selected runs' monitor, comparison, publishing, stop, resume and deletion; each action
+// is enabled only for runs in a state that allows it. The panel only asks (signals); the main window acts.
 #pragma once
 
 #include <QWidget>
 
+class QAction;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -29,6 +32,14 @@ public:
     QTableView *view() const { return view_; }
     QList<qint64> selectedRunIds() const;
 
+    // The table's context menu (also in view()->actions()).
+    QAction *openAction() const { return openAction_; }
+    QAction *compareAction() const { return compareAction_; }
+    QAction *publishAction() const { return publishAction_; }
+    QAction *stopAction() const { return stopAction_; }
+    QAction *resumeAction() const { return resumeAction_; }
+    QAction *deleteAction() const { return deleteAction_; }
+
 public Q_SLOTS:
     void refreshRun(qint64 runId);
     void reload();
@@ -36,6 +47,10 @@ public Q_SLOTS:
 Q_SIGNALS:
     void openRunRequested(qint64 runId);
     void compareRequested(const QList<qint64> &runIds);
+    void publishRequested(qint64 runId);
+    void stopRequested(const QList<qint64> &runIds);
+    void resumeRequested(const QList<qint64> &runIds);
+    void deleteRequested(const QList<qint64> &runIds);
 
 private:
     void updateButtons();
@@ -46,6 +61,12 @@ private:
     QLineEdit *filter_ = nullptr;
     QPushButton *open_ = nullptr;
     QPushButton *compare_ = nullptr;
+    QAction *openAction_ = nullptr;
+    QAction *compareAction_ = nullptr;
+    QAction *publishAction_ = nullptr;
+    QAction *stopAction_ = nullptr;
+    QAction *resumeAction_ = nullptr;
+    QAction *deleteAction_ = nullptr;
 };
 
 } // namespace diamond::ui

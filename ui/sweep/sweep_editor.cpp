@@ -545,24 +545,26 @@ bool SweepEditor::validate() {
         }
     }
     errorLabel_->setText(errors_.join(QLatin1Char('\n')));
-    start_->setEnabled(errors_.isEmpty() && ws_);
+    start_->setEnabled(errors_.isEmpty() && service_);
     if (wasValid != errors_.isEmpty()) Q_EMIT validityChanged(errors_.isEmpty());
     return errors_.isEmpty();
 }
 
+void SweepEditor::setService(app::RunService *service) {
+    service_ = service;
+    validate();
+}
+
 bool SweepEditor::start() {
-    if (!validate()) return false;
-    if (!ws_) return false;
+    if (!validate() || !service_) return false;
     const auto def = definition();
-    auto *controller = new app::sweep::SweepController(*ws_);
-    if (!enginePath_.isEmpty()) controller->setEnginePath(enginePath_);
-    if (!controller->create(*def) || !controller->start()) {
-        errors_ = {controller->errorString()};
+    app::sweep::SweepController *controller = service_->startSweep(*def);
+    if (!controller) {
+        errors_ = {service_->errorString()};
         errorLabel_->setText(errors_.first());
-        delete controller;
         return false;
     }
-    Q_EMIT sweepStarted(controller);
+    Q_EMIT sweepStarted(controller->sweepId());
     return true;
 }
 

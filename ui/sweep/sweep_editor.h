@@ -2,9 +2,11 @@
 // from the run config and the network spec (numeric node parameters), each with a distribution and range;
 // algorithm and its settings; objective; limits. Every change re-validates (coalesced); errors are shown
 // inline: the offending parameter cells are marked red with the message as tool tip, and all messages are
-// listed under the form. "Start" creates and starts a SweepController and hands it over (sweepStarted).
+// listed under the form. "Start" starts the sweep through the RunService (its controller runs in this process) and
+// reports its id (sweepStarted).
 #pragma once
 
+#include "app/run/run_service.h"
 #include "app/sweep/sweep_controller.h"
 #include "app/sweep/sweep_definition.h"
 
@@ -40,10 +42,8 @@ public:
 
     /// The base network spec and run config the sweep varies; fills the parameter picker.
     void setBase(const QJsonObject &spec, const QJsonObject &config);
-    /// Where Start creates the sweep (must stay open while the editor lives).
-    void setWorkspace(app::Workspace *workspace) { ws_ = workspace; }
-    /// Engine binary for the controller Start creates (default: the controller's).
-    void setEnginePath(const QString &path) { enginePath_ = path; }
+    /// What Start uses (must outlive the editor); Start is disabled without one.
+    void setService(app::RunService *service);
 
     /// Parameters that can be swept: common run-config fields, numeric leaves of the config, and every numeric
     /// parameter of every spec node ("spec:<id>.<param>").
@@ -74,7 +74,7 @@ public:
 
 Q_SIGNALS:
     /// A sweep was created and started; the receiver takes ownership of `controller` (no parent).
-    void sweepStarted(diamond::app::sweep::SweepController *controller);
+    void sweepStarted(qint64 sweepId);
     void validityChanged(bool valid);
 
 private:
@@ -84,8 +84,7 @@ private:
     QJsonObject parameterJson(int row, QString *error) const;
 
     QJsonObject spec_, config_;
-    app::Workspace *ws_ = nullptr;
-    QString enginePath_;
+    app::RunService *service_ = nullptr;
     QStringList errors_;
     QTimer *validate_;
 

@@ -22,8 +22,8 @@ bool isEnded(const QString &state) {
 }
 } // namespace
 
-SweepViewPage::SweepViewPage(app::Workspace &workspace, QWidget *parent)
-    : QWidget(parent), ws_(workspace), store_(workspace), title_(new QLabel(this)), summary_(new QLabel(this)),
+SweepViewPage::SweepViewPage(app::RunService &service, QWidget *parent)
+    : QWidget(parent), service_(service), ws_(service.workspace()), store_(service.workspace()), title_(new QLabel(this)), summary_(new QLabel(this)),
       pause_(new QPushButton(tr("Pause"), this)), stop_(new QPushButton(tr("Stop"), this)),
       promote_(new QPushButton(tr("Promote best"), this)), model_(new SweepTrialsModel(this)),
       proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)),
@@ -127,20 +127,21 @@ bool SweepViewPage::loadDefinition(qint64 sweepId) {
     return true;
 }
 
-bool SweepViewPage::setController(app::sweep::SweepController *controller) {
+void SweepViewPage::attachController() {
+    app::sweep::SweepController *controller = service_.sweepController(sweepId_);
+    if (controller == controller_) return;
     if (controller_) disconnect(controller_, nullptr, this, nullptr);
     controller_ = controller;
-    if (!controller) return false;
-    if (!controller->parent()) controller->setParent(this);
-    if (!loadDefinition(controller->sweepId())) return false;
+    if (!controller) {
+        if (!isEnded(state_)) poll_->start();
+        return;
+    }
     poll_->stop();
     for (auto signal : {&app::sweep::SweepController::stateChanged, &app::sweep::SweepController::finished})
         connect(controller, signal, this, &SweepViewPage::scheduleRefresh);
     connect(controller, &app::sweep::SweepController::trialStarted, this, &SweepViewPage::scheduleRefresh);
     connect(controller, &app::sweep::SweepController::trialReported, this, &SweepViewPage::scheduleRefresh);
     connect(controller, &app::sweep::SweepController::trialEnded, this, &SweepViewPage::scheduleRefresh);
-    refresh();
-    return true;
 }
 
 bool SweepViewPage::showSweep(qint64 sweepId) {
@@ -148,7 +149,7 @@ bool SweepViewPage::showSweep(qint64 sweepId) {
     controller_ = nullptr;
     if (!loadDefinition(sweepId)) return false;
     refresh();
-    if (!isEnded(state_)) poll_->start();
+    attachController();
     return true;
 }
 
@@ -223,44 +224,23 @@ void SweepViewPage::updateButtons() {
     promote_->setEnabled(bestTrialRow(trials_, def_.objective.maximize).has_value());
 }
 
-bool SweepViewPage::takeOver() {
-    const auto row = store_.sweep(sweepId_);
-    if (!row || app::sweep::SweepController::livePid(*row) > 0) return false;
-    auto *c = new app::sweep::SweepController(ws_);
-    if (!enginePath_.isEmpty()) c->setEnginePath(enginePath_);
-    if (!c->load(sweepId_) || !setController(c) || !c->start()) {
-        error_ = c->errorString();
-        if (controller_ == c) controller_ = nullptr;
-        delete c;
-        QMessageBox::warning(this, tr("Sweep"), error_);
-        return false;
-    }
-    return true;
-}
-
 void SweepViewPage::pauseOrResume() {
     const bool paused = state_ == QLatin1String("paused");
-    if (controller_) {
-        paused ? controller_->resume() : controller_->pause();
-    } else if (!store_.compareAndSetSweepState(sweepId_, paused ? QStringLiteral("paused") : QStringLiteral("running"),
-                                               paused ? QStringLiteral("running") : QStringLiteral("paused"))) {
-        error_ = store_.errorString();
-    } else if (paused) {
-        takeOver(); // no live controller: continue the sweep here
+    if (!(paused ? service_.continueSweep(sweepId_) : service_.pauseSweep(sweepId_))) {
+        error_ = service_.errorString();
+        QMessageBox::warning(this, tr("Sweep"), error_);
     }
     refresh();
+    attachController(); // continuing a sweep whose controller died takes it over here
 }
 
 void SweepViewPage::stopSweep() {
-    if (controller_) {
-        controller_->stop();
-    } else {
-        // A live controller (another process) polls the state and stops its trials; with none, stop it here.
-        for (const QString &from : {QStringLiteral("running"), QStringLiteral("paused")})
-            if (store_.compareAndSetSweepState(sweepId_, from, QStringLiteral("stopping"))) break;
-        takeOver();
+    if (!service_.stopSweep(sweepId_)) {
+        error_ = service_.errorString();
+        QMessageBox::warning(this, tr("Sweep"), error_);
     }
     refresh();
+    attachController();
 }
 
 std::optional<qint64> SweepViewPage::promoteBest() {

@@ -2,14 +2,15 @@
 // trials table (sortable), objective-by-trial scatter with the best-so-far line, parallel coordinates and
 // parameter importance (docs/sweeps.md, "Parameter importance").
 //
-// Data comes from the workspace database (SweepStore), so the page shows a sweep run by this process
-// (setController: refreshes on the controller's signals) or by another one (showSweep: polls every 2 s while
-// the sweep is not ended; Pause/Resume/Stop write the state its controller polls, and Resume or Stop of a sweep
-// whose controller died takes the sweep over in this process, as `diamondctl sweep resume|stop` does). Refreshes are
+// Data comes from the workspace database (SweepStore), so the page shows a sweep run by this process (its controller
+// lives in the RunService: refreshes on the controller's signals) or by another one (polls every 2 s while the sweep
+// is not ended). Pause/Resume/Stop go through the RunService, which writes the state a controller of another process
+// polls, or takes over a sweep whose controller died, as `diamondctl sweep resume|stop` does. Refreshes are
 // coalesced: any number of controller events within 150 ms cause one read of the trial rows, which the table model
 // applies incrementally.
 #pragma once
 
+#include "app/run/run_service.h"
 #include "app/sweep/sweep_controller.h"
 #include "app/sweep/sweep_definition.h"
 #include "app/sweep/sweep_store.h"
@@ -34,19 +35,18 @@ class SweepTrialsModel;
 class SweepViewPage : public QWidget {
     Q_OBJECT
 public:
-    /// `workspace` must stay open while the page lives.
-    explicit SweepViewPage(app::Workspace &workspace, QWidget *parent = nullptr);
+    /// `service` (and its workspace) must outlive the page.
+    explicit SweepViewPage(app::RunService &service, QWidget *parent = nullptr);
 
-    /// Follows a sweep run by `controller` (loaded or created). Takes ownership when it has no parent.
-    bool setController(app::sweep::SweepController *controller);
-    /// Shows a sweep from the database (run by another process, or ended); false with errorString().
+    /// Shows a sweep: live when its controller runs in this process, else from the database; false with
+    /// errorString().
     bool showSweep(qint64 sweepId);
 
     qint64 sweepId() const { return sweepId_; }
     app::sweep::SweepController *controller() const { return controller_; }
     QString errorString() const { return error_; }
-    /// Engine for a controller the page creates itself (Resume or Stop of a sweep whose controller died).
-    void setEnginePath(const QString &path) { enginePath_ = path; }
+    QPushButton *pauseButton() const { return pause_; }
+    QPushButton *stopButton() const { return stop_; }
     /// Re-reads the trials now (what the coalescing timer calls).
     void refresh();
 
@@ -76,9 +76,10 @@ private:
     void stopSweep();
     void updateButtons();
     bool loadDefinition(qint64 sweepId);
-    /// For a sweep shown from the database whose controller is dead: takes it over in this process.
-    bool takeOver();
+    /// Follows the service's live controller of the shown sweep, if there is one now.
+    void attachController();
 
+    app::RunService &service_;
     app::Workspace &ws_;
     app::sweep::SweepStore store_;
     QPointer<app::sweep::SweepController> controller_;
@@ -87,7 +88,6 @@ private:
     QString state_;
     QList<app::sweep::TrialRow> trials_;
     QString error_;
-    QString enginePath_;
     int refreshes_ = 0;
 
     QLabel *title_, *summary_;

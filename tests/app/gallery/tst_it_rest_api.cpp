@@ -5,7 +5,7 @@
 #include "common/test_paths.h"
 
 #include "app/rest/rest_server.h"
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 
 #include <QCryptographicHash>
 #include <QDir>

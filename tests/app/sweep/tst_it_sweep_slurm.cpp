@@ -2,8 +2,8 @@
 // over SSH through a cluster profile of the workspace: an 8-trial ASHA sweep of the spirals example driven by
 // SweepController. Every trial is its own Slurm job; a promotion is a later job that resumes from the checkpoint
 // the trial's previous job left in its remote run folder. Also: the sweep file's "target"/"job" validation.
-#include "app/cluster_store.h"
-#include "app/run_store.h"
+#include "app/cluster/cluster_store.h"
+#include "app/run/run_store.h"
 #include "app/sweep/sweep_controller.h"
 
 #include "common/engine_process.h"

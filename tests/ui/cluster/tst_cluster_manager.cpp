@@ -7,8 +7,8 @@
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/cluster/cluster_models.h"
 
-#include "app/cluster_store.h"
-#include "app/workspace.h"
+#include "app/cluster/cluster_store.h"
+#include "app/workspace/workspace.h"
 
 #include "common/local_cluster.h"
 #include "common/test_paths.h"
@@ -285,7 +285,7 @@ private Q_SLOTS:
             auto p = fixtureProfile();
             p.knownHostsFile = knownHosts;
             page.setEditedProfile(p);
-            QSignalSpy asked(page.client(), &ClusterClient::hostKeyUnknown);
+            QSignalSpy asked(page.client(), &app::ClusterClient::hostKeyUnknown);
             QSignalSpy tested(&page, &ClusterManagerPage::testFinished);
             QVERIFY(page.testConnection() > 0);
             QVERIFY(QTest::qWaitFor([&] { return page.hostKeyDialog() != nullptr; }, 60000));
@@ -359,14 +359,14 @@ private Q_SLOTS:
         auto p = fixtureProfile();
         p.knownHostsFile = knownHosts;
         page.setEditedProfile(p);
-        QSignalSpy asked(page.client(), &ClusterClient::hostKeyUnknown);
+        QSignalSpy asked(page.client(), &app::ClusterClient::hostKeyUnknown);
         QSignalSpy tested(&page, &ClusterManagerPage::testFinished);
-        QSignalSpy raw(page.client(), &ClusterClient::testFinished);
+        QSignalSpy raw(page.client(), &app::ClusterClient::testFinished);
         QVERIFY(page.testConnection() > 0);
         QVERIFY2(waitTurning(tested, 60000), qPrintable(page.statusText()));
         QCOMPARE(tested.first().first().toBool(), false);
         QCOMPARE(asked.size(), 0); // never offered for acceptance
-        QVERIFY(raw.first().at(1).value<ClusterTestResult>().hostKeyRefused);
+        QVERIFY(raw.first().at(1).value<app::ClusterTestResult>().hostKeyRefused);
         QVERIFY(page.messageDialog() != nullptr);
         QVERIFY2(page.messageDialog()->text().contains(QStringLiteral("does not match")),
                  qPrintable(page.messageDialog()->text()));

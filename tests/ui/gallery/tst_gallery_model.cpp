@@ -3,7 +3,7 @@
 #include "app/gallery/gallery_store.h"
 #include "ui/gallery/gallery_card_delegate.h"
 #include "ui/gallery/gallery_model.h"
-#include "ui/gallery/gallery_source.h"
+#include "app/gallery/gallery_source.h"
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>
@@ -123,14 +123,14 @@ private Q_SLOTS:
 
     void remoteUrlsAndEntries() {
         using ui::RemoteGallerySource;
-        QCOMPARE(RemoteGallerySource::apiBase(QStringLiteral("http://127.0.0.1:8765")).toString(),
+        QCOMPARE(app::gallery::RemoteGallerySource::apiBase(QStringLiteral("http://127.0.0.1:8765")).toString(),
                  QStringLiteral("http://127.0.0.1:8765/api/v1"));
-        QCOMPARE(RemoteGallerySource::apiBase(QStringLiteral("http://127.0.0.1:8765/api/v1/")).toString(),
+        QCOMPARE(app::gallery::RemoteGallerySource::apiBase(QStringLiteral("http://127.0.0.1:8765/api/v1/")).toString(),
                  QStringLiteral("http://127.0.0.1:8765/api/v1"));
-        QCOMPARE(RemoteGallerySource::apiBase(QStringLiteral("https://lab.example/diamond")).toString(),
+        QCOMPARE(app::gallery::RemoteGallerySource::apiBase(QStringLiteral("https://lab.example/diamond")).toString(),
                  QStringLiteral("https://lab.example/diamond/api/v1"));
-        QVERIFY(!RemoteGallerySource::apiBase(QStringLiteral("ftp://127.0.0.1")).isValid());
-        QVERIFY(!RemoteGallerySource::apiBase(QString()).isValid());
+        QVERIFY(!app::gallery::RemoteGallerySource::apiBase(QStringLiteral("ftp://127.0.0.1")).isValid());
+        QVERIFY(!app::gallery::RemoteGallerySource::apiBase(QString()).isValid());
 
         const QJsonObject json{
             {QStringLiteral("id"), 3},
@@ -144,7 +144,7 @@ private Q_SLOTS:
             {QStringLiteral("card"), QStringLiteral("# Net")},
             {QStringLiteral("manifest"), QJsonObject{{QStringLiteral("license"), QStringLiteral("MIT")}}},
             {QStringLiteral("run_id"), QJsonValue()}};
-        const GalleryEntry e = RemoteGallerySource::entryFromJson(json);
+        const GalleryEntry e = app::gallery::RemoteGallerySource::entryFromJson(json);
         QCOMPARE(e.id, 3);
         QCOMPARE(e.runId, 0);
         QCOMPARE(e.tags, (QStringList{QStringLiteral("x"), QStringLiteral("y")}));
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QCOMPARE(e.card, QStringLiteral("# Net"));
         QCOMPARE(e.manifest.value(QStringLiteral("license")).toString(), QStringLiteral("MIT"));
         // Round trip through the app's own JSON of an entry.
-        const GalleryEntry back = RemoteGallerySource::entryFromJson(app::gallery::entryJson(e, true));
+        const GalleryEntry back = app::gallery::RemoteGallerySource::entryFromJson(app::gallery::entryJson(e, true));
         QCOMPARE(back.name, e.name);
         QCOMPARE(back.keyMetric, e.keyMetric);
         QCOMPARE(back.packageSha256, e.packageSha256);

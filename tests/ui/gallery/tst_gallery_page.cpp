@@ -8,12 +8,12 @@
 
 #include "app/gallery/gallery_store.h"
 #include "app/gallery/model_package.h"
-#include "app/workspace.h"
+#include "app/workspace/workspace.h"
 #include "remote/credential_store.h"
 #include "ui/gallery/gallery_detail_view.h"
 #include "ui/gallery/gallery_model.h"
 #include "ui/gallery/gallery_page.h"
-#include "ui/gallery/gallery_source.h"
+#include "app/gallery/gallery_source.h"
 #include "ui/gallery/publish_dialog.h"
 
 #include <QAbstractItemModelTester>

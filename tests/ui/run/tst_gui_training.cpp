@@ -5,8 +5,8 @@
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
-#include "app/run_manager.h"
-#include "app/workspace.h"
+#include "app/run/run_manager.h"
+#include "app/workspace/workspace.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
 #include "ui/designer/inspector.h"

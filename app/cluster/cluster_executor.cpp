@@ -1,0 +1,640 @@
+#include "app/cluster/cluster_executor.h"
+
+#include "app/run/run_store.h"
+#include "remote/command_runner.h"
+#include "remote/scheduler.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMetaObject>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSet>
+#include <QTimer>
+
+namespace diamond::app {
+
+namespace {
+
+constexpr qint64 kReadChunk = 1 << 20;
+
+QByteArray fileSha256(const QString &path) {
+    QFile f(path);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f)) return {};
+    return hash.result().toHex();
+}
+
+/// Written next to events.jsonl at every submission (see ClusterExecutor::adopt()).
+constexpr const char *kJobRecordFile = "cluster-job.json";
+
+} // namespace
+
+/// Lives on the executor's worker thread; owns the CommandRunner and the scheduler. Reports back by queuing
+/// functors onto the executor (a plain QObject: no signals of its own).
+class ClusterWorker : public QObject {
+public:
+    struct Job {
+        ExecutionRequest request;
+        remote::JobRequest job;
+        QString remoteDir;
+        QString currentJobId;
+        int attempt = 0;   ///< number of the newest attempt script in the run folder (all starts of the run)
+        int submitted = 0; ///< attempts submitted since this start()
+        qint64 offset = 0; ///< bytes of the remote events.jsonl copied into the local one
+        bool cancelRequested = false;
+        bool reportedRunning = false;
+        remote::JobPhase phase = remote::JobPhase::Unknown;
+        QString reason;
+        QElapsedTimer sinceStatePoll;
+        QString lastTransientError;
+        QByteArray partialLine;   ///< fetched bytes after the last newline
+        bool engineError = false; ///< the current attempt wrote an `error` event
+    };
+
+    ClusterWorker(ClusterExecutor *executor, ClusterLink *link, remote::ClusterProfile profile)
+        : executor_(executor), link_(link), profile_(std::move(profile)) {}
+
+    void setIntervals(int eventsMs, int schedulerMs, int maxContinuations, bool fetchCheckpoints) {
+        fetchCheckpoints_ = fetchCheckpoints;
+        eventsMs_ = eventsMs;
+        schedulerMs_ = schedulerMs;
+        maxContinuations_ = maxContinuations;
+    }
+
+    void startJob(const ExecutionRequest &request, const remote::JobRequest &job) {
+        Job j;
+        j.request = request;
+        j.job = job;
+        QString error;
+        if (!connect(ClusterLink::Access::Interactive, &error) || !stage(j, &error) || !submit(j, &error)) {
+            finish(request.runId, -1, true, j.cancelRequested || cancelledEarly_.remove(request.runId), error);
+            return;
+        }
+        const qint64 runId = request.runId;
+        jobs_.insert(runId, j);
+        if (cancelledEarly_.remove(runId)) cancelJob(runId);
+        ensureTimer();
+    }
+
+    /// Follows a job submitted by another ClusterExecutor (another process, or before a restart), from the
+    /// record submit() left in <run-dir>/cluster-job.json. The local events.jsonl's size is the offset.
+    void adoptJob(const ExecutionRequest &request, const remote::JobRequest &job, const QString &remoteDir,
+                  const QString &jobId, int attempt) {
+        Job j;
+        j.request = request;
+        j.job = job;
+        j.remoteDir = remoteDir;
+        j.currentJobId = jobId;
+        j.attempt = attempt;
+        j.submitted = 1; // a later continuation resumes
+        j.offset = QFileInfo(QDir(request.runDir).filePath(QStringLiteral("events.jsonl"))).size();
+        j.phase = remote::JobPhase::Unknown;
+        jobs_.insert(request.runId, j);
+        post([e = executor_, runId = request.runId, remoteDir, jobId] {
+            e->remoteDirs_.insert(runId, remoteDir);
+            e->jobIds_[runId] << jobId;
+        });
+        ensureTimer();
+    }
+
+    void cancelJob(qint64 runId) {
+        auto it = jobs_.find(runId);
+        if (it == jobs_.end()) {
+            cancelledEarly_.insert(runId); // still staging: cancel once submitted
+            return;
+        }
+        it->cancelRequested = true;
+        writeJobRecord(*it);
+        QString error;
+        if (!connect(ClusterLink::Access::Interactive, &error) || !scheduler_->cancel(it->currentJobId, &error)) {
+            it->cancelRequested = false;
+            writeJobRecord(*it);
+            post([e = executor_, runId, error] { e->onCancelFailed(runId, error); });
+        }
+    }
+
+    void shutdown() {
+        if (timer_) timer_->stop();
+        scheduler_ = nullptr;
+        runner_ = nullptr;
+    }
+
+private:
+    template <typename F> void post(F &&f) {
+        QMetaObject::invokeMethod(executor_, std::forward<F>(f), Qt::QueuedConnection);
+    }
+
+    void note(qint64 runId, const QString &text) {
+        post([e = executor_, runId, text] { Q_EMIT e->message(runId, text); });
+    }
+    void status(qint64 runId, ProcessStatus s) {
+        post([e = executor_, runId, s] { e->onStatus(runId, int(s)); });
+    }
+    void finish(qint64 runId, int exitCode, bool crashed, bool cancelled, const QString &message) {
+        post([e = executor_, runId, exitCode, crashed, cancelled, message] {
+            e->onFinished(runId, exitCode, crashed, cancelled, message);
+        });
+    }
+
+    /// The link's runner and scheduler for the work that follows (connecting, and prompting per `access`).
+    bool connect(ClusterLink::Access access, QString *error) {
+        runner_ = link_->runner(error, access);
+        scheduler_ = runner_ ? link_->scheduler(error, access) : nullptr;
+        return scheduler_ != nullptr;
+    }
+
+    void ensureTimer() {
+        if (!timer_) {
+            timer_ = new QTimer(this);
+            QObject::connect(timer_, &QTimer::timeout, this, [this] { pollAll(); });
+        }
+        if (!timer_->isActive()) timer_->start(eventsMs_);
+    }
+
+    QString tr(const char *text) const { return QCoreApplication::translate("diamond::app::ClusterExecutor", text); }
+
+    /// Resolves a leading "~" of the scratch folder (job script directives need absolute paths).
+    bool resolveScratch(QString *error) {
+        if (!profile_.scratchDir.startsWith(QLatin1Char('~'))) return true;
+        const remote::CommandResult r = runner_->run(QStringLiteral("printf %s \"$HOME\""));
+        if (!r.ok() || r.stdoutData.isEmpty()) {
+            *error = tr("Cannot find the home folder on %1: %2")
+                         .arg(runner_->describe(), r.error + QString::fromUtf8(r.stderrData));
+            return false;
+        }
+        profile_.scratchDir = QString::fromUtf8(r.stdoutData) + profile_.scratchDir.mid(1);
+        return true;
+    }
+
+    bool stage(Job &j, QString *error) {
+        if (!resolveScratch(error)) return false;
+        const QString key = QStringLiteral("%1-%2").arg(
+            QString::fromLatin1(QCryptographicHash::hash(QFileInfo(j.request.runDir).absoluteFilePath().toUtf8(),
+                                                         QCryptographicHash::Sha256)
+                                    .toHex()
+                                    .left(10)),
+            QString::number(j.request.runId));
+        j.remoteDir = profile_.remoteRunDir(key);
+        post([e = executor_, runId = j.request.runId, dir = j.remoteDir] { e->remoteDirs_.insert(runId, dir); });
+        const QString dir = remote::shellWord(j.remoteDir);
+        // Hashes of the staged files, and the numbers of earlier attempt scripts (a resumed run continues them).
+        remote::CommandResult r =
+            runner_->run(QStringLiteral("mkdir -p %1 && cd %1 && { sha256sum spec.json run.json 2>/dev/null; "
+                                        "ls -1 | sed -n 's/^attempt-\\([0-9]*\\)[.]sh$/attempt \\1/p'; "
+                                        "[ -f events.jsonl ] && echo \"events $(wc -c < events.jsonl)\"; true; }")
+                             .arg(dir));
+        if (!r.ok()) {
+            *error = tr("Cannot create the run folder %1 on %2: %3")
+                         .arg(j.remoteDir, runner_->describe(), r.error + QString::fromUtf8(r.stderrData).trimmed());
+            return false;
+        }
+        QHash<QString, QByteArray> remoteHashes;
+        qint64 remoteEventBytes = 0;
+        for (const QByteArray &line : r.stdoutData.split('\n')) {
+            const QList<QByteArray> parts = line.simplified().split(' ');
+            if (parts.size() == 2 && parts[0] == "attempt")
+                j.attempt = std::max(j.attempt, parts[1].toInt());
+            else if (parts.size() == 2 && parts[0] == "events")
+                remoteEventBytes = parts[1].toLongLong();
+            else if (parts.size() == 2)
+                remoteHashes.insert(QString::fromUtf8(parts[1]), parts[0]);
+        }
+        QStringList skipped;
+        for (const auto &[name, local] : {std::pair{QStringLiteral("spec.json"), j.request.specPath},
+                                          std::pair{QStringLiteral("run.json"), j.request.configPath}}) {
+            const QByteArray hash = fileSha256(local);
+            if (hash.isEmpty()) {
+                *error = tr("Cannot read %1").arg(local);
+                return false;
+            }
+            const QString target = j.remoteDir + QLatin1Char('/') + name;
+            if (remoteHashes.value(name) == hash) {
+                skipped << name;
+                continue;
+            }
+            runner_->run(QStringLiteral("rm -f %1").arg(remote::shellWord(target))); // upload() resumes partial files
+            if (!runner_->upload(local, target, error)) return false;
+            const remote::CommandResult check =
+                runner_->run(QStringLiteral("sha256sum %1").arg(remote::shellWord(target)));
+            if (!check.stdoutData.startsWith(hash)) {
+                *error = tr("%1 arrived damaged on %2 (SHA-256 differs).").arg(target, runner_->describe());
+                return false;
+            }
+        }
+        if (!skipped.isEmpty())
+            note(j.request.runId,
+                 tr("Unchanged on the cluster, not sent again: %1").arg(skipped.join(QStringLiteral(", "))));
+        // The local events.jsonl is a prefix of the remote one: continue after what is here already.
+        j.offset = QFileInfo(QDir(j.request.runDir).filePath(QStringLiteral("events.jsonl"))).size();
+        if (remoteEventBytes < j.offset) {
+            *error = tr("The cluster's copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); "
+                        "was its folder removed or the scratch folder changed?")
+                         .arg(j.remoteDir)
+                         .arg(remoteEventBytes)
+                         .arg(j.offset);
+            return false;
+        }
+        return true;
+    }
+
+    bool submit(Job &j, QString *error) {
+        ++j.attempt;
+        j.engineError = false;
+        const bool continuation = j.submitted > 0;
+        remote::JobRequest job = j.job;
+        const QString dir = j.remoteDir;
+        job.jobName = QStringLiteral("diamond-run-%1").arg(j.request.runId);
+        job.workDir = dir;
+        job.outputPath = dir + (profile_.scheduler == remote::SchedulerKind::Slurm ? QStringLiteral("/slurm-%j.out")
+                                                                                   : QStringLiteral("/scheduler.out"));
+        job.exitFile = dir + QStringLiteral("/attempt-%1.exit").arg(j.attempt);
+        job.engine.runDir = dir;
+        job.engine.specPath = dir + QStringLiteral("/spec.json");
+        job.engine.configPath = dir + QStringLiteral("/run.json");
+        job.engine.resume = j.request.resume || continuation;
+        if (continuation && !j.currentJobId.isEmpty()) job.afterAny = {j.currentJobId};
+        const QString script = scheduler_->renderScript(job, error);
+        if (script.isEmpty()) return false;
+        const QString scriptPath = dir + QStringLiteral("/attempt-%1.sh").arg(j.attempt);
+        const remote::CommandResult w =
+            runner_->run(QStringLiteral("cat > %1").arg(remote::shellWord(scriptPath)), script.toUtf8());
+        if (!w.ok()) {
+            *error = tr("Cannot write %1: %2").arg(scriptPath, w.error + QString::fromUtf8(w.stderrData).trimmed());
+            return false;
+        }
+        const auto id = scheduler_->submit(scriptPath, error);
+        if (!id) return false;
+        j.currentJobId = *id;
+        writeJobRecord(j);
+        j.reportedRunning = false;
+        j.phase = remote::JobPhase::Pending;
+        j.sinceStatePoll.invalidate();
+        ++j.submitted;
+        post([e = executor_, runId = j.request.runId, jobId = *id, continuation] {
+            e->jobIds_[runId] << jobId;
+            Q_EMIT e->jobSubmitted(runId, jobId, continuation);
+        });
+        return true;
+    }
+
+    /// <run-dir>/cluster-job.json: what adoptJob() needs to follow the job after this process is gone, and whether
+    /// a cancel was asked for (by any process). Written to a temporary file and renamed.
+    void writeJobRecord(const Job &j) {
+        QSaveFile record(QDir(j.request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
+        if (record.open(QIODevice::WriteOnly)) {
+            record.write(QJsonDocument(QJsonObject{{QStringLiteral("profile"), profile_.name},
+                                                   {QStringLiteral("job_id"), j.currentJobId},
+                                                   {QStringLiteral("remote_dir"), j.remoteDir},
+                                                   {QStringLiteral("attempt"), j.attempt},
+                                                   {QStringLiteral("cancel_requested"), j.cancelRequested}})
+                             .toJson());
+            record.commit();
+        }
+    }
+
+    /// True when the job record says another process asked to cancel the current job.
+    static bool cancelRequestedElsewhere(const Job &j) {
+        QFile file(QDir(j.request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
+        if (!file.open(QIODevice::ReadOnly) || file.size() > (1 << 20)) return false;
+        const QJsonObject record = QJsonDocument::fromJson(file.readAll()).object();
+        return record.value(QStringLiteral("job_id")).toString() == j.currentJobId &&
+               record.value(QStringLiteral("cancel_requested")).toBool();
+    }
+
+    /// Copies new bytes of the remote events.jsonl; false on a (transient) read error.
+    bool fetchEvents(Job &j) {
+        const QString remotePath = j.remoteDir + QStringLiteral("/events.jsonl");
+        const QString localPath = QDir(j.request.runDir).filePath(QStringLiteral("events.jsonl"));
+        for (;;) {
+            QString error;
+            const QByteArray data = runner_->readFrom(remotePath, j.offset, kReadChunk, &error);
+            if (!error.isEmpty()) {
+                if (error != j.lastTransientError) note(j.request.runId, error);
+                j.lastTransientError = error;
+                return false;
+            }
+            j.lastTransientError.clear();
+            if (data.isEmpty()) return true;
+            QFile local(localPath);
+            if (!local.open(QIODevice::Append) || local.write(data) != data.size()) {
+                note(j.request.runId, tr("Cannot append to %1: %2").arg(localPath, local.errorString()));
+                return false;
+            }
+            j.offset += data.size();
+            noteEngineErrors(j, data);
+            if (data.size() < kReadChunk) return true;
+        }
+    }
+
+    /// Sets engineError when a complete line among the fetched bytes is an `error` event.
+    static void noteEngineErrors(Job &j, const QByteArray &data) {
+        j.partialLine += data;
+        const qsizetype end = j.partialLine.lastIndexOf('\n');
+        if (end < 0) return;
+        for (const QByteArray &line : j.partialLine.left(end).split('\n')) {
+            if (!line.contains("\"error\"")) continue; // cheap filter before parsing
+            if (QJsonDocument::fromJson(line).object().value(QStringLiteral("event")).toString() ==
+                QLatin1String("error"))
+                j.engineError = true;
+        }
+        j.partialLine.remove(0, end + 1);
+    }
+
+    /// The exit code the attempt script wrote, when the scheduler no longer knows the job.
+    std::optional<int> exitFileCode(const Job &j) {
+        const remote::CommandResult r = runner_->run(QStringLiteral("cat %1").arg(
+            remote::shellWord(j.remoteDir + QStringLiteral("/attempt-%1.exit").arg(j.attempt))));
+        bool ok = false;
+        const int code = QString::fromUtf8(r.stdoutData).trimmed().toInt(&ok);
+        return r.ok() && ok ? std::optional<int>(code) : std::nullopt;
+    }
+
+    void pollAll() {
+        QString error;
+        if (!connect(ClusterLink::Access::Background, &error)) {
+            for (auto it = jobs_.begin(); it != jobs_.end(); ++it)
+                if (error != it->lastTransientError) {
+                    note(it.key(), error);
+                    it->lastTransientError = error;
+                }
+            return;
+        }
+        const QList<qint64> ids = jobs_.keys();
+        for (qint64 runId : ids)
+            pollOne(runId);
+        if (jobs_.isEmpty()) timer_->stop();
+    }
+
+    void pollOne(qint64 runId) {
+        Job &j = jobs_[runId];
+        fetchEvents(j);
+        if (j.sinceStatePoll.isValid() && j.sinceStatePoll.elapsed() < schedulerMs_) return;
+        j.sinceStatePoll.start();
+        QString error;
+        const auto s = scheduler_->status(j.currentJobId, &error);
+        if (!s) {
+            if (error != j.lastTransientError) note(runId, error);
+            j.lastTransientError = error;
+            return;
+        }
+        if (s->phase != j.phase || s->reason != j.reason) {
+            j.phase = s->phase;
+            j.reason = s->reason;
+            post([e = executor_, runId, jobId = j.currentJobId, phase = remote::jobPhaseName(s->phase),
+                  reason = s->reason] { Q_EMIT e->jobPhaseChanged(runId, jobId, phase, reason); });
+        }
+        if (s->phase == remote::JobPhase::Running && !j.reportedRunning) {
+            j.reportedRunning = true;
+            status(runId, ProcessStatus::Running);
+        }
+        std::optional<int> code = s->exitCode;
+        if (s->phase == remote::JobPhase::Unknown) {
+            code = exitFileCode(j); // forgotten by the scheduler: the script's own record
+            if (!code) return;      // not written yet (or lost); ask again later
+        } else if (!remote::isTerminal(s->phase)) {
+            return;
+        }
+        // The attempt ended: everything the engine wrote is on the shared file system now.
+        if (!fetchEvents(j)) return; // try again next round; the job stays ended
+        if (const auto written = exitFileCode(j)) code = written;
+        // srun reports the highest code of its tasks, and 128 + signal for a rank it stopped because another
+        // rank failed: when the engine wrote an error event, its own exit code (1) is the run's.
+        if (code && *code > 128 && j.engineError && !j.cancelRequested) code = 1;
+        if (!j.cancelRequested && cancelRequestedElsewhere(j)) j.cancelRequested = true;
+        const bool killed = s->phase == remote::JobPhase::TimedOut || s->phase == remote::JobPhase::NodeFailed ||
+                            (s->phase == remote::JobPhase::Cancelled && !j.cancelRequested);
+        if (j.cancelRequested) {
+            endRun(runId, code.value_or(-1), !code, true, {});
+        } else if (code == kPreemptedExitCode && j.submitted <= maxContinuations_) {
+            note(runId, tr("Job %1 checkpointed and exited 85: submitting the continuation.").arg(j.currentJobId));
+            if (!submit(j, &error)) endRun(runId, -1, true, false, error);
+        } else if (killed || !code) {
+            endRun(runId, -1, true, false,
+                   tr("Job %1 ended %2%3 on %4.")
+                       .arg(j.currentJobId, s->state.isEmpty() ? remote::jobPhaseName(s->phase) : s->state,
+                            s->reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(s->reason),
+                            runner_->describe()));
+        } else {
+            endRun(runId, *code, false, false, {});
+        }
+    }
+
+    /// Copies the newest checkpoint of the run folder into <run-dir>/checkpoints/ (resuming a partial copy,
+    /// verified by SHA-256), so that the run can be exported or resumed here.
+    void fetchNewestCheckpoint(const Job &j) {
+        const QString dir = remote::shellWord(j.remoteDir + QStringLiteral("/checkpoints"));
+        const remote::CommandResult r = runner_->run(
+            QStringLiteral("cd %1 2>/dev/null && f=$(ls -1 | grep '[.]pt$' | sort | tail -n 1) && [ -n \"$f\" ] && "
+                           "sha256sum \"$f\"")
+                .arg(dir));
+        const QList<QByteArray> parts = r.stdoutData.simplified().split(' ');
+        if (!r.ok() || parts.size() != 2) return; // no checkpoint written
+        const QString name = QString::fromUtf8(parts[1]);
+        // The name comes from the cluster: only a plain checkpoint file name may become a local path.
+        static const QRegularExpression plainName(QStringLiteral("^[A-Za-z0-9_.-]{1,128}[.]pt$"));
+        if (!plainName.match(name).hasMatch() || name.startsWith(QLatin1Char('.')) ||
+            !QRegularExpression(QStringLiteral("^[0-9a-f]{64}$")).match(QString::fromLatin1(parts[0])).hasMatch()) {
+            note(j.request.runId, tr("The cluster named an unexpected checkpoint file; nothing was fetched."));
+            return;
+        }
+        const QString localDir = QDir(j.request.runDir).filePath(QStringLiteral("checkpoints"));
+        const QString local = QDir(localDir).filePath(name);
+        QDir().mkpath(localDir);
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            QString error;
+            if (!runner_->download(j.remoteDir + QStringLiteral("/checkpoints/") + name, local, &error)) {
+                note(j.request.runId, tr("Cannot fetch the checkpoint %1: %2").arg(name, error));
+                return;
+            }
+            if (fileSha256(local) == parts[0]) return;
+            QFile::remove(local); // a stale partial copy: fetch it whole once more
+        }
+        note(j.request.runId, tr("The fetched checkpoint %1 does not match the cluster's copy.").arg(name));
+    }
+
+    void endRun(qint64 runId, int code, bool crashed, bool cancelled, const QString &message) {
+        if (fetchCheckpoints_) fetchNewestCheckpoint(jobs_[runId]);
+        jobs_.remove(runId);
+        finish(runId, code, crashed, cancelled, message);
+    }
+
+    ClusterExecutor *executor_;
+    ClusterLink *link_;
+    remote::ClusterProfile profile_;
+    remote::CommandRunner *runner_ = nullptr;  ///< the link's, valid for the work at hand (connect())
+    remote::Scheduler *scheduler_ = nullptr;
+    QHash<qint64, Job> jobs_;
+    QSet<qint64> cancelledEarly_;
+    QTimer *timer_ = nullptr;
+    int eventsMs_ = 200;
+    int schedulerMs_ = 1000;
+    int maxContinuations_ = 20;
+    bool fetchCheckpoints_ = true;
+};
+
+ClusterExecutor::ClusterExecutor(const remote::ClusterProfile &profile, ClusterLink *link, QObject *parent)
+    : Executor(parent), profile_(profile), link_(link) {
+    init();
+}
+
+ClusterExecutor::ClusterExecutor(const remote::ClusterProfile &profile, RunnerFactory runnerFactory, QObject *parent)
+    : Executor(parent), profile_(profile),
+      ownedLink_(std::make_unique<ClusterLink>(
+          profile, [f = std::move(runnerFactory)](remote::SshPrompter *) { return f(); })) {
+    link_ = ownedLink_.get();
+    init();
+}
+
+void ClusterExecutor::init() {
+    worker_ = new ClusterWorker(this, link_, profile_);
+    worker_->moveToThread(link_->thread());
+}
+
+ClusterExecutor::~ClusterExecutor() {
+    // The worker lives on the link's thread (shared with other users of the cluster): it goes there.
+    QMetaObject::invokeMethod(
+        worker_,
+        [w = worker_] {
+            w->shutdown();
+            delete w;
+        },
+        Qt::BlockingQueuedConnection);
+    ownedLink_.reset();
+}
+
+std::optional<remote::JobRequest> ClusterExecutor::jobFor(const ExecutionRequest &request) {
+    if (request.job.isEmpty()) return template_;
+    QString error;
+    auto job = remote::jobRequestFromJson(request.job, &error);
+    if (!job) error_ = tr("Run %1: %2").arg(request.runId).arg(error);
+    return job;
+}
+
+void ClusterExecutor::setPollIntervals(int eventsMs, int schedulerMs) {
+    eventsMs_ = std::max(20, eventsMs);
+    schedulerMs_ = std::max(100, schedulerMs);
+}
+
+bool ClusterExecutor::start(const ExecutionRequest &request) {
+    error_.clear();
+    if (statuses_.contains(request.runId)) {
+        error_ = tr("Run %1 is already running.").arg(request.runId);
+        return false;
+    }
+    if (const QString problem = profile_.validate(); !problem.isEmpty()) {
+        error_ = tr("Cluster profile '%1' is invalid: %2").arg(profile_.name, problem);
+        return false;
+    }
+    if (profile_.scheduler == remote::SchedulerKind::None) {
+        error_ = tr("Cluster '%1' has no batch scheduler; Diamond runs jobs through Slurm or PBS.").arg(profile_.name);
+        return false;
+    }
+    for (const QString &path : {request.specPath, request.configPath})
+        if (!QFileInfo::exists(path)) {
+            error_ = tr("%1 does not exist.").arg(path);
+            return false;
+        }
+    const auto requested = jobFor(request);
+    if (!requested) return false;
+    remote::JobRequest job = *requested;
+    job.applyProfile(profile_);
+    if (request.nproc > 1 && job.nodes * job.tasksPerNode == 1) job.tasksPerNode = request.nproc;
+    if (request.threads > 0) job.engine.threads = request.threads;
+    if (job.engine.threads == 0 && job.cpusPerTask > 0) job.engine.threads = job.cpusPerTask; // not every core
+    const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
+    const bool fetch = fetchCheckpoints_;
+    statuses_.insert(request.runId, ProcessStatus::Starting);
+    Q_EMIT statusChanged(request.runId, ProcessStatus::Starting);
+    QMetaObject::invokeMethod(
+        worker_,
+        [w = worker_, request, job, eventsMs, schedulerMs, maxContinuations, fetch] {
+            w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
+            w->startJob(request, job);
+        },
+        Qt::QueuedConnection);
+    return true;
+}
+
+bool ClusterExecutor::adopt(const ExecutionRequest &request) {
+    error_.clear();
+    if (statuses_.contains(request.runId)) {
+        error_ = tr("Run %1 is already followed.").arg(request.runId);
+        return false;
+    }
+    QFile file(QDir(request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
+    const QJsonObject record =
+        file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+    const QString jobId = record.value(QStringLiteral("job_id")).toString();
+    const QString remoteDir = record.value(QStringLiteral("remote_dir")).toString();
+    if (jobId.isEmpty() || remoteDir.isEmpty()) {
+        error_ = tr("Run %1 has no record of its cluster job in %2.").arg(request.runId).arg(file.fileName());
+        return false;
+    }
+    if (record.value(QStringLiteral("profile")).toString() != profile_.name) {
+        error_ = tr("Run %1 was submitted to cluster '%2', not '%3'.")
+                     .arg(request.runId)
+                     .arg(record.value(QStringLiteral("profile")).toString(), profile_.name);
+        return false;
+    }
+    const auto requested = jobFor(request);
+    if (!requested) return false;
+    remote::JobRequest job = *requested;
+    job.applyProfile(profile_);
+    if (request.threads > 0) job.engine.threads = request.threads;
+    const int attempt = record.value(QStringLiteral("attempt")).toInt(1);
+    const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
+    const bool fetch = fetchCheckpoints_;
+    statuses_.insert(request.runId, ProcessStatus::Running);
+    Q_EMIT statusChanged(request.runId, ProcessStatus::Running);
+    QMetaObject::invokeMethod(
+        worker_,
+        [w = worker_, request, job, remoteDir, jobId, attempt, eventsMs, schedulerMs, maxContinuations, fetch] {
+            w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
+            w->adoptJob(request, job, remoteDir, jobId, attempt);
+        },
+        Qt::QueuedConnection);
+    return true;
+}
+
+bool ClusterExecutor::cancel(qint64 runId) {
+    if (!statuses_.contains(runId)) return false;
+    statuses_[runId] = ProcessStatus::Stopping;
+    Q_EMIT statusChanged(runId, ProcessStatus::Stopping);
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, runId] { w->cancelJob(runId); }, Qt::QueuedConnection);
+    return true;
+}
+
+ProcessStatus ClusterExecutor::status(qint64 runId) const { return statuses_.value(runId, ProcessStatus::NotRunning); }
+
+qint64 ClusterExecutor::processId(qint64) const { return 0; }
+
+void ClusterExecutor::onStatus(qint64 runId, int status) {
+    if (!statuses_.contains(runId) || statuses_.value(runId) == ProcessStatus::Stopping) return;
+    statuses_[runId] = ProcessStatus(status);
+    Q_EMIT statusChanged(runId, ProcessStatus(status));
+}
+
+void ClusterExecutor::onCancelFailed(qint64 runId, const QString &error) {
+    if (statuses_.value(runId) == ProcessStatus::Stopping) {
+        statuses_[runId] = ProcessStatus::Running;
+        Q_EMIT statusChanged(runId, ProcessStatus::Running);
+    }
+    Q_EMIT cancelFailed(runId, error);
+}
+
+void ClusterExecutor::onFinished(qint64 runId, int exitCode, bool crashed, bool cancelRequested,
+                                 const QString &message) {
+    statuses_.remove(runId);
+    Q_EMIT statusChanged(runId, ProcessStatus::NotRunning);
+    Q_EMIT processExited(runId, exitCode, crashed, cancelRequested, message);
+}
+
+} // namespace diamond::app

@@ -1,0 +1,74 @@
+#include "app/cluster/cluster_job_store.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace diamond::app {
+
+namespace {
+
+ClusterJob jobFrom(const QSqlQuery &q) {
+    return {q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toBool(),
+            q.value(4).toString(),   q.value(5).toString(), q.value(6).toString(), q.value(7).toString()};
+}
+
+constexpr const char *kColumns = "run_id, cluster, job_id, continuation, phase, reason, submitted_at, updated_at";
+
+} // namespace
+
+bool ClusterJobStore::fail(const QString &message) {
+    error_ = message;
+    return false;
+}
+
+bool ClusterJobStore::recordSubmission(qint64 runId, const QString &cluster, const QString &jobId, bool continuation) {
+    error_.clear();
+    QSqlQuery q(ws_.database());
+    q.prepare(QStringLiteral("INSERT INTO cluster_jobs (run_id, cluster, job_id, continuation, submitted_at,"
+                             " updated_at) VALUES (?, ?, ?, ?, ?, ?)"));
+    const QString now = databaseTimestamp();
+    q.addBindValue(runId);
+    q.addBindValue(cluster);
+    q.addBindValue(jobId);
+    q.addBindValue(continuation ? 1 : 0);
+    q.addBindValue(now);
+    q.addBindValue(now);
+    return q.exec() || fail(q.lastError().text());
+}
+
+bool ClusterJobStore::updatePhase(qint64 runId, const QString &jobId, const QString &phase, const QString &reason) {
+    error_.clear();
+    QSqlQuery q(ws_.database());
+    q.prepare(QStringLiteral("UPDATE cluster_jobs SET phase = ?, reason = ?, updated_at = ? WHERE run_id = ? AND"
+                             " job_id = ?"));
+    q.addBindValue(phase);
+    q.addBindValue(reason);
+    q.addBindValue(databaseTimestamp());
+    q.addBindValue(runId);
+    q.addBindValue(jobId);
+    return q.exec() || fail(q.lastError().text());
+}
+
+std::optional<ClusterJob> ClusterJobStore::latest(qint64 runId) {
+    QSqlQuery q(ws_.database());
+    q.prepare(QStringLiteral("SELECT %1 FROM cluster_jobs WHERE run_id = ? ORDER BY id DESC LIMIT 1")
+                  .arg(QLatin1String(kColumns)));
+    q.addBindValue(runId);
+    if (!q.exec()) return fail(q.lastError().text()), std::nullopt;
+    if (!q.next()) return std::nullopt;
+    return jobFrom(q);
+}
+
+QList<ClusterJob> ClusterJobStore::jobs(qint64 runId) {
+    QList<ClusterJob> out;
+    QSqlQuery q(ws_.database());
+    q.prepare(QStringLiteral("SELECT %1 FROM cluster_jobs WHERE run_id = ? ORDER BY id").arg(QLatin1String(kColumns)));
+    q.addBindValue(runId);
+    if (!q.exec()) return fail(q.lastError().text()), out;
+    while (q.next())
+        out.append(jobFrom(q));
+    return out;
+}
+
+} // namespace diamond::app

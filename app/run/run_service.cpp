@@ -1,0 +1,382 @@
+#include "app/run/run_service.h"
+
+#include "app/cluster/cluster_executor.h"
+#include "app/cluster/cluster_job_store.h"
+#include "app/cluster/cluster_run.h"
+#include "app/cluster/cluster_store.h"
+#include "app/run/run_manager.h"
+#include "app/sweep/sweep_controller.h"
+#include "remote/job_script.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+
+namespace diamond::app {
+
+namespace {
+
+bool isLocalTarget(const QString &target) { return target.isEmpty() || target == QLatin1String("local"); }
+
+} // namespace
+
+RunService::RunService(Workspace &workspace, QObject *parent)
+    : QObject(parent), ws_(workspace), store_(workspace), links_(new ClusterLinks(this)),
+      enginePath_(LocalExecutor::defaultEnginePath()) {}
+
+RunService::~RunService() {
+    // Open prompts are declined and running remote operations aborted, so that nothing waits on this thread; then
+    // controllers and managers (their workers live on the links' threads) go, then the links.
+    for (ClusterLink *link : links_->links())
+        link->shutdown();
+    for (const auto &c : std::as_const(sweeps_))
+        delete c.data();
+    qDeleteAll(clusters_);
+    clusters_.clear();
+    delete local_;
+    local_ = nullptr;
+    delete links_;
+}
+
+bool RunService::fail(const QString &message) {
+    error_ = message;
+    return false;
+}
+
+void RunService::setEnginePath(const QString &path) {
+    enginePath_ = path;
+    if (local_) static_cast<LocalExecutor *>(local_->executor())->setEnginePath(path);
+    for (const auto &c : std::as_const(sweeps_))
+        if (c) c->setEnginePath(path);
+}
+
+void RunService::setClusterPollIntervals(int eventsMs, int schedulerMs) {
+    eventsMs_ = eventsMs;
+    schedulerMs_ = schedulerMs;
+    for (RunManager *m : std::as_const(clusters_))
+        static_cast<ClusterExecutor *>(m->executor())->setPollIntervals(eventsMs, schedulerMs);
+}
+
+void RunService::connectManager(RunManager *manager) {
+    connect(manager, &RunManager::runStateChanged, this, &RunService::runStateChanged);
+    connect(manager, &RunManager::runEnded, this, &RunService::runEnded);
+    connect(manager, &RunManager::metricsAppended, this, &RunService::metricsAppended);
+    connect(manager, &RunManager::eventReceived, this, &RunService::eventReceived);
+}
+
+void RunService::connectClusterExecutor(ClusterExecutor *executor) {
+    const QString cluster = executor->profile().name;
+    connect(executor, &ClusterExecutor::jobSubmitted, this,
+            [this, cluster](qint64 runId, const QString &jobId, bool continuation) {
+                ClusterJobStore(ws_).recordSubmission(runId, cluster, jobId, continuation);
+                Q_EMIT clusterJobChanged(runId);
+            });
+    connect(executor, &ClusterExecutor::jobPhaseChanged, this,
+            [this](qint64 runId, const QString &jobId, const QString &phase, const QString &reason) {
+                ClusterJobStore(ws_).updatePhase(runId, jobId, phase, reason);
+                Q_EMIT clusterJobChanged(runId);
+            });
+    connect(executor, &ClusterExecutor::message, this, [this](qint64 runId, const QString &text) {
+        store_.addMessage(runId, text);
+        Q_EMIT runMessage(runId, text);
+    });
+    connect(executor, &ClusterExecutor::cancelFailed, this, [this](qint64 runId, const QString &error) {
+        const QString text = tr("The cluster did not cancel the job: %1").arg(error);
+        store_.addMessage(runId, text);
+        Q_EMIT runMessage(runId, text);
+        Q_EMIT cancelFailed(runId, error);
+    });
+}
+
+RunManager *RunService::localManager() {
+    if (!local_) {
+        auto *executor = new LocalExecutor;
+        executor->setEnginePath(enginePath_);
+        executor->setDetached(detachedLocal_);
+        local_ = new RunManager(ws_, executor, this);
+        connectManager(local_);
+    }
+    return local_;
+}
+
+RunManager *RunService::clusterManager(const QString &name) {
+    const auto profile = ClusterStore(ws_).profile(name);
+    if (!profile) {
+        fail(tr("Unknown target '%1': the workspace has no such cluster profile.").arg(name));
+        return nullptr;
+    }
+    if (RunManager *existing = clusters_.value(name)) {
+        auto *executor = static_cast<ClusterExecutor *>(existing->executor());
+        bool busy = false;
+        for (const Run &r : store_.runs())
+            busy = busy || existing->isActive(r.id);
+        if (executor->profile() == *profile || busy) return existing;
+        clusters_.remove(name); // the profile changed and nothing runs with the old one
+        delete existing;
+    }
+    auto *executor = new ClusterExecutor(*profile, links_->link(*profile));
+    executor->setPollIntervals(eventsMs_, schedulerMs_);
+    auto *manager = new RunManager(ws_, executor, this);
+    connectManager(manager);
+    connectClusterExecutor(executor);
+    clusters_.insert(name, manager);
+    return manager;
+}
+
+RunManager *RunService::managerFor(const Run &run) {
+    if (RunManager *following = followingManager(run.id)) return following;
+    return isLocalTarget(run.target) ? localManager() : clusterManager(run.target);
+}
+
+RunManager *RunService::followingManager(qint64 runId) const {
+    if (local_ && local_->isActive(runId)) return local_;
+    for (RunManager *m : clusters_)
+        if (m->isActive(runId)) return m;
+    for (const auto &c : sweeps_)
+        if (c && c->runManager()->isActive(runId)) return c->runManager();
+    return nullptr;
+}
+
+std::optional<Run> RunService::createRun(const NewRun &n) {
+    error_.clear();
+    if (!isLocalTarget(n.target)) {
+        if (!ClusterStore(ws_).profile(n.target))
+            return fail(tr("Unknown target '%1': the workspace has no such cluster profile.").arg(n.target)),
+                   std::nullopt;
+        const QJsonValue job = n.execution.value(QStringLiteral("job"));
+        if (!job.isUndefined() && !job.isObject()) return fail(tr("job: expected an object")), std::nullopt;
+        QString error;
+        if (!remote::jobRequestFromJson(job.toObject(), &error)) return fail(error), std::nullopt;
+    }
+    QString architecture = n.architectureName;
+    if (architecture.isEmpty()) architecture = n.spec.value(QStringLiteral("name")).toString();
+    if (architecture.isEmpty()) architecture = QStringLiteral("network");
+    const auto run = store_.createRunWithSpec(n.project.isEmpty() ? QStringLiteral("Default") : n.project, n.spec,
+                                              architecture, n.name, n.config,
+                                              isLocalTarget(n.target) ? QStringLiteral("local") : n.target, n.execution);
+    if (!run) return fail(store_.errorString()), std::nullopt;
+    Q_EMIT runCreated(run->id);
+    return run;
+}
+
+bool RunService::start(qint64 runId) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    RunManager *manager = managerFor(*run);
+    if (!manager) return false;
+    return manager->startRun(runId) || fail(manager->errorString());
+}
+
+bool RunService::cancel(qint64 runId) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (RunManager *following = followingManager(runId))
+        return following->cancel(runId) || fail(following->errorString());
+    if (run->state == RunState::Running && !isLocalTarget(run->target)) {
+        RunManager *manager = clusterManager(run->target);
+        if (!manager) return false;
+        // Follow the job first, so that the cancel reaches the scheduler and the end is recorded when it confirms.
+        if (manager->adopt(runId)) return manager->cancel(runId) || fail(manager->errorString());
+        const QString record = QDir(ws_.runDirectory(runId)).filePath(QStringLiteral("cluster-job.json"));
+        if (QFile::exists(record))
+            return fail(tr("Cannot reach the job of run %1 to cancel it: %2").arg(runId).arg(manager->errorString()));
+        // No job was ever recorded (submission never happened): nothing runs, the run just ends.
+    }
+    RunManager *manager = isLocalTarget(run->target) ? localManager() : clusterManager(run->target);
+    if (!manager) manager = localManager();
+    if (run->state == RunState::Running && isLocalTarget(run->target)) manager->reattach();
+    return manager->cancel(runId) || fail(manager->errorString());
+}
+
+bool RunService::resume(qint64 runId) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (isActive(runId)) return fail(tr("Run %1 is still running.").arg(runId));
+    RunManager *manager = managerFor(*run);
+    if (!manager) return false;
+    return manager->resume(runId) || fail(manager->errorString());
+}
+
+bool RunService::adopt(qint64 runId) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (isActive(runId)) return true;
+    if (isLocalTarget(run->target)) {
+        localManager()->reattach();
+        return true;
+    }
+    RunManager *manager = clusterManager(run->target);
+    if (!manager) return false;
+    return manager->adopt(runId) || fail(manager->errorString());
+}
+
+int RunService::followAll() {
+    int followed = localManager()->reattach();
+    for (const Run &run : store_.runs()) {
+        if (run.state != RunState::Running || isLocalTarget(run.target) || isActive(run.id)) continue;
+        if (adopt(run.id)) {
+            ++followed;
+        } else {
+            const QString text = tr("Cannot follow the cluster job: %1").arg(error_);
+            store_.addMessage(run.id, text);
+            Q_EMIT runMessage(run.id, text);
+        }
+    }
+    return followed;
+}
+
+void RunService::settleLocalRuns() { localManager()->reattach(); }
+
+bool RunService::deleteRun(qint64 runId) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (isActive(runId) || run->state == RunState::Running || run->state == RunState::Queued ||
+        run->state == RunState::Resumed || RunManager::enginePidAlive(ws_.runDirectory(runId)))
+        return fail(tr("Run %1 is %2; cancel it before deleting it.").arg(runId).arg(runStateName(run->state)));
+    if (!store_.deleteRun(runId)) return fail(store_.errorString());
+    Q_EMIT runDeleted(runId);
+    return true;
+}
+
+bool RunService::isActive(qint64 runId) const { return followingManager(runId) != nullptr; }
+
+ProcessStatus RunService::processStatus(qint64 runId) const {
+    RunManager *m = followingManager(runId);
+    return m ? m->executor()->status(runId) : ProcessStatus::NotRunning;
+}
+
+int RunService::activeRunCount() const {
+    int count = 0;
+    for (const Run &run : RunStore(ws_).runs())
+        if (processStatus(run.id) != ProcessStatus::NotRunning) ++count;
+    return count;
+}
+
+sweep::SweepController *RunService::adoptController(sweep::SweepController *controller) {
+    controller->setParent(this);
+    controller->setEnginePath(enginePath_);
+    connectManager(controller->runManager());
+    sweeps_.append(controller);
+    return controller;
+}
+
+std::optional<qint64> RunService::createSweep(const sweep::SweepDefinition &definition) {
+    error_.clear();
+    sweep::SweepController controller(ws_);
+    controller.setClusterLinks(links_);
+    const auto id = controller.create(definition);
+    if (!id) fail(controller.errorString());
+    return id;
+}
+
+sweep::SweepController *RunService::startSweep(const sweep::SweepDefinition &definition) {
+    error_.clear();
+    auto *controller = new sweep::SweepController(ws_);
+    controller->setClusterLinks(links_);
+    const auto id = controller->create(definition); // also loads it
+    if (!id) {
+        fail(controller->errorString());
+        delete controller;
+        return nullptr;
+    }
+    adoptController(controller);
+    if (ClusterExecutor *cluster = controller->executor()->cluster()) connectClusterExecutor(cluster);
+    if (!controller->start()) {
+        fail(controller->errorString());
+        sweeps_.removeAll(controller);
+        delete controller;
+        return nullptr;
+    }
+    Q_EMIT sweepStarted(*id);
+    return controller;
+}
+
+sweep::SweepController *RunService::controlSweep(qint64 sweepId) {
+    error_.clear();
+    if (auto *live = sweepController(sweepId)) return live;
+    auto *controller = new sweep::SweepController(ws_);
+    controller->setClusterLinks(links_);
+    if (!controller->load(sweepId)) {
+        fail(controller->errorString());
+        delete controller;
+        return nullptr;
+    }
+    adoptController(controller);
+    if (ClusterExecutor *cluster = controller->executor()->cluster()) connectClusterExecutor(cluster);
+    if (!controller->start()) {
+        fail(controller->errorString());
+        sweeps_.removeAll(controller);
+        delete controller;
+        return nullptr;
+    }
+    Q_EMIT sweepStarted(sweepId);
+    return controller;
+}
+
+sweep::SweepController *RunService::sweepController(qint64 sweepId) const {
+    for (const auto &c : sweeps_)
+        if (c && c->sweepId() == sweepId) return c;
+    return nullptr;
+}
+
+bool RunService::pauseSweep(qint64 sweepId) {
+    error_.clear();
+    if (auto *live = sweepController(sweepId); live && !live->isFinished()) {
+        if (live->state() != QLatin1String("running"))
+            return fail(tr("Sweep %1 is %2, not running.").arg(sweepId).arg(live->state()));
+        live->pause();
+        return true;
+    }
+    sweep::SweepStore store(ws_);
+    const auto row = store.sweep(sweepId);
+    if (!row) return fail(store.errorString());
+    if (!store.compareAndSetSweepState(sweepId, QStringLiteral("running"), QStringLiteral("paused")))
+        return fail(tr("Sweep %1 is %2, not running.").arg(sweepId).arg(row->state));
+    return true;
+}
+
+bool RunService::continueSweep(qint64 sweepId) {
+    error_.clear();
+    if (auto *live = sweepController(sweepId); live && !live->isFinished()) {
+        live->resume();
+        return true;
+    }
+    sweep::SweepStore store(ws_);
+    const auto row = store.sweep(sweepId);
+    if (!row) return fail(store.errorString());
+    if (row->state == QLatin1String("completed") || row->state == QLatin1String("stopped") ||
+        row->state == QLatin1String("failed"))
+        return fail(tr("Sweep %1 is %2 and cannot be continued.").arg(sweepId).arg(row->state));
+    if (const qint64 pid = sweep::SweepController::livePid(*row); pid > 0) {
+        if (row->state == QLatin1String("paused") &&
+            store.compareAndSetSweepState(sweepId, QStringLiteral("paused"), QStringLiteral("running")))
+            return true; // the live controller continues when it sees the state
+        return fail(tr("Sweep %1 is being run by process %2.").arg(sweepId).arg(pid));
+    }
+    if (row->state == QLatin1String("paused")) store.setSweepState(sweepId, QStringLiteral("running"));
+    return controlSweep(sweepId) != nullptr;
+}
+
+bool RunService::stopSweep(qint64 sweepId) {
+    error_.clear();
+    if (auto *live = sweepController(sweepId); live && !live->isFinished()) {
+        live->stop();
+        return true;
+    }
+    sweep::SweepStore store(ws_);
+    const auto row = store.sweep(sweepId);
+    if (!row) return fail(store.errorString());
+    if (row->state == QLatin1String("completed") || row->state == QLatin1String("stopped") ||
+        row->state == QLatin1String("failed"))
+        return fail(tr("Sweep %1 is %2 already.").arg(sweepId).arg(row->state));
+    store.setSweepState(sweepId, QStringLiteral("stopping"));
+    if (sweep::SweepController::livePid(*row) > 0) return true; // its controller stops it
+    return controlSweep(sweepId) != nullptr;                     // takes control, sees "stopping", stops
+}
+
+} // namespace diamond::app

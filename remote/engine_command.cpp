@@ -1,0 +1,39 @@
+#include "remote/engine_command.h"
+
+namespace diamond::remote {
+
+QStringList EngineCommand::arguments() const {
+    QStringList args;
+    switch (mode) {
+    case Mode::Pack:
+        args << QStringLiteral("pack") << QStringLiteral("--trials") << trialsFile;
+        break;
+    case Mode::Export:
+        args << QStringLiteral("export") << QStringLiteral("--spec") << specPath << QStringLiteral("--run-dir")
+             << runDir;
+        if (!outDir.isEmpty()) args << QStringLiteral("--out") << outDir;
+        if (samples > 0) args << QStringLiteral("--samples") << QString::number(samples);
+        break;
+    case Mode::Predict:
+        args << QStringLiteral("predict") << QStringLiteral("--spec") << specPath << QStringLiteral("--weights")
+             << weightsFile << QStringLiteral("--inputs") << inputsFile << QStringLiteral("--output") << outputFile;
+        break;
+    case Mode::Train:
+    case Mode::DryRun:
+        args << QStringLiteral("--spec") << specPath << QStringLiteral("--config") << configPath
+             << QStringLiteral("--run-dir") << runDir;
+        if (mode == Mode::DryRun) args << QStringLiteral("--dry-run");
+        if (resume && mode == Mode::Train) args << QStringLiteral("--resume");
+        if (!initWeights.isEmpty() && mode == Mode::Train) args << QStringLiteral("--init-weights") << initWeights;
+        if (nproc > 1 && mode == Mode::Train) args << QStringLiteral("--nproc") << QString::number(nproc);
+        break;
+    }
+    if (threads > 0 && mode != Mode::Export) args << QStringLiteral("--threads") << QString::number(threads);
+    if (!device.isEmpty() && mode != Mode::Export && mode != Mode::Predict) args << QStringLiteral("--device") << device;
+    args << extraArguments;
+    return args;
+}
+
+QStringList EngineCommand::commandLine() const { return QStringList{enginePath} + arguments(); }
+
+} // namespace diamond::remote

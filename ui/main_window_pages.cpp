@@ -1,0 +1,283 @@
+// MainWindow: the open workspace and its RunService, and the pages that show runs and sweeps (run monitors,
+// compare, sweeps, sweep editor and views, clusters, gallery, publish). Every run operation goes through the service.
+#include "ui/main_window.h"
+
+#include "app/run/run_service.h"
+#include "app/workspace/sample_workspace.h"
+#include "app/workspace/workspace.h"
+#include "ui/cluster/cluster_manager_page.h"
+#include "ui/cluster/sign_in_prompter.h"
+#include "ui/designer/designer_page.h"
+#include "ui/designer/graph_document.h"
+#include "ui/gallery/gallery_page.h"
+#include "ui/gallery/publish_dialog.h"
+#include "ui/run/compare_page.h"
+#include "ui/run/run_monitor_page.h"
+#include "ui/run/run_setup_page.h"
+#include "ui/run/runs_panel.h"
+#include "ui/sweep/sweep_editor.h"
+#include "ui/sweep/sweep_view_page.h"
+#include "ui/sweep/sweeps_page.h"
+#include "ui/workspace_panel.h"
+
+#include <QDir>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace diamond::ui {
+
+void MainWindow::closeTransientPages() {
+    for (int i = tabs_->count() - 1; i >= 0; --i) {
+        QWidget *page = tabs_->widget(i);
+        if (isPermanentPage(page)) continue;
+        tabs_->removeTab(i);
+        delete page;
+    }
+    monitors_.clear();
+    compare_ = nullptr;
+}
+
+void MainWindow::refreshClusterTargets() {
+    clusters_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    gallery_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    runSetup_->setClusterTargets(clusters_->clusterNames());
+}
+
+void MainWindow::showPage(QWidget *page, const QString &title) {
+    if (tabs_->indexOf(page) < 0) tabs_->addTab(page, title);
+    tabs_->setCurrentWidget(page);
+}
+
+ClusterManagerPage *MainWindow::showClusters() {
+    showPage(clusters_, tr("Clusters"));
+    return clusters_;
+}
+
+sweep::SweepsPage *MainWindow::showSweeps() {
+    if (!sweeps_) {
+        statusBar()->showMessage(tr("No workspace is open."), 6000);
+        return nullptr;
+    }
+    showPage(sweeps_, tr("Sweeps"));
+    return sweeps_;
+}
+
+GalleryPage *MainWindow::showGallery() {
+    showPage(gallery_, tr("Gallery"));
+    return gallery_;
+}
+
+void MainWindow::closeWorkspace() {
+    if (sweeps_) {
+        tabs_->removeTab(tabs_->indexOf(sweeps_));
+        delete sweeps_;
+        sweeps_ = nullptr;
+    }
+    runsPanel_->setWorkspace(nullptr);
+    workspacePanel_->setWorkspace(nullptr);
+    // The cluster page talks through the service's links: back to its own before they go.
+    if (clusters_) clusters_->setLinks(nullptr, nullptr);
+    delete service_;
+    service_ = nullptr;
+    workspace_.reset();
+}
+
+void MainWindow::openWorkspace(const QString &folder) {
+    closeWorkspace();
+    workspace_ = std::make_unique<app::Workspace>();
+    if (!app::openWorkspaceWithExamples(*workspace_, folder)) {
+        // Not modal: the window stays usable (designer, templates) without a workspace.
+        statusBar()->showMessage(tr("Could not open the workspace: %1").arg(workspace_->errorString()));
+        workspace_.reset();
+        return;
+    }
+    service_ = new app::RunService(*workspace_, this);
+    service_->clusterLinks()->setPrompter(prompter_);
+    auto refresh = [this](qint64 id) {
+        runsPanel_->refreshRun(id);
+        workspacePanel_->reload();
+    };
+    connect(service_, &app::RunService::runStateChanged, this, refresh);
+    connect(service_, &app::RunService::runCreated, this, refresh);
+    connect(service_, &app::RunService::runDeleted, this, [this](qint64 id) {
+        if (RunMonitorPage *monitor = monitors_.take(id)) {
+            tabs_->removeTab(tabs_->indexOf(monitor));
+            monitor->deleteLater();
+        }
+        runsPanel_->reload();
+        workspacePanel_->reload();
+    });
+    connect(service_, &app::RunService::cancelFailed, this, [this](qint64 id, const QString &error) {
+        statusBar()->showMessage(tr("Run %1 was not stopped: %2").arg(id).arg(error), 15000);
+    });
+    workspacePanel_->setWorkspace(workspace_.get());
+    runsPanel_->setWorkspace(workspace_.get());
+    clusters_->setLinks(service_->clusterLinks(), prompter_);
+    sweeps_ = new sweep::SweepsPage(*service_, tabs_);
+    sweeps_->hide();
+    connect(sweeps_, &sweep::SweepsPage::newSweepRequested, this, &MainWindow::newSweep);
+    connect(sweeps_, &sweep::SweepsPage::openSweepRequested, this, [this](qint64 id) { openSweep(id); });
+    // Runs started by diamondctl, the REST server or a previous session keep streaming here; cluster jobs are
+    // followed again (no second job is submitted).
+    service_->followAll();
+    refreshClusterTargets();
+    statusBar()->showMessage(tr("Workspace: %1").arg(QDir::toNativeSeparators(workspace_->path())));
+}
+
+qint64 MainWindow::train() {
+    if (!service_) {
+        QMessageBox::warning(this, tr("Cannot train"), tr("No workspace is open."));
+        return 0;
+    }
+    if (designer_->document()->nodeCount() == 0 || designer_->document()->errorCount() > 0) {
+        QMessageBox::warning(this, tr("Cannot train"),
+                             tr("The network has %n error(s); the designer marks them in red.", "",
+                                designer_->document()->errorCount()));
+        tabs_->setCurrentWidget(designer_);
+        return 0;
+    }
+    app::RunService::NewRun n;
+    n.project = workspacePanel_->currentProject();
+    if (n.project.isEmpty()) n.project = loadedProject_.isEmpty() ? tr("My runs") : loadedProject_;
+    n.execution = runSetup_->execution();
+    if (!n.execution.contains(QStringLiteral("threads"))) {
+        const int threads = QSettings().value(QStringLiteral("run/threads"), 0).toInt();
+        if (threads > 0) n.execution.insert(QStringLiteral("threads"), threads);
+    }
+    n.spec = designer_->specJson();
+    n.config = runSetup_->config();
+    n.target = runSetup_->target();
+    const auto run = service_->createRun(n);
+    if (!run) {
+        QMessageBox::warning(this, tr("Cannot train"), service_->errorString());
+        return 0;
+    }
+    showRunMonitor(run->id);
+    if (!service_->start(run->id)) QMessageBox::warning(this, tr("Cannot train"), service_->errorString());
+    runsPanel_->refreshRun(run->id);
+    workspacePanel_->reload();
+    return run->id;
+}
+
+RunMonitorPage *MainWindow::showRunMonitor(qint64 runId) {
+    if (RunMonitorPage *existing = monitors_.value(runId)) {
+        tabs_->setCurrentWidget(existing);
+        return existing;
+    }
+    if (!service_) return nullptr;
+    auto *page = new RunMonitorPage(*workspace_, service_, runId, tabs_);
+    monitors_.insert(runId, page);
+    const int index = tabs_->addTab(page, page->title());
+    connect(page, &RunMonitorPage::titleChanged, this,
+            [this, page](const QString &title) { tabs_->setTabText(tabs_->indexOf(page), title); });
+    connect(page, &RunMonitorPage::publishRequested, this, [this](qint64 id) { publishRun(id); });
+    tabs_->setCurrentIndex(index);
+    return page;
+}
+
+ComparePage *MainWindow::showCompare(const QList<qint64> &runIds) {
+    if (!workspace_ || runIds.isEmpty()) return nullptr;
+    if (!compare_) {
+        compare_ = new ComparePage(*workspace_, tabs_);
+        tabs_->addTab(compare_, tr("Compare"));
+    }
+    compare_->setRuns(runIds);
+    tabs_->setCurrentWidget(compare_);
+    return compare_;
+}
+
+PublishDialog *MainWindow::publishRun(qint64 runId) {
+    PublishDialog *dialog = gallery_->publishRun(runId);
+    if (!dialog) {
+        statusBar()->showMessage(tr("No workspace is open."), 6000);
+        return nullptr;
+    }
+    connect(dialog, &PublishDialog::published, this, [this](qint64 entryId, bool verified) {
+        statusBar()->showMessage(verified ? tr("Published to the gallery (entry %1, verified).").arg(entryId)
+                                          : tr("Published to the gallery (entry %1).").arg(entryId),
+                                 10000);
+    });
+    return dialog;
+}
+
+void MainWindow::stopRuns(const QList<qint64> &runIds) {
+    QStringList problems;
+    for (qint64 id : runIds)
+        if (!service_->cancel(id)) problems << service_->errorString();
+    if (!problems.isEmpty()) statusBar()->showMessage(problems.join(QLatin1Char(' ')), 15000);
+}
+
+void MainWindow::resumeRuns(const QList<qint64> &runIds) {
+    QStringList problems;
+    for (qint64 id : runIds) {
+        if (!service_->resume(id))
+            problems << service_->errorString();
+        else
+            showRunMonitor(id);
+    }
+    if (!problems.isEmpty()) statusBar()->showMessage(problems.join(QLatin1Char(' ')), 15000);
+}
+
+void MainWindow::deleteRuns(const QList<qint64> &runIds) {
+    if (runIds.isEmpty() || !service_) return;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Delete runs"),
+                                tr("Delete %n run(s) with their curves, checkpoints and folder? This cannot be undone.",
+                                   "", int(runIds.size())),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("deleteRunsQuestion"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, runIds](int result) {
+        if (result != QMessageBox::Yes || !service_) return;
+        QStringList problems;
+        for (qint64 id : runIds)
+            if (!service_->deleteRun(id)) problems << service_->errorString();
+        statusBar()->showMessage(problems.isEmpty() ? tr("Deleted %n run(s).", "", int(runIds.size()))
+                                                    : problems.join(QLatin1Char(' ')),
+                                 10000);
+    });
+    box->open();
+}
+
+void MainWindow::newSweep() {
+    if (!service_) return;
+    auto *editor = new sweep::SweepEditor(tabs_);
+    editor->setService(service_);
+    editor->setBase(designer_->specJson(), runSetup_->config());
+    tabs_->setCurrentIndex(tabs_->addTab(editor, tr("New sweep")));
+    connect(editor, &sweep::SweepEditor::sweepStarted, this, [this, editor](qint64 sweepId) {
+        const int index = tabs_->indexOf(editor);
+        tabs_->removeTab(index);
+        editor->deleteLater();
+        openSweep(sweepId);
+    });
+}
+
+sweep::SweepViewPage *MainWindow::openSweep(qint64 sweepId) {
+    if (!service_) return nullptr;
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (auto *open = qobject_cast<sweep::SweepViewPage *>(tabs_->widget(i)); open && open->sweepId() == sweepId) {
+            tabs_->setCurrentIndex(i);
+            return open;
+        }
+    auto *page = new sweep::SweepViewPage(*service_, tabs_);
+    if (!page->showSweep(sweepId)) {
+        statusBar()->showMessage(page->errorString(), 10000);
+        delete page;
+        return nullptr;
+    }
+    connect(page, &sweep::SweepViewPage::openRunRequested, this, [this](qint64 id) { showRunMonitor(id); });
+    connect(page, &sweep::SweepViewPage::runCreated, this, [this](qint64 id) {
+        runsPanel_->refreshRun(id);
+        if (loadRun(id)) tabs_->setCurrentWidget(runSetup_);
+    });
+    if (auto *controller = service_->sweepController(sweepId))
+        connect(controller, &app::sweep::SweepController::trialStarted, this,
+                [this](int, qint64 runId) { runsPanel_->refreshRun(runId); });
+    tabs_->setCurrentIndex(tabs_->addTab(page, tr("Sweep %1").arg(sweepId)));
+    return page;
+}
+
+} // namespace diamond::ui
