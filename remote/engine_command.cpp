@@ -5,9 +5,7 @@ namespace diamond::remote {
 QStringList EngineCommand::arguments() const {
     QStringList args;
     switch (mode) {
-    case Mode::Pack:
-        args << QStringLiteral("pack") << QStringLiteral("--trials") << trialsFile;
-        break;
+    case Mode::Pack: args << QStringLiteral("pack") << QStringLiteral("--trials") << trialsFile; break;
     case Mode::Export:
         args << QStringLiteral("export") << QStringLiteral("--spec") << specPath << QStringLiteral("--run-dir")
              << runDir;
@@ -24,12 +22,13 @@ QStringList EngineCommand::arguments() const {
              << QStringLiteral("--run-dir") << runDir;
         if (mode == Mode::DryRun) args << QStringLiteral("--dry-run");
         if (resume && mode == Mode::Train) args << QStringLiteral("--resume");
-        if (!initWeights.isEmpty() && mode == Mode::Train) args << QStringLiteral("--init-weights") << initWeights;
-        if (nproc > 1 && mode == Mode::Train) args << QStringLiteral("--nproc") << QString::number(nproc);
         break;
     }
     if (threads > 0 && mode != Mode::Export) args << QStringLiteral("--threads") << QString::number(threads);
-    if (!device.isEmpty() && mode != Mode::Export && mode != Mode::Predict) args << QStringLiteral("--device") << device;
+    if (!device.isEmpty() && mode != Mode::Export && mode != Mode::Predict)
+        args << QStringLiteral("--device") << device;
+    if (mode == Mode::Train && !initWeights.isEmpty()) args << QStringLiteral("--init-weights") << initWeights;
+    if (mode == Mode::Train && nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
     args << extraArguments;
     return args;
 }

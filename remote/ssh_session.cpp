@@ -454,7 +454,17 @@ bool SshSession::authWithPassword(QString *why) {
     return false;
 }
 
+bool isAccountPasswordPrompt(const QList<SshPrompt> &prompts) {
+    return prompts.size() == 1 && !prompts.first().echo &&
+           prompts.first().text.contains(QLatin1String("password"), Qt::CaseInsensitive);
+}
+
 bool SshSession::authKeyboardInteractive(QString *why) {
+    // A round that only asks the account password is answered from (and remembered in) the credential store like
+    // password authentication; every other round (one-time codes, tokens) is asked each time and never kept.
+    const QString credentialKey = QStringLiteral("password:") + m_options.label();
+    bool usedRemembered = false;
+    std::optional<QString> typedPassword;
     int r = ssh_userauth_kbdint(m_session, nullptr, nullptr);
     while (r == SSH_AUTH_INFO && !m_cancel) {
         const QString name = QString::fromUtf8(ssh_userauth_kbdint_getname(m_session));
@@ -467,7 +477,17 @@ bool SshSession::authKeyboardInteractive(QString *why) {
                 const char *text = ssh_userauth_kbdint_getprompt(m_session, unsigned(i), &echo);
                 prompts << SshPrompt{QString::fromUtf8(text), echo != 0};
             }
-            const std::optional<QStringList> answers = m_prompter->interactive(name, instruction, prompts);
+            std::optional<QStringList> answers;
+            const bool passwordRound = isAccountPasswordPrompt(prompts);
+            if (passwordRound && !usedRemembered)
+                if (const auto remembered = m_credentials->secret(credentialKey)) {
+                    answers = QStringList{*remembered};
+                    usedRemembered = true;
+                }
+            if (!answers) {
+                answers = m_prompter->interactive(name, instruction, prompts);
+                if (passwordRound && answers && answers->size() == 1) typedPassword = answers->first();
+            }
             if (!answers || answers->size() != n) {
                 *why = QStringLiteral("keyboard-interactive: cancelled");
                 return false;
@@ -478,9 +498,11 @@ bool SshSession::authKeyboardInteractive(QString *why) {
         r = ssh_userauth_kbdint(m_session, nullptr, nullptr);
     }
     if (r == SSH_AUTH_SUCCESS) {
+        if (typedPassword) m_credentials->store(credentialKey, *typedPassword, nullptr);
         m_authMethod = QStringLiteral("keyboard-interactive");
         return true;
     }
+    if (usedRemembered) m_credentials->forget(credentialKey); // changed meanwhile: ask next time
     if (r == SSH_AUTH_PARTIAL) m_authMethod = QStringLiteral("partial");
     return false;
 }

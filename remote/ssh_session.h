@@ -4,7 +4,8 @@
 // cancelled or timed out. Several channels (exec, streaming, SFTP) share the one connection. Prompts (unknown
 // host key, passphrase, password, keyboard-interactive questions) go to an SshPrompter, which may block the
 // worker until the user answers; secrets that worked are kept in a CredentialStore (memory unless the caller
-// gives another) so reconnect() needs no second prompt, except for keyboard-interactive answers (one-time codes).
+// gives another) so reconnect() needs no second prompt, except for keyboard-interactive answers other than the account
+// password (one-time codes: isAccountPasswordPrompt()).
 #pragma once
 
 #include "remote/command_runner.h"
@@ -170,6 +171,10 @@ private:
     QString m_authMethod;
     Failure m_failure = Failure::None;
 };
+
+/// True when a keyboard-interactive round asks only for the account password (one hidden prompt mentioning
+/// "password"): such an answer is remembered like a password; every other round (one-time codes) is never kept.
+bool isAccountPasswordPrompt(const QList<SshPrompt> &prompts);
 
 /// Quotes `s` for a POSIX shell: 'it'"'"'s'.
 QString shellQuote(const QString &s);

@@ -11,7 +11,7 @@ namespace diamond::ui {
 /// source text first; when that misses, takes the translation of the same source text from any
 /// context of the catalogue's source (.ts, embedded next to it). The application core and the
 /// remote layer build many messages through file-local tr() helpers whose run-time context
-/// ("diamond::remote::ClusterProfile", ...) is not the one lupdate records for them (it files them
+/// ("diamond::app::ClusterProfile", ...) is not the one lupdate records for them (it files them
 /// by the namespace or class it parses around the call), so an exact lookup misses them. The
 /// catalogue holds one translation per source text (translations/glossary_zh_CN.tsv is keyed by
 /// it), so the fallback gives the same text the exact lookup would.

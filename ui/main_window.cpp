@@ -1,8 +1,8 @@
 #include "ui/main_window.h"
 
-#include "app/workspace/app_info.h"
 #include "app/gallery/model_package.h"
 #include "app/run/run_service.h"
+#include "app/workspace/app_info.h"
 #include "app/workspace/sample_workspace.h"
 #include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_manager_page.h"
@@ -61,6 +61,9 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     tabs_->setDocumentMode(true);
     tabs_->setTabsClosable(true);
     tabs_->setMovable(true);
+    // The pages' own minimum sizes must not push the docks: the tab area asks for a fixed minimum, so docks keep
+    // the width the user gave them whichever page is shown.
+    tabs_->setMinimumSize(480, 360);
     designer_ = new DesignerPage(tabs_);
     runSetup_ = new RunSetupPage(tabs_);
     tabs_->addTab(designer_, tr("Designer"));
@@ -238,13 +241,13 @@ void MainWindow::createActions() {
     // from the designer's canvas too.
     trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     trainAction->setShortcutContext(Qt::ApplicationShortcut);
-    QAction *newSweepAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("view-statistics")),
-                                                 tr("New &sweep…"), this, [this] { newSweep(); });
+    QAction *newSweepAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("view-statistics")), tr("New &sweep…"),
+                                                 this, [this] { newSweep(); });
     newSweepAction->setObjectName(QStringLiteral("newSweepAction"));
     newSweepAction->setToolTip(tr("Search hyper-parameters of the network and run set-up on screen"));
     runMenu->addSeparator();
-    QAction *compare = runMenu->addAction(tr("&Compare selected runs"), this,
-                                          [this] { showCompare(runsPanel_->selectedRunIds()); });
+    QAction *compare =
+        runMenu->addAction(tr("&Compare selected runs"), this, [this] { showCompare(runsPanel_->selectedRunIds()); });
     compare->setObjectName(QStringLiteral("compareAction"));
     runMenu->addAction(runsPanel_->stopAction());
     runMenu->addAction(runsPanel_->resumeAction());
@@ -467,7 +470,8 @@ void MainWindow::closeEvent(QCloseEvent *event) {
     int active = 0;
     if (service_)
         for (const app::Run &run : app::RunStore(*workspace_).runs())
-            if (run.target == QLatin1String("local") && service_->processStatus(run.id) != app::ProcessStatus::NotRunning)
+            if (run.target == QLatin1String("local") &&
+                service_->processStatus(run.id) != app::ProcessStatus::NotRunning)
                 ++active;
     if (active > 0 &&
         QMessageBox::question(this, tr("Stop training?"),

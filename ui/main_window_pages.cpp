@@ -9,6 +9,9 @@
 #include "ui/cluster/sign_in_prompter.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
+#include "ui/designer/inspector.h"
+#include "ui/designer/layer_palette.h"
+#include "ui/designer/summary_panel.h"
 #include "ui/gallery/gallery_page.h"
 #include "ui/gallery/publish_dialog.h"
 #include "ui/run/compare_page.h"
@@ -101,6 +104,7 @@ void MainWindow::openWorkspace(const QString &folder) {
     };
     connect(service_, &app::RunService::runStateChanged, this, refresh);
     connect(service_, &app::RunService::runCreated, this, refresh);
+    connect(service_, &app::RunService::clusterJobChanged, runsPanel_, &RunsPanel::refreshRun);
     connect(service_, &app::RunService::runDeleted, this, [this](qint64 id) {
         if (RunMonitorPage *monitor = monitors_.take(id)) {
             tabs_->removeTab(tabs_->indexOf(monitor));

@@ -13,6 +13,9 @@ ClusterJob jobFrom(const QSqlQuery &q) {
             q.value(4).toString(),   q.value(5).toString(), q.value(6).toString(), q.value(7).toString()};
 }
 
+/// A null QString binds as NULL; the text columns are NOT NULL.
+QString text(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
+
 constexpr const char *kColumns = "run_id, cluster, job_id, continuation, phase, reason, submitted_at, updated_at";
 
 } // namespace
@@ -42,8 +45,8 @@ bool ClusterJobStore::updatePhase(qint64 runId, const QString &jobId, const QStr
     QSqlQuery q(ws_.database());
     q.prepare(QStringLiteral("UPDATE cluster_jobs SET phase = ?, reason = ?, updated_at = ? WHERE run_id = ? AND"
                              " job_id = ?"));
-    q.addBindValue(phase);
-    q.addBindValue(reason);
+    q.addBindValue(text(phase));
+    q.addBindValue(text(reason));
     q.addBindValue(databaseTimestamp());
     q.addBindValue(runId);
     q.addBindValue(jobId);

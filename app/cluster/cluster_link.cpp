@@ -22,14 +22,14 @@ QString tr(const char *text) { return QCoreApplication::translate("diamond::app:
 } // namespace
 
 QString connectionKey(const remote::ClusterProfile &p) {
-    return QStringList{p.host, QString::number(p.port), p.user, p.identityFile, p.knownHostsFile,
-                       remote::schedulerKindName(p.scheduler)}
+    return QStringList{p.host,         QString::number(p.port), p.user,
+                       p.identityFile, p.knownHostsFile,        remote::schedulerKindName(p.scheduler)}
         .join(QChar(0x1f));
 }
 
 /// The SshPrompter of the link's runner: forwards each question to the link's thread of residence, where the
 /// ClusterPrompter answers it, and waits (on the worker thread) for the answer or for close().
-class ClusterPromptBridge : public remote::SshPrompter {
+class ClusterPromptBridge : public remote::SshPrompter, public std::enable_shared_from_this<ClusterPromptBridge> {
 public:
     explicit ClusterPromptBridge(ClusterLink *link) : link_(link) {}
 
@@ -121,13 +121,16 @@ private:
         const int generation = ++generation_;
         answered_ = false;
         answer_.reset();
-        // The answer function may outlive this prompt (a dialog closed late): it only counts for its generation.
-        auto answer = [this, generation](std::optional<QStringList> a) {
-            std::lock_guard<std::mutex> l(mutex_);
-            if (generation != generation_) return;
-            answer_ = std::move(a);
-            answered_ = true;
-            cv_.notify_all();
+        // The answer function may outlive this prompt, even the link (a dialog closed late): it only counts for its
+        // generation, and only while the bridge exists.
+        auto answer = [weak = weak_from_this(), generation](std::optional<QStringList> a) {
+            const auto self = weak.lock();
+            if (!self) return;
+            std::lock_guard<std::mutex> l(self->mutex_);
+            if (generation != self->generation_) return;
+            self->answer_ = std::move(a);
+            self->answered_ = true;
+            self->cv_.notify_all();
         };
         QMetaObject::invokeMethod(
             link,
@@ -195,8 +198,8 @@ public:
         QString why;
         const bool ok = ssh_->ensureConnected(&why);
         fingerprint_ = ssh_->session().hostKeyFingerprint();
-        hostKeyRefused_ = !ok && ssh_->session().lastFailure() == remote::SshSession::Failure::HostKey &&
-                          !bridge_->askedHostKey();
+        hostKeyRefused_ =
+            !ok && ssh_->session().lastFailure() == remote::SshSession::Failure::HostKey && !bridge_->askedHostKey();
         if (!ok) {
             *error = why.isEmpty() ? tr("Cannot connect to %1.").arg(runner_->describe()) : why;
             if (bridge_->signedOut()) *error = link_->signedOutMessage() + QStringLiteral(" (") + *error + u')';
@@ -263,8 +266,7 @@ private:
 ClusterLink::ClusterLink(const remote::ClusterProfile &profile, RunnerFactory factory, QObject *parent)
     : QObject(parent), profile_(profile), factory_(std::move(factory)),
       bridge_(std::make_shared<ClusterPromptBridge>(this)) {
-    if (!factory_)
-        factory_ = [p = profile_](remote::SshPrompter *prompter) { return makeClusterRunner(p, prompter); };
+    if (!factory_) factory_ = [p = profile_](remote::SshPrompter *prompter) { return makeClusterRunner(p, prompter); };
     thread_ = new QThread;
     thread_->setObjectName(QStringLiteral("cluster-%1").arg(profile_.name));
     worker_ = new ClusterLinkWorker(this, bridge_);

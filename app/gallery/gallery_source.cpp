@@ -1,8 +1,8 @@
 #include "app/gallery/gallery_source.h"
 
+#include "app/background.h"
 #include "app/gallery/model_package.h"
 #include "app/workspace/workspace.h"
-#include "app/background.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,10 +18,6 @@
 #include <memory>
 
 namespace diamond::app::gallery {
-
-using GalleryEntry;
-using GalleryQuery;
-using GalleryStore;
 
 namespace {
 

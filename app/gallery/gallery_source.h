@@ -50,10 +50,10 @@ public:
     virtual int fetchPackage(qint64 id, const QString &targetFile) = 0;
 
 Q_SIGNALS:
-    void searched(int request, const QList<diamond::GalleryEntry> &entries, int total,
+    void searched(int request, const QList<diamond::app::gallery::GalleryEntry> &entries, int total,
                   const QString &error);
     void thumbnailReady(qint64 id, const QByteArray &png);
-    void entryFetched(int request, const diamond::GalleryEntry &entry, const QString &error);
+    void entryFetched(int request, const diamond::app::gallery::GalleryEntry &entry, const QString &error);
     void packageProgress(int request, qint64 received, qint64 total);
     void packageFetched(int request, const QString &file, const QString &error);
 
@@ -82,7 +82,7 @@ public:
     int remove(qint64 id);
 
 Q_SIGNALS:
-    void imported(int request, const diamond::GalleryImportOutcome &outcome);
+    void imported(int request, const diamond::app::gallery::GalleryImportOutcome &outcome);
     void removed(int request, qint64 id, const QString &error);
 
 private:
@@ -129,4 +129,4 @@ private:
 
 } // namespace diamond::app::gallery
 
-Q_DECLARE_METATYPE(diamond::GalleryImportOutcome)
+Q_DECLARE_METATYPE(diamond::app::gallery::GalleryImportOutcome)

@@ -57,6 +57,12 @@ void RunService::setClusterPollIntervals(int eventsMs, int schedulerMs) {
         static_cast<ClusterExecutor *>(m->executor())->setPollIntervals(eventsMs, schedulerMs);
 }
 
+void RunService::setClusterMaxContinuations(int count) {
+    maxContinuations_ = count;
+    for (RunManager *m : std::as_const(clusters_))
+        static_cast<ClusterExecutor *>(m->executor())->setMaxContinuations(count);
+}
+
 void RunService::connectManager(RunManager *manager) {
     connect(manager, &RunManager::runStateChanged, this, &RunService::runStateChanged);
     connect(manager, &RunManager::runEnded, this, &RunService::runEnded);
@@ -116,6 +122,7 @@ RunManager *RunService::clusterManager(const QString &name) {
     }
     auto *executor = new ClusterExecutor(*profile, links_->link(*profile));
     executor->setPollIntervals(eventsMs_, schedulerMs_);
+    executor->setMaxContinuations(maxContinuations_);
     auto *manager = new RunManager(ws_, executor, this);
     connectManager(manager);
     connectClusterExecutor(executor);
@@ -151,9 +158,9 @@ std::optional<Run> RunService::createRun(const NewRun &n) {
     QString architecture = n.architectureName;
     if (architecture.isEmpty()) architecture = n.spec.value(QStringLiteral("name")).toString();
     if (architecture.isEmpty()) architecture = QStringLiteral("network");
-    const auto run = store_.createRunWithSpec(n.project.isEmpty() ? QStringLiteral("Default") : n.project, n.spec,
-                                              architecture, n.name, n.config,
-                                              isLocalTarget(n.target) ? QStringLiteral("local") : n.target, n.execution);
+    const auto run = store_.createRunWithSpec(
+        n.project.isEmpty() ? QStringLiteral("Default") : n.project, n.spec, architecture, n.name, n.config,
+        isLocalTarget(n.target) ? QStringLiteral("local") : n.target, n.execution);
     if (!run) return fail(store_.errorString()), std::nullopt;
     Q_EMIT runCreated(run->id);
     return run;
@@ -286,13 +293,13 @@ sweep::SweepController *RunService::startSweep(const sweep::SweepDefinition &def
     }
     adoptController(controller);
     if (ClusterExecutor *cluster = controller->executor()->cluster()) connectClusterExecutor(cluster);
+    Q_EMIT sweepStarted(*id); // before the first trials start, so that views see them
     if (!controller->start()) {
         fail(controller->errorString());
         sweeps_.removeAll(controller);
         delete controller;
         return nullptr;
     }
-    Q_EMIT sweepStarted(*id);
     return controller;
 }
 
@@ -308,13 +315,13 @@ sweep::SweepController *RunService::controlSweep(qint64 sweepId) {
     }
     adoptController(controller);
     if (ClusterExecutor *cluster = controller->executor()->cluster()) connectClusterExecutor(cluster);
+    Q_EMIT sweepStarted(sweepId); // before the first trials start, so that views see them
     if (!controller->start()) {
         fail(controller->errorString());
         sweeps_.removeAll(controller);
         delete controller;
         return nullptr;
     }
-    Q_EMIT sweepStarted(sweepId);
     return controller;
 }
 
@@ -376,7 +383,7 @@ bool RunService::stopSweep(qint64 sweepId) {
         return fail(tr("Sweep %1 is %2 already.").arg(sweepId).arg(row->state));
     store.setSweepState(sweepId, QStringLiteral("stopping"));
     if (sweep::SweepController::livePid(*row) > 0) return true; // its controller stops it
-    return controlSweep(sweepId) != nullptr;                     // takes control, sees "stopping", stops
+    return controlSweep(sweepId) != nullptr;                    // takes control, sees "stopping", stops
 }
 
 } // namespace diamond::app

@@ -61,6 +61,8 @@ public:
     void setDetachedLocalRuns(bool detached) { detachedLocal_ = detached; }
     /// Polling of cluster jobs (events, scheduler), for cluster managers made after this call (tests).
     void setClusterPollIntervals(int eventsMs, int schedulerMs);
+    /// Continuation jobs after the engine checkpointed on the pre-timeout signal (ClusterExecutor, default 20).
+    void setClusterMaxContinuations(int count);
 
     struct NewRun {
         QString project = QStringLiteral("Default");
@@ -126,6 +128,8 @@ Q_SIGNALS:
     void runMessage(qint64 runId, const QString &text);
     /// A cancel the scheduler refused or could not be asked for; the run goes on.
     void cancelFailed(qint64 runId, const QString &error);
+    /// A controller of this service took the sweep; emitted just before its first trials start (sweepController()
+    /// returns it from here on).
     void sweepStarted(qint64 sweepId);
 
 private:
@@ -151,6 +155,7 @@ private:
     bool detachedLocal_ = false;
     int eventsMs_ = 200;
     int schedulerMs_ = 1000;
+    int maxContinuations_ = 20;
     QString error_;
 };
 

@@ -374,9 +374,8 @@ bool RunStore::deleteRun(qint64 runId) {
     }
     QDir dir(ws_.runDirectory(runId));
     if (dir.exists() && !dir.removeRecursively())
-        return fail(tr("Run %1 was deleted, but its folder %2 could not be removed completely.")
-                        .arg(runId)
-                        .arg(dir.path()));
+        return fail(
+            tr("Run %1 was deleted, but its folder %2 could not be removed completely.").arg(runId).arg(dir.path()));
     return true;
 }
 
@@ -386,7 +385,7 @@ bool RunStore::addMessage(qint64 runId, const QString &text) {
     q.prepare(QStringLiteral("INSERT INTO run_messages (run_id, at, text) VALUES (?, ?, ?)"));
     q.addBindValue(runId);
     q.addBindValue(databaseTimestamp());
-    q.addBindValue(text);
+    q.addBindValue(text.isNull() ? QStringLiteral("") : text);
     if (!q.exec()) return fail(q.lastError().text());
     return true;
 }
@@ -503,9 +502,10 @@ QList<QJsonObject> RunStore::events(qint64 runId, const QString &kind, bool incl
     QSqlQuery q(db());
     q.prepare(QStringLiteral("SELECT json FROM events WHERE run_id = ? AND (? = '' OR kind = ?)"
                              " AND (? OR kind <> 'metric') ORDER BY offset"));
+    const QString k = kind.isEmpty() ? QStringLiteral("") : kind; // a null QString binds as NULL, never = ''
     q.addBindValue(runId);
-    q.addBindValue(kind);
-    q.addBindValue(kind);
+    q.addBindValue(k);
+    q.addBindValue(k);
     q.addBindValue(includeMetrics ? 1 : 0);
     if (!q.exec()) return fail(q.lastError().text()), out;
     while (q.next())

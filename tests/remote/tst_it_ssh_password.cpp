@@ -1,8 +1,7 @@
 // Password and keyboard-interactive login against a real sshd (PAM) on 127.0.0.1, with a user of the fixture
 // instance that has a random password: prompts with retry, the answer remembered in memory for reconnects,
-// keyboard-interactive prompts shown as they come, and the same through SshConnection's signals.
+// keyboard-interactive prompts shown as they come (the same through a ClusterLink: tst_it_cluster_link).
 #include "common/local_cluster.h"
-#include "remote/ssh_connection.h"
 #include "remote/ssh_session.h"
 
 #include <QSignalSpy>
@@ -45,7 +44,6 @@ private Q_SLOTS:
     void passwordWithRetryAndReconnect();
     void keyboardInteractivePrompts();
     void wrongPasswordsFailClearly();
-    void keyboardInteractiveThroughSignals();
     void cleanupTestCase();
 
 private:
@@ -100,6 +98,11 @@ void TestItSshPassword::keyboardInteractivePrompts() {
     QVERIFY2(prompt.text.contains(QStringLiteral("assword")), qPrintable(prompt.text));
     QVERIFY(!prompt.echo);
     QVERIFY(user.passwordQuestions.isEmpty());
+    // A round that asks only the account password is remembered like a password: the reconnect asks nothing.
+    const int rounds = int(user.interactiveRounds.size());
+    QVERIFY2(session.reconnect(&error), qPrintable(error));
+    QCOMPARE(int(user.interactiveRounds.size()), rounds);
+    QCOMPARE(session.authMethod(), QStringLiteral("keyboard-interactive"));
 }
 
 void TestItSshPassword::wrongPasswordsFailClearly() {
@@ -116,25 +119,6 @@ void TestItSshPassword::wrongPasswordsFailClearly() {
     SshSession cancelled(options(true, false), &cancelling);
     QVERIFY(!cancelled.connect(&error));
     QCOMPARE(cancelling.passwordQuestions.size(), 1);
-}
-
-void TestItSshPassword::keyboardInteractiveThroughSignals() {
-    SshConnection connection(options(false, true));
-    QSignalSpy prompts(&connection, &SshConnection::interactivePrompts);
-    QSignalSpy connected(&connection, &SshConnection::connected);
-    const QString password = m_cluster->password();
-    QObject::connect(
-        &connection, &SshConnection::interactivePrompts, &connection,
-        [&connection, password](const QString &, const QString &, const QStringList &texts, const QList<bool> &) {
-            QStringList answers;
-            for (int i = 0; i < texts.size(); ++i)
-                answers << password;
-            connection.provideInteractiveAnswers(answers);
-        });
-    connection.open();
-    QVERIFY(connected.wait(15000));
-    QCOMPARE(prompts.size(), 1);
-    QVERIFY(prompts.first().at(2).toStringList().first().contains(QStringLiteral("assword")));
 }
 
 QTEST_GUILESS_MAIN(TestItSshPassword)

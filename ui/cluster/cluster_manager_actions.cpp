@@ -70,7 +70,7 @@ QWidget *ClusterManagerPage::buildJobsTab() {
 }
 
 int ClusterManagerPage::testConnection() {
-    remote::ClusterProfile p;
+    app::ClusterProfile p;
     if (!validProfile(&p)) return 0;
     m_checks->clear();
     m_testRequest = m_client->testConnection(p);
@@ -127,9 +127,9 @@ void ClusterManagerPage::onTestFinished(int id, const app::ClusterTestResult &re
 }
 
 int ClusterManagerPage::probe() {
-    remote::ClusterProfile p;
+    app::ClusterProfile p;
     if (!validProfile(&p)) return 0;
-    if (p.scheduler == remote::SchedulerKind::None) {
+    if (p.scheduler == app::SchedulerKind::None) {
         setStatus(tr("The scheduler is \"none\": there are no partitions to probe."), true);
         return 0;
     }
@@ -155,7 +155,7 @@ void ClusterManagerPage::onProbeFinished(int id, const app::ClusterProbeResult &
 
 int ClusterManagerPage::refreshQueue() {
     if (m_queueRequest) return 0;
-    remote::ClusterProfile p;
+    app::ClusterProfile p;
     QString error;
     p = editedProfile(&error);
     if (error.isEmpty()) error = p.validate();
@@ -163,7 +163,7 @@ int ClusterManagerPage::refreshQueue() {
         m_jobsStatus->setText(tr("Cannot list jobs: %1").arg(error));
         return 0;
     }
-    if (p.scheduler == remote::SchedulerKind::None) {
+    if (p.scheduler == app::SchedulerKind::None) {
         m_jobsStatus->setText(tr("This cluster has no batch scheduler: there is no job queue."));
         return 0;
     }
@@ -193,7 +193,7 @@ void ClusterManagerPage::onQueueFinished(int id, const app::ClusterQueueResult &
 }
 
 int ClusterManagerPage::cancelJob(const QString &jobId) {
-    remote::ClusterProfile p;
+    app::ClusterProfile p;
     QString error;
     p = editedProfile(&error);
     if (error.isEmpty()) error = p.validate();

@@ -49,12 +49,11 @@ QString joinEnvironment(const QMap<QString, QString> &env) {
 
 ClusterManagerPage::ClusterManagerPage(QWidget *parent)
     : QWidget(parent), m_ownLinks(std::make_unique<app::ClusterLinks>()), m_ownPrompter(new SignInPrompter(this)),
-      m_prompter(m_ownPrompter),
-      m_profiles(new ClusterProfilesModel(this)), m_partitions(new PartitionsModel(this)),
+      m_prompter(m_ownPrompter), m_profiles(new ClusterProfilesModel(this)), m_partitions(new PartitionsModel(this)),
       m_jobs(new JobQueueModel(this)), m_queueTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("clusterManagerPage"));
     m_ownLinks->setPrompter(m_prompter);
-    connect(m_prompter, &SignInPrompter::status, this, &ClusterManagerPage::setStatus);
+    connect(m_prompter, &SignInPrompter::status, this, [this](const QString &t) { setStatus(t); });
     m_queueTimer->setInterval(10000);
     connect(m_queueTimer, &QTimer::timeout, this, [this] { refreshQueue(); });
     m_client = new app::ClusterClient(m_ownLinks.get(), this);
@@ -90,7 +89,8 @@ void ClusterManagerPage::setLinks(app::ClusterLinks *links, SignInPrompter *prom
     connectClient();
     if (m_prompter != m_ownPrompter) disconnect(m_prompter, nullptr, this, nullptr);
     m_prompter = links && prompter ? prompter : m_ownPrompter;
-    if (m_prompter != m_ownPrompter) connect(m_prompter, &SignInPrompter::status, this, &ClusterManagerPage::setStatus);
+    if (m_prompter != m_ownPrompter)
+        connect(m_prompter, &SignInPrompter::status, this, [this](const QString &t) { setStatus(t); });
     updateActions();
 }
 
@@ -234,12 +234,10 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     m_modules = mark(new QLineEdit);
     m_modules->setPlaceholderText(tr("cuda/12.1, nccl (comma separated)"));
     m_runtime = mark(new QComboBox);
-    for (auto r :
-         {remote::ContainerRuntime::None, remote::ContainerRuntime::Apptainer, remote::ContainerRuntime::Singularity,
-          remote::ContainerRuntime::Podman, remote::ContainerRuntime::Docker})
-        m_runtime->addItem(r == remote::ContainerRuntime::None ? tr("none (bare engine)")
-                                                               : remote::containerRuntimeName(r),
-                           remote::containerRuntimeName(r));
+    for (auto r : {app::ContainerRuntime::None, app::ContainerRuntime::Apptainer, app::ContainerRuntime::Singularity,
+                   app::ContainerRuntime::Podman, app::ContainerRuntime::Docker})
+        m_runtime->addItem(r == app::ContainerRuntime::None ? tr("none (bare engine)") : app::containerRuntimeName(r),
+                           app::containerRuntimeName(r));
     m_image = mark(new QLineEdit);
     m_image->setPlaceholderText(tr(".sif path or image reference"));
     m_containerOptions = mark(new QLineEdit);
@@ -260,11 +258,11 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     auto *sv = new QVBoxLayout(scheduler);
     auto *sf = new QFormLayout;
     m_scheduler = mark(new QComboBox);
-    for (auto k : {remote::SchedulerKind::Slurm, remote::SchedulerKind::Pbs, remote::SchedulerKind::None})
-        m_scheduler->addItem(k == remote::SchedulerKind::Slurm ? tr("Slurm")
-                             : k == remote::SchedulerKind::Pbs ? tr("PBS")
-                                                               : tr("none (run directly)"),
-                             remote::schedulerKindName(k));
+    for (auto k : {app::SchedulerKind::Slurm, app::SchedulerKind::Pbs, app::SchedulerKind::None})
+        m_scheduler->addItem(k == app::SchedulerKind::Slurm ? tr("Slurm")
+                             : k == app::SchedulerKind::Pbs ? tr("PBS")
+                                                            : tr("none (run directly)"),
+                             app::schedulerKindName(k));
     m_account = mark(new QLineEdit);
     m_account->setPlaceholderText(tr("project to charge (optional)"));
     sf->addRow(tr("Scheduler"), field(m_scheduler, QStringLiteral("scheduler")));
@@ -383,7 +381,7 @@ QStringList ClusterManagerPage::clusterNames() const { return m_profiles->names(
 
 void ClusterManagerPage::reloadProfiles(const QString &select) {
     const QStringList before = m_profiles->names();
-    QList<remote::ClusterProfile> profiles;
+    QList<app::ClusterProfile> profiles;
     if (m_store) {
         profiles = m_store->profiles();
         if (!m_store->errorString().isEmpty()) setStatus(m_store->errorString(), true);
@@ -406,12 +404,12 @@ bool ClusterManagerPage::selectProfile(const QString &name) {
 
 void ClusterManagerPage::onCurrentRowChanged(int row) {
     if (m_loading || row < 0 || row >= m_profiles->rowCount()) return;
-    const remote::ClusterProfile &p = m_profiles->profileAt(row);
+    const app::ClusterProfile &p = m_profiles->profileAt(row);
     if (p.name == m_originalName && !m_modified) return;
     showProfile(p, p.name);
 }
 
-void ClusterManagerPage::showProfile(const remote::ClusterProfile &p, const QString &originalName) {
+void ClusterManagerPage::showProfile(const app::ClusterProfile &p, const QString &originalName) {
     // Results of requests for the profile shown before are dropped when they arrive.
     m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = 0;
     m_refreshButton->setEnabled(true);
@@ -424,11 +422,11 @@ void ClusterManagerPage::showProfile(const remote::ClusterProfile &p, const QStr
     m_user->setText(p.user);
     m_identity->setText(p.identityFile);
     m_knownHosts->setText(p.knownHostsFile);
-    m_scheduler->setCurrentIndex(m_scheduler->findData(remote::schedulerKindName(p.scheduler)));
+    m_scheduler->setCurrentIndex(m_scheduler->findData(app::schedulerKindName(p.scheduler)));
     m_account->setText(p.account);
     m_partitions->setPartitions(p.partitions);
     m_modules->setText(p.modules.join(QStringLiteral(", ")));
-    m_runtime->setCurrentIndex(m_runtime->findData(remote::containerRuntimeName(p.container.runtime)));
+    m_runtime->setCurrentIndex(m_runtime->findData(app::containerRuntimeName(p.container.runtime)));
     m_image->setText(p.container.image);
     m_containerOptions->setText(p.container.options.join(QLatin1Char(' ')));
     m_scratch->setText(p.scratchDir);
@@ -447,22 +445,21 @@ void ClusterManagerPage::showProfile(const remote::ClusterProfile &p, const QStr
     updateActions();
 }
 
-remote::ClusterProfile ClusterManagerPage::editedProfile(QString *error) const {
-    remote::ClusterProfile p;
+app::ClusterProfile ClusterManagerPage::editedProfile(QString *error) const {
+    app::ClusterProfile p;
     p.name = m_name->text().trimmed();
     p.host = m_host->text().trimmed();
     p.port = m_port->value();
     p.user = m_user->text().trimmed();
     p.identityFile = m_identity->text().trimmed();
     p.knownHostsFile = m_knownHosts->text().trimmed();
-    p.scheduler =
-        remote::schedulerKindFromName(m_scheduler->currentData().toString()).value_or(remote::SchedulerKind::Slurm);
+    p.scheduler = app::schedulerKindFromName(m_scheduler->currentData().toString()).value_or(app::SchedulerKind::Slurm);
     p.account = m_account->text().trimmed();
     p.partitions = m_partitions->partitions();
     for (const QString &m : m_modules->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
         p.modules << m;
     p.container.runtime =
-        remote::containerRuntimeFromName(m_runtime->currentData().toString()).value_or(remote::ContainerRuntime::None);
+        app::containerRuntimeFromName(m_runtime->currentData().toString()).value_or(app::ContainerRuntime::None);
     p.container.image = m_image->text().trimmed();
     p.container.options = m_containerOptions->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     p.scratchDir = m_scratch->text().trimmed();
@@ -482,9 +479,9 @@ remote::ClusterProfile ClusterManagerPage::editedProfile(QString *error) const {
     return p;
 }
 
-void ClusterManagerPage::setEditedProfile(const remote::ClusterProfile &profile) {
+void ClusterManagerPage::setEditedProfile(const app::ClusterProfile &profile) {
     const QString original = m_originalName;
-    const remote::ClusterProfile stored = m_original;
+    const app::ClusterProfile stored = m_original;
     showProfile(profile, original);
     m_original = stored;
     m_modified = true;
@@ -492,7 +489,7 @@ void ClusterManagerPage::setEditedProfile(const remote::ClusterProfile &profile)
 }
 
 void ClusterManagerPage::addProfile() {
-    remote::ClusterProfile p;
+    app::ClusterProfile p;
     int n = 1;
     do
         p.name = QStringLiteral("cluster%1").arg(n++);
@@ -505,7 +502,7 @@ void ClusterManagerPage::addProfile() {
 }
 
 void ClusterManagerPage::duplicateProfile() {
-    remote::ClusterProfile p = editedProfile();
+    app::ClusterProfile p = editedProfile();
     QString base = p.name + QStringLiteral("-copy");
     p.name = base;
     for (int n = 2; m_profiles->rowOf(p.name) >= 0; ++n)
@@ -538,7 +535,7 @@ bool ClusterManagerPage::removeProfile(bool ask) {
     return true;
 }
 
-bool ClusterManagerPage::validProfile(remote::ClusterProfile *out) {
+bool ClusterManagerPage::validProfile(app::ClusterProfile *out) {
     clearErrors();
     QString error;
     *out = editedProfile(&error);
@@ -549,7 +546,7 @@ bool ClusterManagerPage::validProfile(remote::ClusterProfile *out) {
 }
 
 bool ClusterManagerPage::save() {
-    remote::ClusterProfile p;
+    app::ClusterProfile p;
     if (!validProfile(&p)) return false;
     if (!m_store) {
         showError(tr("No workspace is open: the profile cannot be stored."));

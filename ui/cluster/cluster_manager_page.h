@@ -12,7 +12,7 @@
 #pragma once
 
 #include "app/cluster/cluster_client.h"
-#include "remote/cluster_profile.h"
+#include "app/cluster/cluster_types.h"
 
 #include <QHash>
 #include <QMessageBox>
@@ -80,9 +80,9 @@ public:
     void revert();
     bool isModified() const { return m_modified; }
     /// The profile in the form (not validated); *error names a field that cannot be read (environment lines).
-    remote::ClusterProfile editedProfile(QString *error = nullptr) const;
+    app::ClusterProfile editedProfile(QString *error = nullptr) const;
     /// Fills the form (marks it modified; the stored profile is unchanged until save()).
-    void setEditedProfile(const remote::ClusterProfile &profile);
+    void setEditedProfile(const app::ClusterProfile &profile);
     /// The inline error shown under field `field` ("name", "host", "port", "user", "scratch_dir", ...; the
     /// JSON key of docs/clusters.md); empty when none.
     QString fieldError(const QString &field) const;
@@ -136,13 +136,13 @@ private:
     QWidget *buildJobsTab();
     QWidget *field(QWidget *editor, const QString &key);
     void reloadProfiles(const QString &select = {});
-    void showProfile(const remote::ClusterProfile &profile, const QString &originalName);
+    void showProfile(const app::ClusterProfile &profile, const QString &originalName);
     void clearErrors();
     void showError(const QString &message);
     void setStatus(const QString &text, bool error = false, bool success = false);
     void markModified();
     void updateActions();
-    bool validProfile(remote::ClusterProfile *out);
+    bool validProfile(app::ClusterProfile *out);
     void onCurrentRowChanged(int row);
     void onTestFinished(int id, const app::ClusterTestResult &result);
     void onProbeFinished(int id, const app::ClusterProbeResult &result);
@@ -154,8 +154,8 @@ private:
     std::unique_ptr<app::Workspace> m_workspace;
     std::unique_ptr<app::ClusterStore> m_store;
     std::unique_ptr<app::ClusterLinks> m_ownLinks; ///< the page's own links, used until setLinks()
-    SignInPrompter *m_ownPrompter = nullptr;        ///< asks for the page's own links
-    SignInPrompter *m_prompter = nullptr;           ///< the prompter of the links in use
+    SignInPrompter *m_ownPrompter = nullptr;       ///< asks for the page's own links
+    SignInPrompter *m_prompter = nullptr;          ///< the prompter of the links in use
     app::ClusterClient *m_client = nullptr;
     ClusterProfilesModel *m_profiles = nullptr;
     PartitionsModel *m_partitions = nullptr;
@@ -189,7 +189,7 @@ private:
     QPointer<QMessageBox> m_messageDialog;
 
     QString m_originalName; ///< stored name of the profile in the form; empty: new
-    remote::ClusterProfile m_original;
+    app::ClusterProfile m_original;
     bool m_modified = false;
     bool m_loading = false;
     int m_testRequest = 0, m_probeRequest = 0, m_queueRequest = 0, m_cancelRequest = 0;

@@ -10,7 +10,7 @@ namespace diamond::ui {
 
 // ---- ClusterProfilesModel ----
 
-void ClusterProfilesModel::setProfiles(const QList<remote::ClusterProfile> &profiles) {
+void ClusterProfilesModel::setProfiles(const QList<app::ClusterProfile> &profiles) {
     beginResetModel();
     m_profiles = profiles;
     endResetModel();
@@ -35,23 +35,23 @@ int ClusterProfilesModel::rowCount(const QModelIndex &parent) const {
 
 QVariant ClusterProfilesModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const remote::ClusterProfile &p = m_profiles.at(index.row());
+    const app::ClusterProfile &p = m_profiles.at(index.row());
     const QString address =
         QStringLiteral("%1%2:%3").arg(p.user.isEmpty() ? QString() : p.user + QLatin1Char('@'), p.host).arg(p.port);
     switch (role) {
     case Qt::DisplayRole: return QStringLiteral("%1\n%2").arg(p.name, address);
     case Qt::EditRole: return p.name;
     case Qt::DecorationRole: return QApplication::style()->standardIcon(QStyle::SP_DriveNetIcon);
-    case Qt::ToolTipRole: return tr("%1 (%2)").arg(address, remote::schedulerKindName(p.scheduler));
+    case Qt::ToolTipRole: return tr("%1 (%2)").arg(address, app::schedulerKindName(p.scheduler));
     case HostRole: return p.host;
-    case SchedulerRole: return remote::schedulerKindName(p.scheduler);
+    case SchedulerRole: return app::schedulerKindName(p.scheduler);
     default: return {};
     }
 }
 
 // ---- PartitionsModel ----
 
-void PartitionsModel::setPartitions(const QList<remote::PartitionInfo> &partitions) {
+void PartitionsModel::setPartitions(const QList<app::PartitionInfo> &partitions) {
     beginResetModel();
     m_partitions = partitions;
     endResetModel();
@@ -61,7 +61,7 @@ int PartitionsModel::appendPartition() {
     QSet<QString> names;
     for (const auto &p : std::as_const(m_partitions))
         names.insert(p.name);
-    remote::PartitionInfo p;
+    app::PartitionInfo p;
     int n = int(m_partitions.size()) + 1;
     do
         p.name = QStringLiteral("partition%1").arg(n++);
@@ -90,7 +90,7 @@ int PartitionsModel::columnCount(const QModelIndex &parent) const { return paren
 
 QVariant PartitionsModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const remote::PartitionInfo &p = m_partitions.at(index.row());
+    const app::PartitionInfo &p = m_partitions.at(index.row());
     if (index.column() == Default) {
         if (role == Qt::CheckStateRole) return p.isDefault ? Qt::Checked : Qt::Unchecked;
         return {};
@@ -119,7 +119,7 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const {
 
 bool PartitionsModel::setData(const QModelIndex &index, const QVariant &value, int role) {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return false;
-    remote::PartitionInfo &p = m_partitions[index.row()];
+    app::PartitionInfo &p = m_partitions[index.row()];
     if (index.column() == Default) {
         if (role != Qt::CheckStateRole) return false;
         const bool on = value.toInt() == Qt::Checked;
@@ -186,7 +186,7 @@ QVariant PartitionsModel::headerData(int section, Qt::Orientation orientation, i
 
 // ---- JobQueueModel ----
 
-void JobQueueModel::setJobs(const QList<remote::JobStatus> &jobs) {
+void JobQueueModel::setJobs(const QList<app::JobStatus> &jobs) {
     QSet<QString> incoming;
     for (const auto &j : jobs)
         incoming.insert(j.jobId);
@@ -196,7 +196,7 @@ void JobQueueModel::setJobs(const QList<remote::JobStatus> &jobs) {
             m_jobs.removeAt(r);
             endRemoveRows();
         }
-    QList<remote::JobStatus> added;
+    QList<app::JobStatus> added;
     for (const auto &j : jobs) {
         const int r = rowOf(j.jobId);
         if (r < 0) {
@@ -234,15 +234,15 @@ QString JobQueueModel::formatSeconds(qint64 s) {
 
 QVariant JobQueueModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const remote::JobStatus &j = m_jobs.at(index.row());
-    if (role == PhaseRole) return remote::jobPhaseName(j.phase);
+    const app::JobStatus &j = m_jobs.at(index.row());
+    if (role == PhaseRole) return app::jobPhaseName(j.phase);
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (j.phase) {
-        case remote::JobPhase::Running: return QBrush(QColor(0x1b, 0x7f, 0x3b));
-        case remote::JobPhase::Pending: return QBrush(QColor(0x9a, 0x67, 0x00));
-        case remote::JobPhase::Failed:
-        case remote::JobPhase::NodeFailed:
-        case remote::JobPhase::TimedOut: return QBrush(QColor(0xb3, 0x26, 0x1e));
+        case app::JobPhase::Running: return QBrush(QColor(0x1b, 0x7f, 0x3b));
+        case app::JobPhase::Pending: return QBrush(QColor(0x9a, 0x67, 0x00));
+        case app::JobPhase::Failed:
+        case app::JobPhase::NodeFailed:
+        case app::JobPhase::TimedOut: return QBrush(QColor(0xb3, 0x26, 0x1e));
         default: return {};
         }
     }
@@ -251,7 +251,7 @@ QVariant JobQueueModel::data(const QModelIndex &index, int role) const {
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     switch (index.column()) {
     case JobId: return j.jobId;
-    case State: return j.state.isEmpty() ? remote::jobPhaseName(j.phase) : j.state;
+    case State: return j.state.isEmpty() ? app::jobPhaseName(j.phase) : j.state;
     case Reason: return j.reason == QLatin1String("None") ? QString() : j.reason;
     case Elapsed: return formatSeconds(j.runSeconds);
     case TimeLimit: return formatSeconds(j.timeLimitSeconds);

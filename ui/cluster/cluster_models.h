@@ -2,8 +2,7 @@
 // being edited (an editable table) and the connected user's jobs on a cluster (the queue view).
 #pragma once
 
-#include "remote/cluster_profile.h"
-#include "remote/scheduler.h"
+#include "app/cluster/cluster_types.h"
 
 #include <QAbstractListModel>
 #include <QAbstractTableModel>
@@ -19,9 +18,9 @@ public:
     enum Role { HostRole = Qt::UserRole + 1, SchedulerRole };
     using QAbstractListModel::QAbstractListModel;
 
-    void setProfiles(const QList<remote::ClusterProfile> &profiles);
-    const QList<remote::ClusterProfile> &profiles() const { return m_profiles; }
-    const remote::ClusterProfile &profileAt(int row) const { return m_profiles.at(row); }
+    void setProfiles(const QList<app::ClusterProfile> &profiles);
+    const QList<app::ClusterProfile> &profiles() const { return m_profiles; }
+    const app::ClusterProfile &profileAt(int row) const { return m_profiles.at(row); }
     /// Row of the profile named `name`; -1 when none.
     int rowOf(const QString &name) const;
     QStringList names() const;
@@ -30,7 +29,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<remote::ClusterProfile> m_profiles;
+    QList<app::ClusterProfile> m_profiles;
 };
 
 /// Partitions of one profile; every cell is editable (numbers through spin boxes, "Default" as a check box).
@@ -40,8 +39,8 @@ public:
     enum Column { Name, GpuType, GpusPerNode, CpusPerNode, MemoryMb, MaxWalltime, Nodes, Default, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setPartitions(const QList<remote::PartitionInfo> &partitions);
-    const QList<remote::PartitionInfo> &partitions() const { return m_partitions; }
+    void setPartitions(const QList<app::PartitionInfo> &partitions);
+    const QList<app::PartitionInfo> &partitions() const { return m_partitions; }
     /// Appends an empty partition (named partitionN) and returns its row.
     int appendPartition();
     void removePartition(int row);
@@ -57,7 +56,7 @@ Q_SIGNALS:
     void edited();
 
 private:
-    QList<remote::PartitionInfo> m_partitions;
+    QList<app::PartitionInfo> m_partitions;
 };
 
 /// The queue view's rows: job id, state, elapsed time, time limit, nodes, reason.
@@ -69,8 +68,8 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     /// Replaces the rows, keeping rows of unchanged job ids in place (selection survives a refresh).
-    void setJobs(const QList<remote::JobStatus> &jobs);
-    const QList<remote::JobStatus> &jobs() const { return m_jobs; }
+    void setJobs(const QList<app::JobStatus> &jobs);
+    const QList<app::JobStatus> &jobs() const { return m_jobs; }
     /// Row of job `jobId`; -1 when it is not listed.
     int rowOf(const QString &jobId) const;
 
@@ -83,7 +82,7 @@ public:
     static QString formatSeconds(qint64 seconds);
 
 private:
-    QList<remote::JobStatus> m_jobs;
+    QList<app::JobStatus> m_jobs;
 };
 
 } // namespace diamond::ui

@@ -1,12 +1,12 @@
 #include "ui/gallery/gallery_page.h"
 
-#include "app/gallery/model_package.h"
-#include "remote/credential_store.h"
 #include "app/background.h"
+#include "app/cluster/cluster_types.h"
+#include "app/gallery/gallery_source.h"
+#include "app/gallery/model_package.h"
 #include "ui/gallery/gallery_card_delegate.h"
 #include "ui/gallery/gallery_detail_view.h"
 #include "ui/gallery/gallery_model.h"
-#include "app/gallery/gallery_source.h"
 #include "ui/gallery/publish_dialog.h"
 #include "ui/gallery/remote_sources.h"
 
@@ -71,9 +71,9 @@ void setChoices(QComboBox *box, const QString &anyText, QStringList values) {
 
 } // namespace
 
-GalleryPage::GalleryPage(QWidget *parent, std::shared_ptr<remote::CredentialStore> credentials)
+GalleryPage::GalleryPage(QWidget *parent, std::shared_ptr<app::CredentialStore> credentials)
     : QWidget(parent), credentials_(std::move(credentials)) {
-    if (!credentials_) credentials_ = std::make_shared<remote::KeychainCredentialStore>();
+    if (!credentials_) credentials_ = std::make_shared<app::KeychainCredentialStore>();
     buildUi();
     for (const RemoteSourceInfo &info : loadRemoteSources()) {
         auto *source = new app::gallery::RemoteGallerySource(info.name, info.url, QString(), this);
@@ -280,11 +280,12 @@ void GalleryPage::connectSource(app::gallery::GallerySource *source) {
                 if (!selectEntry(keep)) detail_->clear();
                 Q_EMIT loaded();
             });
-    connect(source, &app::gallery::GallerySource::thumbnailReady, this, [this, source](qint64 id, const QByteArray &png) {
-        if (source != current_) return;
-        model_->setThumbnail(id, png);
-        if (detail_->entryId() == id) detail_->setThumbnail(png);
-    });
+    connect(source, &app::gallery::GallerySource::thumbnailReady, this,
+            [this, source](qint64 id, const QByteArray &png) {
+                if (source != current_) return;
+                model_->setThumbnail(id, png);
+                if (detail_->entryId() == id) detail_->setThumbnail(png);
+            });
     connect(source, &app::gallery::GallerySource::entryFetched, this,
             [this, source](int request, const GalleryEntry &entry, const QString &error) {
                 if (source != current_ || request != entryRequest_) return;
@@ -504,13 +505,14 @@ void GalleryPage::importCurrent() {
     const int request = remote->fetchPackage(id, QString());
     auto progress = std::make_shared<QMetaObject::Connection>();
     auto done = std::make_shared<QMetaObject::Connection>();
-    *progress = connect(remote, &app::gallery::GallerySource::packageProgress, this, [bar, request](int r, qint64 got, qint64 total) {
-        if (r != request) return;
-        if (total > 0)
-            bar->setValue(int(got * 100 / total));
-        else
-            bar->setRange(0, 0);
-    });
+    *progress = connect(remote, &app::gallery::GallerySource::packageProgress, this,
+                        [bar, request](int r, qint64 got, qint64 total) {
+                            if (r != request) return;
+                            if (total > 0)
+                                bar->setValue(int(got * 100 / total));
+                            else
+                                bar->setRange(0, 0);
+                        });
     *done = connect(remote, &app::gallery::GallerySource::packageFetched, this,
                     [this, bar, request, progress, done](int r, const QString &file, const QString &error) {
                         if (r != request) return;
@@ -529,13 +531,13 @@ void GalleryPage::importCurrent() {
                         detail_->setStatus(tr("Checking the package and re-running its test inputs…"));
                         const int importRequest = local_->importPackage(file);
                         auto imported = std::make_shared<QMetaObject::Connection>();
-                        *imported =
-                            connect(local_, &app::gallery::LocalGallerySource::imported, this,
-                                    [this, importRequest, imported, file](int ir, const app::gallery::GalleryImportOutcome &o) {
-                                        if (ir != importRequest) return;
-                                        disconnect(*imported);
-                                        afterImport(o, file);
-                                    });
+                        *imported = connect(
+                            local_, &app::gallery::LocalGallerySource::imported, this,
+                            [this, importRequest, imported, file](int ir, const app::gallery::GalleryImportOutcome &o) {
+                                if (ir != importRequest) return;
+                                disconnect(*imported);
+                                afterImport(o, file);
+                            });
                     });
 }
 
@@ -587,9 +589,10 @@ void GalleryPage::exportCurrent(const QString &file) {
     const int request = source->fetchPackage(id, file);
     auto progress = std::make_shared<QMetaObject::Connection>();
     auto done = std::make_shared<QMetaObject::Connection>();
-    *progress = connect(source, &app::gallery::GallerySource::packageProgress, this, [bar, request](int r, qint64 got, qint64 total) {
-        if (r == request && total > 0) bar->setValue(int(got * 100 / total));
-    });
+    *progress = connect(source, &app::gallery::GallerySource::packageProgress, this,
+                        [bar, request](int r, qint64 got, qint64 total) {
+                            if (r == request && total > 0) bar->setValue(int(got * 100 / total));
+                        });
     *done = connect(source, &app::gallery::GallerySource::packageFetched, this,
                     [this, request, progress, done](int r, const QString &written, const QString &error) {
                         if (r != request) return;

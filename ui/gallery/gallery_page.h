@@ -8,6 +8,7 @@
 // asynchronous HTTP.
 #pragma once
 
+#include "app/cluster/cluster_types.h"
 #include "app/gallery/gallery_store.h"
 
 #include <QJsonObject>
@@ -23,10 +24,6 @@ class QListView;
 class QListWidget;
 class QPushButton;
 class QTimer;
-
-namespace diamond::remote {
-class CredentialStore;
-}
 
 namespace diamond::app::gallery {
 class GallerySource;
@@ -46,7 +43,7 @@ class GalleryPage : public QWidget {
 public:
     /// `credentials` keeps the tokens of remote galleries; the default is the system keychain (QtKeychain,
     /// never a plain-text file). Remote galleries remembered in QSettings are added at once.
-    explicit GalleryPage(QWidget *parent = nullptr, std::shared_ptr<remote::CredentialStore> credentials = {});
+    explicit GalleryPage(QWidget *parent = nullptr, std::shared_ptr<app::CredentialStore> credentials = {});
     ~GalleryPage() override;
 
     /// The workspace whose gallery is the local source (empty: none). Reloads when it is the current source.
@@ -124,7 +121,7 @@ private:
     void afterImport(const app::gallery::GalleryImportOutcome &outcome, const QString &tempFile);
     void setActionRunning(bool running);
 
-    std::shared_ptr<remote::CredentialStore> credentials_;
+    std::shared_ptr<app::CredentialStore> credentials_;
     app::gallery::LocalGallerySource *local_ = nullptr;
     QList<app::gallery::RemoteGallerySource *> remotes_;
     app::gallery::GallerySource *current_ = nullptr;

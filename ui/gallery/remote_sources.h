@@ -1,5 +1,5 @@
 // Remote galleries the browser remembers: name and URL in QSettings ("gallery/remotes"); the bearer token is
-// never written there, it goes to a remote::CredentialStore under tokenKey(url) (the system keychain in the
+// never written there, it goes to a app::CredentialStore under tokenKey(url) (the system keychain in the
 // app). AddRemoteDialog asks for name, URL and token.
 #pragma once
 

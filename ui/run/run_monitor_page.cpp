@@ -120,8 +120,7 @@ void RunMonitorPage::buildUi() {
     progress_->setFormat(tr("%p%"));
     progress_->setMinimumWidth(120);
     eta_ = new QLabel(this);
-    eta_->setMinimumWidth(60);
-    eta_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    eta_->setMinimumWidth(150);
     stop_ = new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Stop"), this);
     stop_->setToolTip(tr("Stop the run; its newest checkpoint is kept so that it can be resumed."));
     resume_ = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Resume"), this);
@@ -396,7 +395,10 @@ void RunMonitorPage::appendLog(const QString &line) { log_->appendPlainText(line
 
 void RunMonitorPage::setState(app::RunState state) {
     state_ = state;
-    stateLabel_->setText(QStringLiteral("<b>%1</b>").arg(stateText(state).toHtmlEscaped()));
+    const QString text = state == app::RunState::Running && jobPhase_ == QLatin1String("pending")
+                             ? tr("queued on the cluster")
+                             : stateText(state);
+    stateLabel_->setText(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
     const bool active =
         state == app::RunState::Running || state == app::RunState::Queued || state == app::RunState::Resumed;
     stop_->setEnabled(active);
@@ -413,6 +415,8 @@ void RunMonitorPage::showJob(const app::ClusterJob &job) {
     if (!job.reason.isEmpty() && job.reason != QLatin1String("None")) text += tr(" (%1)").arg(job.reason);
     if (job.continuation) text += tr(" · continuation");
     job_->setText(text);
+    jobPhase_ = job.phase;
+    setState(state_);
     job_->setToolTip(tr("Submitted %1, last seen %2").arg(job.submittedAt, job.updatedAt));
     job_->show();
 }

@@ -113,6 +113,7 @@ private:
     QPushButton *resume_ = nullptr;
     QPushButton *publish_ = nullptr;
     QLabel *job_ = nullptr;
+    QString jobPhase_; ///< of the newest cluster job; empty for local runs
     QComboBox *xAxisBox_ = nullptr;
     QCheckBox *logBox_ = nullptr;
     QSlider *smoothingSlider_ = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/run/runs_model.h"
 
+#include "app/cluster/cluster_job_store.h"
+
 #include <QDateTime>
 #include <QLocale>
 
@@ -59,7 +61,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const {
     case Name:
         return role == SortRole ? QVariant(run.id) : QVariant(QStringLiteral("%1  #%2").arg(run.name).arg(run.id));
     case Project: return row.project;
-    case State: return stateText(run.state);
+    case State: return stateText(run.state, row.jobPhase);
     case Target: return run.target == QLatin1String("local") ? tr("this computer") : run.target;
     case Duration: {
         const double s = durationSeconds(run);
@@ -108,7 +110,7 @@ void RunsTableModel::reload() {
         sameIds = runs[i].id == rows_[i].run.id;
     if (sameIds) {
         for (int i = 0; i < runs.size(); ++i)
-            rows_[i] = {runs[i], projectNames_.value(runs[i].projectId)};
+            rows_[i] = rowFor(runs[i]);
         if (!rows_.isEmpty()) Q_EMIT dataChanged(index(0, 0), index(int(rows_.size()) - 1, ColumnCount - 1));
         return;
     }
@@ -116,7 +118,7 @@ void RunsTableModel::reload() {
     rows_.clear();
     rows_.reserve(runs.size());
     for (const app::Run &run : runs)
-        rows_.append({run, projectNames_.value(run.projectId)});
+        rows_.append(rowFor(run));
     endResetModel();
 }
 
@@ -129,13 +131,25 @@ void RunsTableModel::refreshRun(qint64 runId) {
             projectNames_.insert(p.id, p.name);
     const int row = rowOfRun(runId);
     if (row >= 0) {
-        rows_[row].run = *run;
+        rows_[row] = rowFor(*run);
         Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         return;
     }
     beginInsertRows({}, int(rows_.size()), int(rows_.size()));
-    rows_.append({*run, projectNames_.value(run->projectId)});
+    rows_.append(rowFor(*run));
     endInsertRows();
+}
+
+RunsTableModel::Row RunsTableModel::rowFor(const app::Run &run) {
+    Row row{run, projectNames_.value(run.projectId), {}};
+    if (run.target != QLatin1String("local") && run.state == app::RunState::Running)
+        if (const auto job = app::ClusterJobStore(ws_).latest(run.id)) row.jobPhase = job->phase;
+    return row;
+}
+
+QString RunsTableModel::stateText(app::RunState state, const QString &jobPhase) {
+    if (state == app::RunState::Running && jobPhase == QLatin1String("pending")) return tr("queued on the cluster");
+    return stateText(state);
 }
 
 qint64 RunsTableModel::runId(int row) const { return row >= 0 && row < rows_.size() ? rows_[row].run.id : 0; }

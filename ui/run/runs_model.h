@@ -34,12 +34,16 @@ public:
     /// The run's headline metric from its final metrics: val_accuracy, else val_r2, else val_loss; "" if none.
     static QPair<QString, double> bestMetric(const app::Run &run);
     static QString stateText(app::RunState state);
+    /// stateText(), except that a cluster run whose job waits in the scheduler's queue reads "queued on the cluster".
+    static QString stateText(app::RunState state, const QString &jobPhase);
 
 private:
     struct Row {
         app::Run run;
         QString project;
+        QString jobPhase; ///< the newest cluster job's phase ("pending", "running", ...); empty for local runs
     };
+    Row rowFor(const app::Run &run);
     double durationSeconds(const app::Run &run) const;
 
     app::Workspace &ws_;

@@ -23,12 +23,16 @@ bool isEnded(const QString &state) {
 } // namespace
 
 SweepViewPage::SweepViewPage(app::RunService &service, QWidget *parent)
-    : QWidget(parent), service_(service), ws_(service.workspace()), store_(service.workspace()), title_(new QLabel(this)), summary_(new QLabel(this)),
-      pause_(new QPushButton(tr("Pause"), this)), stop_(new QPushButton(tr("Stop"), this)),
-      promote_(new QPushButton(tr("Promote best"), this)), model_(new SweepTrialsModel(this)),
-      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)),
+    : QWidget(parent), service_(service), ws_(service.workspace()), store_(service.workspace()),
+      title_(new QLabel(this)), summary_(new QLabel(this)), pause_(new QPushButton(tr("Pause"), this)),
+      stop_(new QPushButton(tr("Stop"), this)), promote_(new QPushButton(tr("Promote best"), this)),
+      model_(new SweepTrialsModel(this)), proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)),
       parallel_(new ParallelCoordinatesPlot(this)), scatter_(new ObjectiveScatterPlot(this)),
       importance_(new ImportanceBars(this)), coalesce_(new QTimer(this)), poll_(new QTimer(this)) {
+    // A controller that starts here later (Resume, another window's action) is followed from then on.
+    connect(&service_, &app::RunService::sweepStarted, this, [this](qint64 id) {
+        if (id == sweepId_) attachController();
+    });
     QFont tf = title_->font();
     tf.setPointSizeF(tf.pointSizeF() * 1.35);
     tf.setBold(true);

@@ -4,6 +4,7 @@
 // the live metrics stream (Server-Sent Events) while a run trains.
 #include "common/test_paths.h"
 
+#include "app/cluster/cluster_store.h"
 #include "app/rest/rest_server.h"
 #include "app/workspace/workspace.h"
 
@@ -433,9 +434,14 @@ private Q_SLOTS:
                                           "objective_value, created_at)"
                                           " VALUES (%1, 1, 0, '{\"lr\": 0.1}', 'finished', 0.4, '2026-01-01')")
                                .arg(sweep)));
-            QVERIFY(q.exec(QStringLiteral(
-                "INSERT INTO cluster_profiles (name, host, port, username, scheduler, created_at, updated_at)"
-                " VALUES ('hpc', '127.0.0.1', 2222, 'alice', 'slurm', '2026-01-01', '2026-01-01')")));
+            diamond::remote::ClusterProfile hpc;
+            hpc.name = QStringLiteral("hpc");
+            hpc.host = QStringLiteral("127.0.0.1");
+            hpc.port = 2222;
+            hpc.user = QStringLiteral("alice");
+            hpc.scratchDir = QStringLiteral("/scratch/alice");
+            hpc.enginePath = QStringLiteral("/opt/diamond/diamond-train");
+            QVERIFY(diamond::app::ClusterStore(ws).add(hpc));
         }
         Response r = http(s1_, "GET", QStringLiteral("/api/v1/sweeps"));
         QCOMPARE(r.status, 200);
@@ -449,7 +455,7 @@ private Q_SLOTS:
                      .toArray()
                      .first()
                      .toObject()
-                     .value(QStringLiteral("objective_value"))
+                     .value(QStringLiteral("objective"))
                      .toDouble(),
                  0.4);
         QCOMPARE(http(s1_, "GET", QStringLiteral("/api/v1/sweeps/999")).status, 404);

@@ -6,6 +6,7 @@
 // scancel, and cancels one itself. Renders <build>/screenshots/clusters.png and clusters-jobs.png.
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/cluster/cluster_models.h"
+#include "ui/cluster/sign_in_prompter.h"
 
 #include "app/cluster/cluster_store.h"
 #include "app/workspace/workspace.h"
@@ -285,12 +286,12 @@ private Q_SLOTS:
             auto p = fixtureProfile();
             p.knownHostsFile = knownHosts;
             page.setEditedProfile(p);
-            QSignalSpy asked(page.client(), &app::ClusterClient::hostKeyUnknown);
+            QSignalSpy asked(page.prompter(), &SignInPrompter::asked);
             QSignalSpy tested(&page, &ClusterManagerPage::testFinished);
             QVERIFY(page.testConnection() > 0);
             QVERIFY(QTest::qWaitFor([&] { return page.hostKeyDialog() != nullptr; }, 60000));
             QCOMPARE(asked.size(), 1);
-            QCOMPARE(asked.first().at(2).toString(), expected);
+            QCOMPARE(asked.first().first().value<app::ClusterPrompt>().fingerprint, expected);
             QMessageBox *box = page.hostKeyDialog();
             QVERIFY2(box->informativeText().contains(expected), qPrintable(box->informativeText()));
             auto *button = box->findChild<QPushButton *>(accept ? QStringLiteral("acceptHostKey")
@@ -359,7 +360,7 @@ private Q_SLOTS:
         auto p = fixtureProfile();
         p.knownHostsFile = knownHosts;
         page.setEditedProfile(p);
-        QSignalSpy asked(page.client(), &app::ClusterClient::hostKeyUnknown);
+        QSignalSpy asked(page.prompter(), &SignInPrompter::asked);
         QSignalSpy tested(&page, &ClusterManagerPage::testFinished);
         QSignalSpy raw(page.client(), &app::ClusterClient::testFinished);
         QVERIFY(page.testConnection() > 0);

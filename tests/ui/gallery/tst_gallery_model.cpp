@@ -1,9 +1,9 @@
 // GalleryModel (rows, roles, thumbnails, QAbstractItemModelTester), the card delegate's size and painting, and the
 // pure helpers of the remote source: URL normalisation and the REST entry JSON. No processes.
+#include "app/gallery/gallery_source.h"
 #include "app/gallery/gallery_store.h"
 #include "ui/gallery/gallery_card_delegate.h"
 #include "ui/gallery/gallery_model.h"
-#include "app/gallery/gallery_source.h"
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>
@@ -122,7 +122,7 @@ private Q_SLOTS:
     }
 
     void remoteUrlsAndEntries() {
-        using ui::RemoteGallerySource;
+        using app::gallery::RemoteGallerySource;
         QCOMPARE(app::gallery::RemoteGallerySource::apiBase(QStringLiteral("http://127.0.0.1:8765")).toString(),
                  QStringLiteral("http://127.0.0.1:8765/api/v1"));
         QCOMPARE(app::gallery::RemoteGallerySource::apiBase(QStringLiteral("http://127.0.0.1:8765/api/v1/")).toString(),
@@ -161,16 +161,16 @@ private Q_SLOTS:
 
     void unreachableRemoteReportsAClearError() {
         // Port 9 on loopback: nothing listens (connection refused).
-        ui::RemoteGallerySource source(QStringLiteral("Nowhere"), QStringLiteral("http://127.0.0.1:9"),
-                                       QStringLiteral("t"));
-        QSignalSpy spy(&source, &ui::GallerySource::searched);
+        app::gallery::RemoteGallerySource source(QStringLiteral("Nowhere"), QStringLiteral("http://127.0.0.1:9"),
+                                                 QStringLiteral("t"));
+        QSignalSpy spy(&source, &app::gallery::GallerySource::searched);
         const int request = source.search({});
         QVERIFY(spy.wait(20000));
         QCOMPARE(spy.first().at(0).toInt(), request);
         QVERIFY2(spy.first().at(3).toString().contains(QStringLiteral("Nowhere")),
                  qPrintable(spy.first().at(3).toString()));
-        ui::RemoteGallerySource invalid(QString(), QStringLiteral("not a url at all ::"), QString());
-        QSignalSpy invalidSpy(&invalid, &ui::GallerySource::searched);
+        app::gallery::RemoteGallerySource invalid(QString(), QStringLiteral("not a url at all ::"), QString());
+        QSignalSpy invalidSpy(&invalid, &app::gallery::GallerySource::searched);
         invalid.search({});
         QVERIFY(invalidSpy.wait(5000));
         QVERIFY(!invalidSpy.first().at(3).toString().isEmpty());

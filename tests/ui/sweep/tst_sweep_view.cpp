@@ -23,6 +23,7 @@
 
 #include <cmath>
 
+using diamond::app::RunService;
 using namespace diamond::app;
 using namespace diamond::app::sweep;
 using namespace diamond::ui::sweep;
@@ -74,28 +75,30 @@ private Q_SLOTS:
         const auto def = SweepDefinition::fromJson(doc, {}, &error);
         QVERIFY2(def, qPrintable(error));
 
-        auto *controller = new SweepController(ws);
-        controller->setEnginePath(engine());
-        controller->setPollInterval(200);
-        const auto id = controller->create(*def);
-        QVERIFY2(id, qPrintable(controller->errorString()));
+        RunService service(ws);
+        service.setEnginePath(engine());
+        const auto id = service.createSweep(*def);
+        QVERIFY2(id, qPrintable(service.errorString()));
 
-        SweepViewPage page(ws);
+        SweepViewPage page(service);
         page.resize(1400, 900);
         QAbstractItemModelTester modelTester(page.trialsModel(),
                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(page.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY2(page.setController(controller), qPrintable(page.errorString()));
-        QCOMPARE(controller->parent(), &page);
+        QVERIFY2(page.showSweep(*id), qPrintable(page.errorString()));
+        QVERIFY(!page.controller());
         QCOMPARE(page.trialsModel()->rowCount(), 0);
         QCOMPARE(page.trialsModel()->columnCount(), 4 + 3 + 2);
         page.show();
 
+        // The page follows the controller as soon as the service starts it (the first trials start at once).
+        SweepController *controller = service.controlSweep(*id);
+        QVERIFY2(controller, qPrintable(service.errorString()));
+        QCOMPARE(page.controller(), controller);
         QSignalSpy finished(controller, &SweepController::finished);
         QSignalSpy started(controller, &SweepController::trialStarted);
         QSignalSpy reported(controller, &SweepController::trialReported);
         QSignalSpy ended(controller, &SweepController::trialEnded);
-        QVERIFY2(controller->start(), qPrintable(controller->errorString()));
         bool sawRunningRow = false;
         QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
         bool midShot = false;
@@ -205,8 +208,10 @@ private Q_SLOTS:
         QVERIFY(run->name.contains(QStringLiteral("best (trial %1)").arg(best->index)));
 
         // the same sweep shown from the database (no controller) reads the same rows
-        SweepViewPage again(ws);
+        RunService otherService(ws);
+        SweepViewPage again(otherService);
         QVERIFY(again.showSweep(*id));
+        QVERIFY(!again.controller());
         QCOMPARE(again.trialsModel()->rowCount(), 6);
         QCOMPARE(again.scatter()->bestSoFar().last().y(), top);
 
@@ -243,16 +248,17 @@ private Q_SLOTS:
         QString error;
         const auto def = SweepDefinition::fromJson(doc, {}, &error);
         QVERIFY2(def, qPrintable(error));
-        auto *controller = new SweepController(ws);
-        controller->setEnginePath(engine());
-        QVERIFY(controller->create(*def));
-        SweepViewPage page(ws);
+        RunService service(ws);
+        service.setEnginePath(engine());
+        SweepViewPage page(service);
         page.resize(1400, 900);
         QAbstractItemModelTester tester(page.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(page.setController(controller));
+        SweepController *controller = service.startSweep(*def);
+        QVERIFY2(controller, qPrintable(service.errorString()));
+        QVERIFY(page.showSweep(controller->sweepId()));
+        QCOMPARE(page.controller(), controller);
         page.show();
         QSignalSpy finished(controller, &SweepController::finished);
-        QVERIFY2(controller->start(), qPrintable(controller->errorString()));
         QVERIFY(controller->isFinished() || finished.wait(300000));
         QTest::qWait(400);
         SweepTrialsModel *model = page.trialsModel();
@@ -291,18 +297,15 @@ private Q_SLOTS:
         QString error;
         const auto def = SweepDefinition::fromJson(doc, {}, &error);
         QVERIFY2(def, qPrintable(error));
-        qint64 resumeId = 0, stopId = 0;
-        {
-            SweepController recorder(ws);
-            resumeId = recorder.create(*def).value_or(0);
-            stopId = recorder.create(*def).value_or(0);
-        }
+        RunService service(ws);
+        service.setEnginePath(engine());
+        const qint64 resumeId = service.createSweep(*def).value_or(0);
+        const qint64 stopId = service.createSweep(*def).value_or(0);
         QVERIFY(resumeId > 0 && stopId > 0);
         SweepStore store(ws);
         QVERIFY(store.setSweepState(resumeId, QStringLiteral("paused")));
 
-        SweepViewPage page(ws);
-        page.setEnginePath(engine());
+        SweepViewPage page(service);
         QVERIFY(page.showSweep(resumeId));
         QVERIFY(!page.controller());
         auto *pause = page.findChild<QPushButton *>(QStringLiteral("pauseButton"));
@@ -315,8 +318,7 @@ private Q_SLOTS:
         QCOMPARE(store.sweep(resumeId)->state, QStringLiteral("completed"));
         QCOMPARE(page.trialsModel()->rowCount(), 3);
 
-        SweepViewPage other(ws);
-        other.setEnginePath(engine());
+        SweepViewPage other(service);
         QVERIFY(other.showSweep(stopId));
         QTest::mouseClick(other.findChild<QPushButton *>(QStringLiteral("stopButton")), Qt::LeftButton);
         QVERIFY(other.controller());
