@@ -2,21 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
-    <name>ClusterClient</name>
-    <message>
-        <source>cancelled</source>
-        <translation>cancelled</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>Connecting to %1…</translation>
-    </message>
-    <message>
-        <source>cannot connect to %1</source>
-        <translation>cannot connect to %1</translation>
-    </message>
-</context>
-<context>
     <name>DatasetPreview</name>
     <message>
         <source>Cannot open %1: %2</source>
@@ -177,11 +162,14 @@
     </message>
 </context>
 <context>
-    <name>diamond::app::ClusterExecutor</name>
+    <name>diamond::app::ClusterClient</name>
     <message>
-        <source>Cluster &apos;%1&apos; has no batch scheduler Diamond can use (scheduler %2).</source>
-        <translation>Cluster '%1' has no batch scheduler Diamond can use (scheduler %2).</translation>
+        <source>Running the checks on %1…</source>
+        <translation>Running the checks on %1…</translation>
     </message>
+</context>
+<context>
+    <name>diamond::app::ClusterExecutor</name>
     <message>
         <source>Run %1 is already running.</source>
         <translation>Run %1 is already running.</translation>
@@ -209,6 +197,52 @@
     <message>
         <source>Run %1 was submitted to cluster &apos;%2&apos;, not &apos;%3&apos;.</source>
         <translation>Run %1 was submitted to cluster '%2', not '%3'.</translation>
+    </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>Run %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterLink</name>
+    <message>
+        <source>Sign-in to cluster &apos;%1&apos; was cancelled; connect again from the Clusters page.</source>
+        <translation>Sign-in to cluster '%1' was cancelled; connect again from the Clusters page.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterPromptBridge</name>
+    <message>
+        <source>Unknown host key</source>
+        <translation>Unknown host key</translation>
+    </message>
+    <message>
+        <source>Key passphrase</source>
+        <translation>Key passphrase</translation>
+    </message>
+    <message>
+        <source>The passphrase was wrong. Try again.</source>
+        <translation>The passphrase was wrong. Try again.</translation>
+    </message>
+    <message>
+        <source>Passphrase for %1:</source>
+        <translation>Passphrase for %1:</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Password</translation>
+    </message>
+    <message>
+        <source>The password was wrong. Try again.</source>
+        <translation>The password was wrong. Try again.</translation>
+    </message>
+    <message>
+        <source>Password for %1:</source>
+        <translation>Password for %1:</translation>
+    </message>
+    <message>
+        <source>Sign-in</source>
+        <translation>Sign-in</translation>
     </message>
 </context>
 <context>
@@ -294,6 +328,10 @@
     <message>
         <source>The cluster&apos;s copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</source>
         <translation>The cluster's copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</translation>
+    </message>
+    <message>
+        <source>The cluster named an unexpected checkpoint file; nothing was fetched.</source>
+        <translation>The cluster named an unexpected checkpoint file; nothing was fetched.</translation>
     </message>
 </context>
 <context>
@@ -396,6 +434,53 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::RunService</name>
+    <message>
+        <source>The cluster did not cancel the job: %1</source>
+        <translation>The cluster did not cancel the job: %1</translation>
+    </message>
+    <message>
+        <source>Unknown target &apos;%1&apos;: the workspace has no such cluster profile.</source>
+        <translation>Unknown target '%1': the workspace has no such cluster profile.</translation>
+    </message>
+    <message>
+        <source>job: expected an object</source>
+        <translation>job: expected an object</translation>
+    </message>
+    <message>
+        <source>Cannot reach the job of run %1 to cancel it: %2</source>
+        <translation>Cannot reach the job of run %1 to cancel it: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 is still running.</source>
+        <translation>Run %1 is still running.</translation>
+    </message>
+    <message>
+        <source>Cannot follow the cluster job: %1</source>
+        <translation>Cannot follow the cluster job: %1</translation>
+    </message>
+    <message>
+        <source>Run %1 is %2; cancel it before deleting it.</source>
+        <translation>Run %1 is %2; cancel it before deleting it.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2, not running.</source>
+        <translation>Sweep %1 is %2, not running.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2 and cannot be continued.</source>
+        <translation>Sweep %1 is %2 and cannot be continued.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is being run by process %2.</source>
+        <translation>Sweep %1 is being run by process %2.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2 already.</source>
+        <translation>Sweep %1 is %2 already.</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::RunStore</name>
     <message>
         <source>A project needs a name.</source>
@@ -456,6 +541,10 @@
     <message>
         <source>Untitled network</source>
         <translation>Untitled network</translation>
+    </message>
+    <message>
+        <source>Run %1 was deleted, but its folder %2 could not be removed completely.</source>
+        <translation>Run %1 was deleted, but its folder %2 could not be removed completely.</translation>
     </message>
 </context>
 <context>
@@ -625,6 +714,17 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::gallery::GallerySource</name>
+    <message>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>Cannot open the workspace %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::gallery::GalleryStore</name>
     <message>
         <source>no gallery entry %1</source>
@@ -661,6 +761,48 @@
     <message>
         <source>the engine&apos;s export has no %1</source>
         <translation>the engine's export has no %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::LocalGallerySource</name>
+    <message>
+        <source>This workspace</source>
+        <translation>This workspace</translation>
+    </message>
+    <message>
+        <source>The package file of gallery entry %1 is missing.</source>
+        <translation>The package file of gallery entry %1 is missing.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::RemoteGallerySource</name>
+    <message>
+        <source>Cannot reach the gallery &quot;%1&quot; at %2: %3</source>
+        <translation>Cannot reach the gallery "%1" at %2: %3</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; refused the token (HTTP 401): check the token of this source.</source>
+        <translation>The gallery "%1" refused the token (HTTP 401): check the token of this source.</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2 (%3): %4</source>
+        <translation>The gallery "%1" answered HTTP %2 (%3): %4</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2: %3</source>
+        <translation>The gallery "%1" answered HTTP %2: %3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>"%1" is not an http:// or https:// address.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
+    <message>
+        <source>The package from &quot;%1&quot; arrived damaged (SHA-256 %2, expected %3).</source>
+        <translation>The package from "%1" arrived damaged (SHA-256 %2, expected %3).</translation>
     </message>
 </context>
 <context>
@@ -1433,53 +1575,6 @@
     </message>
 </context>
 <context>
-    <name>diamond::ui::ClusterClient</name>
-    <message>
-        <source>Key passphrase</source>
-        <translation>Key passphrase</translation>
-    </message>
-    <message>
-        <source>The passphrase was wrong. Try again.</source>
-        <translation>The passphrase was wrong. Try again.</translation>
-    </message>
-    <message>
-        <source>Passphrase for %1:</source>
-        <translation>Passphrase for %1:</translation>
-    </message>
-    <message>
-        <source>Password</source>
-        <translation>Password</translation>
-    </message>
-    <message>
-        <source>The password was wrong. Try again.</source>
-        <translation>The password was wrong. Try again.</translation>
-    </message>
-    <message>
-        <source>Password for %1:</source>
-        <translation>Password for %1:</translation>
-    </message>
-    <message>
-        <source>Sign-in</source>
-        <translation>Sign-in</translation>
-    </message>
-    <message>
-        <source>Running the checks on %1…</source>
-        <translation>Running the checks on %1…</translation>
-    </message>
-    <message>
-        <source>the profile has no batch scheduler to probe</source>
-        <translation>the profile has no batch scheduler to probe</translation>
-    </message>
-    <message>
-        <source>Reading the partitions of %1…</source>
-        <translation>Reading the partitions of %1…</translation>
-    </message>
-    <message>
-        <source>the profile has no batch scheduler</source>
-        <translation>the profile has no batch scheduler</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::ClusterManagerPage</name>
     <message>
         <source>Refresh</source>
@@ -1576,38 +1671,6 @@
     <message>
         <source>Cancelling the job %1…</source>
         <translation>Cancelling the job %1…</translation>
-    </message>
-    <message>
-        <source>Unknown host key</source>
-        <translation>Unknown host key</translation>
-    </message>
-    <message>
-        <source>The authenticity of %1 cannot be established.</source>
-        <translation>The authenticity of %1 cannot be established.</translation>
-    </message>
-    <message>
-        <source>Its %1 key fingerprint is:
-
-%2
-
-Compare it with the fingerprint your cluster&apos;s administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</source>
-        <translation>Its %1 key fingerprint is:
-
-%2
-
-Compare it with the fingerprint your cluster's administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</translation>
-    </message>
-    <message>
-        <source>Accept and connect</source>
-        <translation>Accept and connect</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Cancel</translation>
-    </message>
-    <message>
-        <source>Waiting for you to check the host key of %1…</source>
-        <translation>Waiting for you to check the host key of %1…</translation>
     </message>
     <message>
         <source>Job cancelled.</source>
@@ -2441,17 +2504,6 @@ No token stored: add the gallery again with its token.</translation>
     </message>
 </context>
 <context>
-    <name>diamond::ui::GallerySource</name>
-    <message>
-        <source>Cannot open the workspace %1: %2</source>
-        <translation>Cannot open the workspace %1: %2</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>Cannot write %1.</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::GraphDocument</name>
     <message>
         <source>Add %1</source>
@@ -2730,17 +2782,6 @@ Connect ports by dragging from an output to an input.</translation>
     </message>
 </context>
 <context>
-    <name>diamond::ui::LocalGallerySource</name>
-    <message>
-        <source>This workspace</source>
-        <translation>This workspace</translation>
-    </message>
-    <message>
-        <source>The package file of gallery entry %1 is missing.</source>
-        <translation>The package file of gallery entry %1 is missing.</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -2887,10 +2928,6 @@ Connect ports by dragging from an output to an input.</translation>
         <translation>&amp;Train</translation>
     </message>
     <message>
-        <source>Run &amp;set-up</source>
-        <translation>Run &amp;set-up</translation>
-    </message>
-    <message>
         <source>&amp;Compare selected runs</source>
         <translation>&amp;Compare selected runs</translation>
     </message>
@@ -2982,10 +3019,6 @@ Connect ports by dragging from an output to an input.</translation>
         <source>Stop training?</source>
         <translation>Stop training?</translation>
     </message>
-    <message numerus="yes">
-        <source>Closing Diamond stops %n running run(s). They can be resumed later from their newest checkpoint. Close anyway?</source>
-        <translation><numerusform>Closing Diamond stops %n running run. They can be resumed later from their newest checkpoint. Close anyway?</numerusform><numerusform>Closing Diamond stops %n running runs. They can be resumed later from their newest checkpoint. Close anyway?</numerusform></translation>
-    </message>
     <message>
         <source>Gallery</source>
         <translation>Gallery</translation>
@@ -3011,8 +3044,64 @@ Connect ports by dragging from an output to an input.</translation>
         <translation>Fine-tuning "%1": adjust the settings and press Train.</translation>
     </message>
     <message>
-        <source>Cannot follow cluster run %1: %2</source>
-        <translation>Cannot follow cluster run %1: %2</translation>
+        <source>&amp;Designer</source>
+        <translation>&amp;Designer</translation>
+    </message>
+    <message>
+        <source>&amp;Run set-up</source>
+        <translation>&amp;Run set-up</translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation>S&amp;weeps</translation>
+    </message>
+    <message>
+        <source>&amp;Clusters</source>
+        <translation>&amp;Clusters</translation>
+    </message>
+    <message>
+        <source>&amp;Gallery</source>
+        <translation>&amp;Gallery</translation>
+    </message>
+    <message>
+        <source>New &amp;sweep…</source>
+        <translation>New &amp;sweep…</translation>
+    </message>
+    <message>
+        <source>Search hyper-parameters of the network and run set-up on screen</source>
+        <translation>Search hyper-parameters of the network and run set-up on screen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closing Diamond stops %n run(s) on this computer. They can be resumed later from their newest checkpoint. Close anyway?</source>
+        <translation><numerusform>Closing Diamond stops %n run on this computer. They can be resumed later from their newest checkpoint. Close anyway?</numerusform><numerusform>Closing Diamond stops %n runs on this computer. They can be resumed later from their newest checkpoint. Close anyway?</numerusform></translation>
+    </message>
+    <message>
+        <source>Sweeps</source>
+        <translation>Sweeps</translation>
+    </message>
+    <message>
+        <source>Run %1 was not stopped: %2</source>
+        <translation>Run %1 was not stopped: %2</translation>
+    </message>
+    <message>
+        <source>Published to the gallery (entry %1, verified).</source>
+        <translation>Published to the gallery (entry %1, verified).</translation>
+    </message>
+    <message>
+        <source>Published to the gallery (entry %1).</source>
+        <translation>Published to the gallery (entry %1).</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>Delete runs</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) with their curves, checkpoints and folder? This cannot be undone.</source>
+        <translation><numerusform>Delete %n run with their curves, checkpoints and folder? This cannot be undone.</numerusform><numerusform>Delete %n runs with their curves, checkpoints and folder? This cannot be undone.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation><numerusform>Deleted %n run.</numerusform><numerusform>Deleted %n runs.</numerusform></translation>
     </message>
 </context>
 <context>
@@ -3244,37 +3333,6 @@ Connect ports by dragging from an output to an input.</translation>
     </message>
 </context>
 <context>
-    <name>diamond::ui::RemoteGallerySource</name>
-    <message>
-        <source>Cannot reach the gallery &quot;%1&quot; at %2: %3</source>
-        <translation>Cannot reach the gallery "%1" at %2: %3</translation>
-    </message>
-    <message>
-        <source>The gallery &quot;%1&quot; refused the token (HTTP 401): check the token of this source.</source>
-        <translation>The gallery "%1" refused the token (HTTP 401): check the token of this source.</translation>
-    </message>
-    <message>
-        <source>The gallery &quot;%1&quot; answered HTTP %2 (%3): %4</source>
-        <translation>The gallery "%1" answered HTTP %2 (%3): %4</translation>
-    </message>
-    <message>
-        <source>The gallery &quot;%1&quot; answered HTTP %2: %3</source>
-        <translation>The gallery "%1" answered HTTP %2: %3</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
-        <translation>"%1" is not an http:// or https:// address.</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>Cannot write %1.</translation>
-    </message>
-    <message>
-        <source>The package from &quot;%1&quot; arrived damaged (SHA-256 %2, expected %3).</source>
-        <translation>The package from "%1" arrived damaged (SHA-256 %2, expected %3).</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::RunMonitorPage</name>
     <message>
         <source>draft</source>
@@ -3427,6 +3485,38 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>error: %1</source>
         <translation>error: %1</translation>
+    </message>
+    <message>
+        <source>[cluster] %1</source>
+        <translation>[cluster] %1</translation>
+    </message>
+    <message>
+        <source>&amp;Publish…</source>
+        <translation>&amp;Publish…</translation>
+    </message>
+    <message>
+        <source>Publish the finished run to the model gallery as a shareable, verifiable package.</source>
+        <translation>Publish the finished run to the model gallery as a shareable, verifiable package.</translation>
+    </message>
+    <message>
+        <source>queued on the cluster</source>
+        <translation>queued on the cluster</translation>
+    </message>
+    <message>
+        <source>Cluster %1 · job %2 · %3</source>
+        <translation>Cluster %1 · job %2 · %3</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> (%1)</translation>
+    </message>
+    <message>
+        <source> · continuation</source>
+        <translation> · continuation</translation>
+    </message>
+    <message>
+        <source>Submitted %1, last seen %2</source>
+        <translation>Submitted %1, last seen %2</translation>
     </message>
 </context>
 <context>
@@ -3714,6 +3804,26 @@ Connect ports by dragging from an output to an input.</translation>
         <source>Overlay the curves of the selected runs</source>
         <translation>Overlay the curves of the selected runs</translation>
     </message>
+    <message>
+        <source>&amp;Open monitor</source>
+        <translation>&amp;Open monitor</translation>
+    </message>
+    <message>
+        <source>&amp;Publish to gallery…</source>
+        <translation>&amp;Publish to gallery…</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stop</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Resume</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Delete…</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunsTableModel</name>
@@ -3788,6 +3898,57 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>Best metric</source>
         <translation>Best metric</translation>
+    </message>
+    <message>
+        <source>queued on the cluster</source>
+        <translation>queued on the cluster</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::SignInPrompter</name>
+    <message>
+        <source>Unknown host key</source>
+        <translation>Unknown host key</translation>
+    </message>
+    <message>
+        <source>The authenticity of %1 cannot be established.</source>
+        <translation>The authenticity of %1 cannot be established.</translation>
+    </message>
+    <message>
+        <source>Its %1 key fingerprint is:
+
+%2
+
+Compare it with the fingerprint your cluster&apos;s administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</source>
+        <translation>Its %1 key fingerprint is:
+
+%2
+
+Compare it with the fingerprint your cluster's administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</translation>
+    </message>
+    <message>
+        <source>Accept and connect</source>
+        <translation>Accept and connect</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>Waiting for you to check the host key of %1…</source>
+        <translation>Waiting for you to check the host key of %1…</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Cluster &lt;b&gt;%1&lt;/b&gt; asks you to sign in.</source>
+        <translation>Cluster &lt;b&gt;%1&lt;/b&gt; asks you to sign in.</translation>
+    </message>
+    <message>
+        <source>Signing in to %1…</source>
+        <translation>Signing in to %1…</translation>
     </message>
 </context>
 <context>
@@ -4439,6 +4600,100 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>Sweep</source>
         <translation>Sweep</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepsPage</name>
+    <message>
+        <source>&amp;New sweep…</source>
+        <translation>&amp;New sweep…</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Open</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pause</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stop</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Target</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>Algorithm</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>Trials</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>Best</translation>
+    </message>
+    <message>
+        <source>Vary the network and run set-up on the canvas: learning rate, widths, batch size…</source>
+        <translation>Vary the network and run set-up on the canvas: learning rate, widths, batch size…</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Sweeps&lt;/h2&gt;Hyper-parameter searches of this workspace. Each trial is a run; open a sweep to see its trials, plots and the best setting.</source>
+        <translation>&lt;h2&gt;Sweeps&lt;/h2&gt;Hyper-parameter searches of this workspace. Each trial is a run; open a sweep to see its trials, plots and the best setting.</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <source>Controlled by this window</source>
+        <translation>Controlled by this window</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sweep(s)</source>
+        <translation><numerusform>%n sweep</numerusform><numerusform>%n sweeps</numerusform></translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>&amp;Continue</translation>
+    </message>
+</context>
+<context>
+    <name>remote</name>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>Cannot reach cluster &apos;%1&apos;.</source>
+        <translation>Cannot reach cluster '%1'.</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Connecting to %1…</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1.</source>
+        <translation>Cannot connect to %1.</translation>
+    </message>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler Diamond can use (scheduler %2).</source>
+        <translation>Cluster '%1' has no batch scheduler Diamond can use (scheduler %2).</translation>
     </message>
 </context>
 </TS>

@@ -2,21 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>ClusterClient</name>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接到 %1…</translation>
-    </message>
-    <message>
-        <source>cannot connect to %1</source>
-        <translation>无法连接到 %1</translation>
-    </message>
-</context>
-<context>
     <name>DatasetPreview</name>
     <message>
         <source>Cannot open %1: %2</source>
@@ -177,11 +162,14 @@
     </message>
 </context>
 <context>
-    <name>diamond::app::ClusterExecutor</name>
+    <name>diamond::app::ClusterClient</name>
     <message>
-        <source>Cluster &apos;%1&apos; has no batch scheduler Diamond can use (scheduler %2).</source>
-        <translation>集群“%1”没有 Diamond 可用的批处理调度器（调度器 %2）。</translation>
+        <source>Running the checks on %1…</source>
+        <translation>正在 %1 上运行检查…</translation>
     </message>
+</context>
+<context>
+    <name>diamond::app::ClusterExecutor</name>
     <message>
         <source>Run %1 is already running.</source>
         <translation>运行 %1 已在运行中。</translation>
@@ -209,6 +197,52 @@
     <message>
         <source>Run %1 was submitted to cluster &apos;%2&apos;, not &apos;%3&apos;.</source>
         <translation>运行 %1 已提交到集群“%2”，而不是“%3”。</translation>
+    </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>运行 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterLink</name>
+    <message>
+        <source>Sign-in to cluster &apos;%1&apos; was cancelled; connect again from the Clusters page.</source>
+        <translation>已取消登录集群“%1”；请在“集群”页面重新连接。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClusterPromptBridge</name>
+    <message>
+        <source>Unknown host key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <source>Key passphrase</source>
+        <translation>密钥口令</translation>
+    </message>
+    <message>
+        <source>The passphrase was wrong. Try again.</source>
+        <translation>口令错误，请重试。</translation>
+    </message>
+    <message>
+        <source>Passphrase for %1:</source>
+        <translation>%1 的口令：</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>The password was wrong. Try again.</source>
+        <translation>密码错误，请重试。</translation>
+    </message>
+    <message>
+        <source>Password for %1:</source>
+        <translation>%1 的密码：</translation>
+    </message>
+    <message>
+        <source>Sign-in</source>
+        <translation>登录</translation>
     </message>
 </context>
 <context>
@@ -294,6 +328,10 @@
     <message>
         <source>The cluster&apos;s copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</source>
         <translation>集群上此运行的副本（%1）中的事件少于此计算机上的（%2 / %3 字节）；它的文件夹是否已被删除，或者临时文件夹已更改？</translation>
+    </message>
+    <message>
+        <source>The cluster named an unexpected checkpoint file; nothing was fetched.</source>
+        <translation>集群给出了意外的检查点文件名；未获取任何文件。</translation>
     </message>
 </context>
 <context>
@@ -396,6 +434,53 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::RunService</name>
+    <message>
+        <source>The cluster did not cancel the job: %1</source>
+        <translation>集群未取消该作业：%1</translation>
+    </message>
+    <message>
+        <source>Unknown target &apos;%1&apos;: the workspace has no such cluster profile.</source>
+        <translation>未知目标“%1”：工作区中没有此集群配置。</translation>
+    </message>
+    <message>
+        <source>job: expected an object</source>
+        <translation>job：应为对象</translation>
+    </message>
+    <message>
+        <source>Cannot reach the job of run %1 to cancel it: %2</source>
+        <translation>无法访问运行 %1 的作业以取消它：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 is still running.</source>
+        <translation>运行 %1 仍在进行中。</translation>
+    </message>
+    <message>
+        <source>Cannot follow the cluster job: %1</source>
+        <translation>无法跟踪集群作业：%1</translation>
+    </message>
+    <message>
+        <source>Run %1 is %2; cancel it before deleting it.</source>
+        <translation>运行 %1 处于 %2 状态；请先取消再删除。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2, not running.</source>
+        <translation>超参数搜索 %1 处于 %2 状态，未在运行。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2 and cannot be continued.</source>
+        <translation>超参数搜索 %1 处于 %2 状态，无法继续。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is being run by process %2.</source>
+        <translation>超参数搜索 %1 正由进程 %2 运行。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is %2 already.</source>
+        <translation>超参数搜索 %1 已处于 %2 状态。</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::RunStore</name>
     <message>
         <source>A project needs a name.</source>
@@ -456,6 +541,10 @@
     <message>
         <source>Untitled network</source>
         <translation>未命名网络</translation>
+    </message>
+    <message>
+        <source>Run %1 was deleted, but its folder %2 could not be removed completely.</source>
+        <translation>运行 %1 已删除，但其文件夹 %2 未能完全删除。</translation>
     </message>
 </context>
 <context>
@@ -625,6 +714,17 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::gallery::GallerySource</name>
+    <message>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>无法打开工作区 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::gallery::GalleryStore</name>
     <message>
         <source>no gallery entry %1</source>
@@ -661,6 +761,48 @@
     <message>
         <source>the engine&apos;s export has no %1</source>
         <translation>引擎的导出结果中没有 %1</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::LocalGallerySource</name>
+    <message>
+        <source>This workspace</source>
+        <translation>此工作区</translation>
+    </message>
+    <message>
+        <source>The package file of gallery entry %1 is missing.</source>
+        <translation>模型库条目 %1 的模型包文件缺失。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::gallery::RemoteGallerySource</name>
+    <message>
+        <source>Cannot reach the gallery &quot;%1&quot; at %2: %3</source>
+        <translation>无法连接到位于 %2 的模型库“%1”：%3</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; refused the token (HTTP 401): check the token of this source.</source>
+        <translation>模型库“%1”拒绝了令牌（HTTP 401）：请检查此来源的令牌。</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2 (%3): %4</source>
+        <translation>模型库“%1”返回 HTTP %2（%3）：%4</translation>
+    </message>
+    <message>
+        <source>The gallery &quot;%1&quot; answered HTTP %2: %3</source>
+        <translation>模型库“%1”返回 HTTP %2：%3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>“%1”不是 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>The package from &quot;%1&quot; arrived damaged (SHA-256 %2, expected %3).</source>
+        <translation>来自“%1”的模型包已损坏（SHA-256 为 %2，预期为 %3）。</translation>
     </message>
 </context>
 <context>
@@ -1433,53 +1575,6 @@
     </message>
 </context>
 <context>
-    <name>diamond::ui::ClusterClient</name>
-    <message>
-        <source>Key passphrase</source>
-        <translation>密钥口令</translation>
-    </message>
-    <message>
-        <source>The passphrase was wrong. Try again.</source>
-        <translation>口令错误，请重试。</translation>
-    </message>
-    <message>
-        <source>Passphrase for %1:</source>
-        <translation>%1 的口令：</translation>
-    </message>
-    <message>
-        <source>Password</source>
-        <translation>密码</translation>
-    </message>
-    <message>
-        <source>The password was wrong. Try again.</source>
-        <translation>密码错误，请重试。</translation>
-    </message>
-    <message>
-        <source>Password for %1:</source>
-        <translation>%1 的密码：</translation>
-    </message>
-    <message>
-        <source>Sign-in</source>
-        <translation>登录</translation>
-    </message>
-    <message>
-        <source>Running the checks on %1…</source>
-        <translation>正在 %1 上运行检查…</translation>
-    </message>
-    <message>
-        <source>the profile has no batch scheduler to probe</source>
-        <translation>该配置没有可探测的批处理调度器</translation>
-    </message>
-    <message>
-        <source>Reading the partitions of %1…</source>
-        <translation>正在读取 %1 的分区…</translation>
-    </message>
-    <message>
-        <source>the profile has no batch scheduler</source>
-        <translation>该配置没有批处理调度器</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::ClusterManagerPage</name>
     <message>
         <source>Refresh</source>
@@ -1576,38 +1671,6 @@
     <message>
         <source>Cancelling the job %1…</source>
         <translation>正在取消作业 %1…</translation>
-    </message>
-    <message>
-        <source>Unknown host key</source>
-        <translation>未知的主机密钥</translation>
-    </message>
-    <message>
-        <source>The authenticity of %1 cannot be established.</source>
-        <translation>无法确认 %1 的真实性。</translation>
-    </message>
-    <message>
-        <source>Its %1 key fingerprint is:
-
-%2
-
-Compare it with the fingerprint your cluster&apos;s administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</source>
-        <translation>其 %1 密钥指纹为：
-
-%2
-
-请将其与集群管理员公布的指纹进行比对。仅在两者一致时才接受：之后该密钥将被记录到 known hosts 文件中。</translation>
-    </message>
-    <message>
-        <source>Accept and connect</source>
-        <translation>接受并连接</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Waiting for you to check the host key of %1…</source>
-        <translation>正在等待你核对 %1 的主机密钥…</translation>
     </message>
     <message>
         <source>Job cancelled.</source>
@@ -2441,17 +2504,6 @@ No token stored: add the gallery again with its token.</source>
     </message>
 </context>
 <context>
-    <name>diamond::ui::GallerySource</name>
-    <message>
-        <source>Cannot open the workspace %1: %2</source>
-        <translation>无法打开工作区 %1：%2</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::GraphDocument</name>
     <message>
         <source>Add %1</source>
@@ -2730,17 +2782,6 @@ Connect ports by dragging from an output to an input.</source>
     </message>
 </context>
 <context>
-    <name>diamond::ui::LocalGallerySource</name>
-    <message>
-        <source>This workspace</source>
-        <translation>此工作区</translation>
-    </message>
-    <message>
-        <source>The package file of gallery entry %1 is missing.</source>
-        <translation>模型库条目 %1 的模型包文件缺失。</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -2887,10 +2928,6 @@ Connect ports by dragging from an output to an input.</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <source>Run &amp;set-up</source>
-        <translation>运行设置(&amp;S)</translation>
-    </message>
-    <message>
         <source>&amp;Compare selected runs</source>
         <translation>比较所选运行(&amp;C)</translation>
     </message>
@@ -2982,10 +3019,6 @@ Connect ports by dragging from an output to an input.</source>
         <source>Stop training?</source>
         <translation>停止训练？</translation>
     </message>
-    <message numerus="yes">
-        <source>Closing Diamond stops %n running run(s). They can be resumed later from their newest checkpoint. Close anyway?</source>
-        <translation><numerusform>关闭 Diamond 将停止 %n 个正在进行的运行。之后可以从其最新检查点恢复。仍要关闭吗？</numerusform></translation>
-    </message>
     <message>
         <source>Gallery</source>
         <translation>模型库</translation>
@@ -3011,8 +3044,64 @@ Connect ports by dragging from an output to an input.</source>
         <translation>正在微调“%1”：请调整设置，然后点击“训练”。</translation>
     </message>
     <message>
-        <source>Cannot follow cluster run %1: %2</source>
-        <translation>无法跟踪集群运行 %1：%2</translation>
+        <source>&amp;Designer</source>
+        <translation>设计器(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Run set-up</source>
+        <translation>运行设置(&amp;R)</translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation>超参数搜索(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Clusters</source>
+        <translation>集群(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Gallery</source>
+        <translation>模型库(&amp;G)</translation>
+    </message>
+    <message>
+        <source>New &amp;sweep…</source>
+        <translation>新建超参数搜索(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Search hyper-parameters of the network and run set-up on screen</source>
+        <translation>搜索当前网络和运行设置的超参数</translation>
+    </message>
+    <message numerus="yes">
+        <source>Closing Diamond stops %n run(s) on this computer. They can be resumed later from their newest checkpoint. Close anyway?</source>
+        <translation><numerusform>关闭 Diamond 将停止本机上的 %n 个运行。之后可以从最新检查点恢复。仍要关闭吗？</numerusform></translation>
+    </message>
+    <message>
+        <source>Sweeps</source>
+        <translation>超参数搜索</translation>
+    </message>
+    <message>
+        <source>Run %1 was not stopped: %2</source>
+        <translation>运行 %1 未停止：%2</translation>
+    </message>
+    <message>
+        <source>Published to the gallery (entry %1, verified).</source>
+        <translation>已发布到模型库（条目 %1，已验证）。</translation>
+    </message>
+    <message>
+        <source>Published to the gallery (entry %1).</source>
+        <translation>已发布到模型库（条目 %1）。</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) with their curves, checkpoints and folder? This cannot be undone.</source>
+        <translation><numerusform>删除 %n 个运行及其曲线、检查点和文件夹？此操作无法撤销。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation><numerusform>已删除 %n 个运行。</numerusform></translation>
     </message>
 </context>
 <context>
@@ -3244,37 +3333,6 @@ Connect ports by dragging from an output to an input.</source>
     </message>
 </context>
 <context>
-    <name>diamond::ui::RemoteGallerySource</name>
-    <message>
-        <source>Cannot reach the gallery &quot;%1&quot; at %2: %3</source>
-        <translation>无法连接到位于 %2 的模型库“%1”：%3</translation>
-    </message>
-    <message>
-        <source>The gallery &quot;%1&quot; refused the token (HTTP 401): check the token of this source.</source>
-        <translation>模型库“%1”拒绝了令牌（HTTP 401）：请检查此来源的令牌。</translation>
-    </message>
-    <message>
-        <source>The gallery &quot;%1&quot; answered HTTP %2 (%3): %4</source>
-        <translation>模型库“%1”返回 HTTP %2（%3）：%4</translation>
-    </message>
-    <message>
-        <source>The gallery &quot;%1&quot; answered HTTP %2: %3</source>
-        <translation>模型库“%1”返回 HTTP %2：%3</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
-        <translation>“%1”不是 http:// 或 https:// 地址。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
-    </message>
-    <message>
-        <source>The package from &quot;%1&quot; arrived damaged (SHA-256 %2, expected %3).</source>
-        <translation>来自“%1”的模型包已损坏（SHA-256 为 %2，预期为 %3）。</translation>
-    </message>
-</context>
-<context>
     <name>diamond::ui::RunMonitorPage</name>
     <message>
         <source>draft</source>
@@ -3427,6 +3485,38 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>error: %1</source>
         <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>[cluster] %1</source>
+        <translation>[集群] %1</translation>
+    </message>
+    <message>
+        <source>&amp;Publish…</source>
+        <translation>发布(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Publish the finished run to the model gallery as a shareable, verifiable package.</source>
+        <translation>将已完成的运行发布到模型库，作为可共享、可验证的模型包。</translation>
+    </message>
+    <message>
+        <source>queued on the cluster</source>
+        <translation>在集群上排队</translation>
+    </message>
+    <message>
+        <source>Cluster %1 · job %2 · %3</source>
+        <translation>集群 %1 · 作业 %2 · %3</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source> · continuation</source>
+        <translation> · 后续作业</translation>
+    </message>
+    <message>
+        <source>Submitted %1, last seen %2</source>
+        <translation>提交于 %1，最后查看于 %2</translation>
     </message>
 </context>
 <context>
@@ -3714,6 +3804,26 @@ Connect ports by dragging from an output to an input.</source>
         <source>Overlay the curves of the selected runs</source>
         <translation>叠加显示所选运行的曲线</translation>
     </message>
+    <message>
+        <source>&amp;Open monitor</source>
+        <translation>打开监视器(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Publish to gallery…</source>
+        <translation>发布到模型库(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunsTableModel</name>
@@ -3788,6 +3898,57 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>Best metric</source>
         <translation>最佳指标</translation>
+    </message>
+    <message>
+        <source>queued on the cluster</source>
+        <translation>在集群上排队</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::SignInPrompter</name>
+    <message>
+        <source>Unknown host key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <source>The authenticity of %1 cannot be established.</source>
+        <translation>无法确认 %1 的真实性。</translation>
+    </message>
+    <message>
+        <source>Its %1 key fingerprint is:
+
+%2
+
+Compare it with the fingerprint your cluster&apos;s administrators publish. Accept only if they match: the key is then remembered in the known hosts file.</source>
+        <translation>其 %1 密钥指纹为：
+
+%2
+
+请将其与集群管理员公布的指纹进行比对。仅在两者一致时才接受：之后该密钥将被记录到 known hosts 文件中。</translation>
+    </message>
+    <message>
+        <source>Accept and connect</source>
+        <translation>接受并连接</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Waiting for you to check the host key of %1…</source>
+        <translation>正在等待你核对 %1 的主机密钥…</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Cluster &lt;b&gt;%1&lt;/b&gt; asks you to sign in.</source>
+        <translation>集群 &lt;b&gt;%1&lt;/b&gt; 要求您登录。</translation>
+    </message>
+    <message>
+        <source>Signing in to %1…</source>
+        <translation>正在登录 %1…</translation>
     </message>
 </context>
 <context>
@@ -4439,6 +4600,100 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>Sweep</source>
         <translation>超参数搜索</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::sweep::SweepsPage</name>
+    <message>
+        <source>&amp;New sweep…</source>
+        <translation>新建超参数搜索(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>Vary the network and run set-up on the canvas: learning rate, widths, batch size…</source>
+        <translation>改变画布上的网络和运行设置：学习率、宽度、批大小…</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Sweeps&lt;/h2&gt;Hyper-parameter searches of this workspace. Each trial is a run; open a sweep to see its trials, plots and the best setting.</source>
+        <translation>&lt;h2&gt;超参数搜索&lt;/h2&gt;本工作区的超参数搜索。每个试验都是一个运行；打开一个搜索可查看其试验、图表和最佳设置。</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>超参数搜索</translation>
+    </message>
+    <message>
+        <source>Controlled by this window</source>
+        <translation>由本窗口控制</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sweep(s)</source>
+        <translation><numerusform>%n 个超参数搜索</numerusform></translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>继续(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>remote</name>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Cannot reach cluster &apos;%1&apos;.</source>
+        <translation>无法访问集群“%1”。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接到 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1.</source>
+        <translation>无法连接到 %1。</translation>
+    </message>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler Diamond can use (scheduler %2).</source>
+        <translation>集群“%1”没有 Diamond 可用的批处理调度器（调度器 %2）。</translation>
     </message>
 </context>
 </TS>

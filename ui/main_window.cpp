@@ -92,6 +92,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     });
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         if (tabs_->currentWidget() == runSetup_) runSetup_->setSpec(designer_->specJson());
+        showDesignerDocks(tabs_->currentWidget() == designer_);
     });
     connect(designer_, &DesignerPage::modifiedChanged, this, &MainWindow::updateTitle);
     connect(designer_, &DesignerPage::message, this,
@@ -276,6 +277,19 @@ void MainWindow::createActions() {
     toolbar->addAction(showClustersAction);
 }
 
+void MainWindow::showDesignerDocks(bool show) {
+    // The designer's docks (layers, inspector, summary) make room on the other pages and come back with the
+    // designer, unless the user had closed them.
+    for (QDockWidget *dock : std::as_const(designerDocks_)) {
+        if (show && hiddenForPage_.remove(dock)) {
+            dock->show();
+        } else if (!show && dock->isVisible()) {
+            hiddenForPage_.insert(dock);
+            dock->hide();
+        }
+    }
+}
+
 QAction *MainWindow::addPageAction(QMenu *menu, const QString &name, const QString &text, int key,
                                    std::function<void()> show) {
     QAction *a = menu->addAction(text, this, std::move(show));
@@ -302,12 +316,14 @@ void MainWindow::createDocks() {
         return dock;
     };
     addDock(QStringLiteral("workspaceDock"), tr("Workspace"), Qt::LeftDockWidgetArea, workspacePanel_);
-    addDock(QStringLiteral("paletteDock"), tr("Layers"), Qt::LeftDockWidgetArea, designer_->palette());
+    designerDocks_ << addDock(QStringLiteral("paletteDock"), tr("Layers"), Qt::LeftDockWidgetArea,
+                              designer_->palette());
     QDockWidget *inspector =
         addDock(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea, designer_->inspector());
     QDockWidget *summary =
         addDock(QStringLiteral("summaryDock"), tr("Summary"), Qt::RightDockWidgetArea, designer_->summary());
     splitDockWidget(inspector, summary, Qt::Vertical);
+    designerDocks_ << inspector << summary;
     addDock(QStringLiteral("runsDock"), tr("Runs"), Qt::BottomDockWidgetArea, runsPanel_);
     connect(workspacePanel_, &WorkspacePanel::runActivated, this, [this](qint64 id) {
         if (!service_) return;
@@ -481,6 +497,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         event->ignore();
         return;
     }
+    showDesignerDocks(true); // the layout is saved as the designer shows it
     QSettings settings;
     settings.setValue(QStringLiteral("ui/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("ui/state"), saveState());

@@ -7,11 +7,13 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QSet>
 
 #include <functional>
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -103,6 +105,8 @@ private:
     void deleteRuns(const QList<qint64> &runIds);
     QAction *addPageAction(QMenu *menu, const QString &name, const QString &text, int key, std::function<void()> show);
     void showPage(QWidget *page, const QString &title);
+    /// Shows the designer's docks (on the designer page) or hides them for the other pages.
+    void showDesignerDocks(bool show);
     /// Removes and deletes every tab but the permanent pages (designer, run set-up, gallery, clusters).
     void closeTransientPages();
     bool isPermanentPage(QWidget *page) const;
@@ -115,6 +119,8 @@ private:
     sweep::SweepsPage *sweeps_ = nullptr;    ///< per workspace; shown as a tab on demand
     GalleryPage *gallery_ = nullptr;
     SignInPrompter *prompter_ = nullptr;
+    QList<QDockWidget *> designerDocks_; ///< layers, inspector, summary: shown with the designer only
+    QSet<QDockWidget *> hiddenForPage_;  ///< designer docks hidden because another page is shown
     WorkspacePanel *workspacePanel_ = nullptr;
     RunsPanel *runsPanel_ = nullptr;
     QLabel *statusRuns_ = nullptr;

@@ -468,7 +468,7 @@ private:
     ClusterExecutor *executor_;
     ClusterLink *link_;
     remote::ClusterProfile profile_;
-    remote::CommandRunner *runner_ = nullptr;  ///< the link's, valid for the work at hand (connect())
+    remote::CommandRunner *runner_ = nullptr; ///< the link's, valid for the work at hand (connect())
     remote::Scheduler *scheduler_ = nullptr;
     QHash<qint64, Job> jobs_;
     QSet<qint64> cancelledEarly_;
@@ -486,8 +486,8 @@ ClusterExecutor::ClusterExecutor(const remote::ClusterProfile &profile, ClusterL
 
 ClusterExecutor::ClusterExecutor(const remote::ClusterProfile &profile, RunnerFactory runnerFactory, QObject *parent)
     : Executor(parent), profile_(profile),
-      ownedLink_(std::make_unique<ClusterLink>(
-          profile, [f = std::move(runnerFactory)](remote::SshPrompter *) { return f(); })) {
+      ownedLink_(std::make_unique<ClusterLink>(profile,
+                                               [f = std::move(runnerFactory)](remote::SshPrompter *) { return f(); })) {
     link_ = ownedLink_.get();
     init();
 }
@@ -510,10 +510,19 @@ ClusterExecutor::~ClusterExecutor() {
 }
 
 std::optional<remote::JobRequest> ClusterExecutor::jobFor(const ExecutionRequest &request) {
-    if (request.job.isEmpty()) return template_;
-    QString error;
-    auto job = remote::jobRequestFromJson(request.job, &error);
-    if (!job) error_ = tr("Run %1: %2").arg(request.runId).arg(error);
+    std::optional<remote::JobRequest> job = template_;
+    if (!request.job.isEmpty()) {
+        QString error;
+        job = remote::jobRequestFromJson(request.job, &error);
+        if (!job) {
+            error_ = tr("Run %1: %2").arg(request.runId).arg(error);
+            return std::nullopt;
+        }
+    }
+    job->applyProfile(profile_);
+    if (request.nproc > 1 && job->nodes * job->tasksPerNode == 1) job->tasksPerNode = request.nproc;
+    if (request.threads > 0) job->engine.threads = request.threads;
+    if (job->engine.threads == 0 && job->cpusPerTask > 0) job->engine.threads = job->cpusPerTask; // not every core
     return job;
 }
 
@@ -541,13 +550,8 @@ bool ClusterExecutor::start(const ExecutionRequest &request) {
             error_ = tr("%1 does not exist.").arg(path);
             return false;
         }
-    const auto requested = jobFor(request);
-    if (!requested) return false;
-    remote::JobRequest job = *requested;
-    job.applyProfile(profile_);
-    if (request.nproc > 1 && job.nodes * job.tasksPerNode == 1) job.tasksPerNode = request.nproc;
-    if (request.threads > 0) job.engine.threads = request.threads;
-    if (job.engine.threads == 0 && job.cpusPerTask > 0) job.engine.threads = job.cpusPerTask; // not every core
+    const auto job = jobFor(request);
+    if (!job) return false;
     const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
     const bool fetch = fetchCheckpoints_;
     statuses_.insert(request.runId, ProcessStatus::Starting);
@@ -556,7 +560,7 @@ bool ClusterExecutor::start(const ExecutionRequest &request) {
         worker_,
         [w = worker_, request, job, eventsMs, schedulerMs, maxContinuations, fetch] {
             w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
-            w->startJob(request, job);
+            w->startJob(request, *job);
         },
         Qt::QueuedConnection);
     return true;
@@ -583,11 +587,8 @@ bool ClusterExecutor::adopt(const ExecutionRequest &request) {
                      .arg(record.value(QStringLiteral("profile")).toString(), profile_.name);
         return false;
     }
-    const auto requested = jobFor(request);
-    if (!requested) return false;
-    remote::JobRequest job = *requested;
-    job.applyProfile(profile_);
-    if (request.threads > 0) job.engine.threads = request.threads;
+    const auto job = jobFor(request);
+    if (!job) return false;
     const int attempt = record.value(QStringLiteral("attempt")).toInt(1);
     const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
     const bool fetch = fetchCheckpoints_;
@@ -597,7 +598,7 @@ bool ClusterExecutor::adopt(const ExecutionRequest &request) {
         worker_,
         [w = worker_, request, job, remoteDir, jobId, attempt, eventsMs, schedulerMs, maxContinuations, fetch] {
             w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
-            w->adoptJob(request, job, remoteDir, jobId, attempt);
+            w->adoptJob(request, *job, remoteDir, jobId, attempt);
         },
         Qt::QueuedConnection);
     return true;

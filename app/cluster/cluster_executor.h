@@ -100,7 +100,8 @@ private:
     void onStatus(qint64 runId, int status);
     void onFinished(qint64 runId, int exitCode, bool crashed, bool cancelRequested, const QString &message);
     void onCancelFailed(qint64 runId, const QString &error);
-    /// The job resources of a request: its `job` object, else the template.
+    /// The job of a request: its `job` object (else the template) with the profile applied and the request's
+    /// processes and threads; nullopt with error_ when the object is invalid.
     std::optional<remote::JobRequest> jobFor(const ExecutionRequest &request);
 
     remote::ClusterProfile profile_;

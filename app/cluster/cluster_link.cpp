@@ -21,6 +21,23 @@ QString tr(const char *text) { return QCoreApplication::translate("diamond::app:
 
 } // namespace
 
+namespace {
+
+/// Answers every question with "no" (a link without a prompter: scripts, servers without a terminal).
+class DecliningPrompter : public ClusterPrompter {
+public:
+    void ask(const ClusterPrompt &, std::function<void(std::optional<QStringList>)> answer) override {
+        answer(std::optional<QStringList>());
+    }
+};
+
+ClusterPrompter &declineAll() {
+    static DecliningPrompter instance;
+    return instance;
+}
+
+} // namespace
+
 QString connectionKey(const remote::ClusterProfile &p) {
     return QStringList{p.host,         QString::number(p.port), p.user,
                        p.identityFile, p.knownHostsFile,        remote::schedulerKindName(p.scheduler)}
@@ -135,10 +152,9 @@ private:
         QMetaObject::invokeMethod(
             link,
             [link, prompt, answer] {
-                if (ClusterPrompter *prompter = link->prompter())
-                    prompter->ask(prompt, answer);
-                else
-                    answer(std::nullopt);
+                ClusterPrompter *prompter = link->prompter();
+                if (!prompter) prompter = &declineAll();
+                prompter->ask(prompt, answer);
             },
             Qt::QueuedConnection);
         cv_.wait(lock, [&] { return answered_ || generation != generation_; });

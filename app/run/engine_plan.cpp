@@ -43,14 +43,17 @@ EnginePlanJob::~EnginePlanJob() {
 
 bool EnginePlanJob::isRunning() const { return process_ && process_->state() != QProcess::NotRunning; }
 
+void EnginePlanJob::cancel() {
+    if (!process_) return;
+    process_->disconnect(this);
+    process_->kill();
+    process_->waitForFinished(2000);
+    process_->deleteLater();
+    process_ = nullptr;
+}
+
 void EnginePlanJob::start(const QJsonObject &spec, const QJsonObject &config, int threads) {
-    if (process_) {
-        process_->disconnect(this);
-        process_->kill();
-        process_->waitForFinished(2000);
-        process_->deleteLater();
-        process_ = nullptr;
-    }
+    cancel();
     dir_ = std::make_unique<QTemporaryDir>();
     const QDir dir(dir_->path());
     if (!dir_->isValid() || !writeJson(dir.filePath(QStringLiteral("spec.json")), spec) ||

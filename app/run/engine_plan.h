@@ -24,6 +24,8 @@ public:
     void setEnginePath(const QString &path) { enginePath_ = path; }
     /// Starts the dry run; a running one is abandoned. threads <= 0 lets the engine choose.
     void start(const QJsonObject &spec, const QJsonObject &config, int threads = 1);
+    /// Abandons the running dry run, if any: it emits neither planReady() nor failed().
+    void cancel();
     bool isRunning() const;
 
 Q_SIGNALS:

@@ -331,6 +331,21 @@ sweep::SweepController *RunService::sweepController(qint64 sweepId) const {
     return nullptr;
 }
 
+namespace {
+
+bool isEndedSweep(const QString &state) {
+    return state == QLatin1String("completed") || state == QLatin1String("stopped") || state == QLatin1String("failed");
+}
+
+} // namespace
+
+std::optional<sweep::SweepRow> RunService::storedSweep(qint64 sweepId) {
+    sweep::SweepStore store(ws_);
+    auto row = store.sweep(sweepId);
+    if (!row) fail(store.errorString());
+    return row;
+}
+
 bool RunService::pauseSweep(qint64 sweepId) {
     error_.clear();
     if (auto *live = sweepController(sweepId); live && !live->isFinished()) {
@@ -339,10 +354,9 @@ bool RunService::pauseSweep(qint64 sweepId) {
         live->pause();
         return true;
     }
-    sweep::SweepStore store(ws_);
-    const auto row = store.sweep(sweepId);
-    if (!row) return fail(store.errorString());
-    if (!store.compareAndSetSweepState(sweepId, QStringLiteral("running"), QStringLiteral("paused")))
+    const auto row = storedSweep(sweepId);
+    if (!row) return false;
+    if (!sweep::SweepStore(ws_).compareAndSetSweepState(sweepId, QStringLiteral("running"), QStringLiteral("paused")))
         return fail(tr("Sweep %1 is %2, not running.").arg(sweepId).arg(row->state));
     return true;
 }
@@ -353,12 +367,11 @@ bool RunService::continueSweep(qint64 sweepId) {
         live->resume();
         return true;
     }
-    sweep::SweepStore store(ws_);
-    const auto row = store.sweep(sweepId);
-    if (!row) return fail(store.errorString());
-    if (row->state == QLatin1String("completed") || row->state == QLatin1String("stopped") ||
-        row->state == QLatin1String("failed"))
+    const auto row = storedSweep(sweepId);
+    if (!row) return false;
+    if (isEndedSweep(row->state))
         return fail(tr("Sweep %1 is %2 and cannot be continued.").arg(sweepId).arg(row->state));
+    sweep::SweepStore store(ws_);
     if (const qint64 pid = sweep::SweepController::livePid(*row); pid > 0) {
         if (row->state == QLatin1String("paused") &&
             store.compareAndSetSweepState(sweepId, QStringLiteral("paused"), QStringLiteral("running")))
@@ -375,13 +388,10 @@ bool RunService::stopSweep(qint64 sweepId) {
         live->stop();
         return true;
     }
-    sweep::SweepStore store(ws_);
-    const auto row = store.sweep(sweepId);
-    if (!row) return fail(store.errorString());
-    if (row->state == QLatin1String("completed") || row->state == QLatin1String("stopped") ||
-        row->state == QLatin1String("failed"))
-        return fail(tr("Sweep %1 is %2 already.").arg(sweepId).arg(row->state));
-    store.setSweepState(sweepId, QStringLiteral("stopping"));
+    const auto row = storedSweep(sweepId);
+    if (!row) return false;
+    if (isEndedSweep(row->state)) return fail(tr("Sweep %1 is %2 already.").arg(sweepId).arg(row->state));
+    sweep::SweepStore(ws_).setSweepState(sweepId, QStringLiteral("stopping"));
     if (sweep::SweepController::livePid(*row) > 0) return true; // its controller stops it
     return controlSweep(sweepId) != nullptr;                    // takes control, sees "stopping", stops
 }

@@ -38,6 +38,7 @@ class RunManager;
 namespace sweep {
 class SweepController;
 struct SweepDefinition;
+struct SweepRow;
 } // namespace sweep
 
 class RunService : public QObject {
@@ -143,6 +144,8 @@ private:
     void connectManager(RunManager *manager);
     void connectClusterExecutor(ClusterExecutor *executor);
     sweep::SweepController *adoptController(sweep::SweepController *controller);
+    /// The stored sweep, nullopt with error_.
+    std::optional<sweep::SweepRow> storedSweep(qint64 sweepId);
     bool fail(const QString &message);
 
     Workspace &ws_;

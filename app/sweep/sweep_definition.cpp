@@ -1,5 +1,6 @@
 #include "app/sweep/sweep_definition.h"
 
+#include "app/run/run_config_defaults.h"
 #include "remote/job_script.h"
 
 #include <QCoreApplication>
@@ -152,7 +153,9 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
     }
     d.budgetInSteps = unit == QLatin1String("steps");
     double maxTrials = 10, maxConcurrent = 1, threads = 1;
-    double budget = d.config.value(d.budgetInSteps ? QStringLiteral("steps") : QStringLiteral("epochs")).toDouble(10);
+    // Without a budget in the base config, the run-config default length in epochs (also as the step count).
+    double budget = d.config.value(d.budgetInSteps ? QStringLiteral("steps") : QStringLiteral("epochs"))
+                        .toDouble(runConfigDefault(QStringLiteral("epochs")).toDouble());
     const QString lp = QStringLiteral("limits.");
     if (!number(limits, "max_trials", lp, &maxTrials, true, 1, error) ||
         !number(limits, "max_concurrent", lp, &maxConcurrent, true, 1, error) ||

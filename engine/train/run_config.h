@@ -1,90 +1,33 @@
-// The run configuration ("diamond.run/1"): what to train on and how. Every field has a
-// documented default (docs/run-config.md); parseRunConfig() validates and names the field of
-// any problem ("optimizer.lr").
+// The run configuration ("diamond.run/1") in the engine. The format itself (option structs with
+// their documented defaults, parsing, validation, toJson) lives in the torch-free library
+// diamond_run_config (engine/config, namespace diamond::config); this header brings its types
+// into diamond::engine. The engine's parseRunConfig()/loadRunConfig() report problems as
+// EngineError so that every error event and exit code of diamond-train stays the same.
 #pragma once
 
 #include "data/dataset.h"
+#include "diamond/config/run_config.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace diamond::engine {
 
-inline constexpr const char *kRunFormatV1 = "diamond.run/1";
+using ::diamond::config::kRunFormatV1;
 
-struct OptimizerConfig {
-    std::string name = "adam"; ///< sgd, adam, adamw, rmsprop
-    double lr = 1e-3;          ///< learning rate (peak rate for one_cycle), > 0
-    double momentum = 0.0;     ///< sgd, rmsprop: momentum factor in [0, 1)
-    bool nesterov = false;     ///< sgd: Nesterov momentum (needs momentum > 0)
-    double weightDecay = 0.0;  ///< L2 penalty (sgd, adam, rmsprop) or decoupled decay (adamw, default 0.01)
-    double beta1 = 0.9;        ///< adam/adamw: first-moment decay ("betas"[0])
-    double beta2 = 0.999;      ///< adam/adamw: second-moment decay ("betas"[1])
-    double eps = 1e-8;         ///< adam/adamw/rmsprop: denominator epsilon
-    double alpha = 0.99;       ///< rmsprop: smoothing constant
-};
+using ::diamond::config::CheckpointConfig;
+using ::diamond::config::EarlyStoppingConfig;
+using ::diamond::config::LossConfig;
+using ::diamond::config::OptimizerConfig;
+using ::diamond::config::RunConfig;
+using ::diamond::config::ScheduleConfig;
+using ::diamond::config::toJson;
 
-struct ScheduleConfig {
-    std::string name = "constant"; ///< constant, step, cosine, warmup, one_cycle
-    std::int64_t warmupSteps = 0;  ///< linear warm-up from 0 over this many steps (all schedules but one_cycle)
-    std::int64_t stepSize = 0;     ///< step: multiply by gamma every stepSize steps (default: a third of the run)
-    double gamma = 0.1;            ///< step: decay factor
-    double minLr = 0.0;            ///< cosine: final learning rate
-    double pctStart = 0.3;         ///< one_cycle: fraction of the run spent increasing the rate
-    double divFactor = 25.0;       ///< one_cycle: initial rate = lr / divFactor
-    double finalDivFactor = 1e4;   ///< one_cycle: final rate = initial / finalDivFactor
-};
-
-struct LossConfig {
-    std::string name;            ///< cross_entropy, mse, l1, huber, bce_with_logits; default by task
-    double labelSmoothing = 0.0; ///< cross_entropy: in [0, 1)
-    double delta = 1.0;          ///< huber: threshold
-};
-
-struct CheckpointConfig {
-    std::int64_t everySteps = 0; ///< checkpoint every N optimizer steps (0 = off)
-    double everySeconds = 0.0;   ///< and/or every T seconds of training (0 = off)
-    int keepLast = 3;            ///< keep the newest K checkpoints (>= 1)
-};
-
-struct EarlyStoppingConfig {
-    bool enabled = false;
-    std::string metric = "val_loss"; ///< "val_<metric>" or "val_loss"
-    std::string mode = "min";        ///< min or max
-    int patience = 5;                ///< evaluations without improvement before stopping
-    double minDelta = 0.0;           ///< smallest change that counts as improvement
-};
-
-struct RunConfig {
-    DataConfig data;
-    std::int64_t batchSize = 32; ///< samples per micro-batch (global, across ranks)
-    std::int64_t epochs = 10;    ///< used when steps == 0
-    std::int64_t steps = 0;      ///< total optimizer steps; overrides epochs when > 0
-    OptimizerConfig optimizer;
-    ScheduleConfig schedule;
-    LossConfig loss;
-    std::vector<std::string> metrics; ///< accuracy, top5, mae, rmse, r2; default by task
-    std::uint64_t seed = 0;
-    int threads = 0;            ///< intra-op threads; 0 = all physical cores
-    std::string device = "cpu"; ///< cpu or cuda
-    bool flushDenormals = true; ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
-    CheckpointConfig checkpoint;
-    EarlyStoppingConfig earlyStopping;
-    double gradClipNorm = 0.0;       ///< clip the global gradient norm to this (0 = off)
-    int accumulationSteps = 1;       ///< micro-batches per optimizer step (effective batch = batch_size x this)
-    std::int64_t logEverySteps = 10; ///< emit train metrics every N steps
-    std::int64_t evalEverySteps = 0; ///< validate every N steps (0 = at the end of every epoch)
-};
-
-/// Validates `doc` and fills defaults. `baseDir` resolves relative data paths. Throws
-/// EngineError whose field() names the offending field.
+/// config::parseRunConfig(): validates `doc` and fills defaults; `baseDir` resolves relative data
+/// paths. Throws EngineError with the message, field() and hint() of the config::ConfigError.
 RunConfig parseRunConfig(const nlohmann::json &doc, const std::string &baseDir);
+/// config::loadRunConfig() with its ConfigError turned into EngineError like parseRunConfig().
 RunConfig loadRunConfig(const std::string &path);
-
-/// The config as JSON with every default filled in (for the run folder and the `started` event).
-nlohmann::json toJson(const RunConfig &config);
 
 } // namespace diamond::engine

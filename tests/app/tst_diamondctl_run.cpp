@@ -214,7 +214,8 @@ private Q_SLOTS:
     // The process that ingests a live run is killed with SIGKILL; a new one reattaches from the stored
     // offset. The database ends with exactly the metric lines of events.jsonl: no gap, no duplicate.
     void killedFollowerReattachesWithoutGapsOrDuplicates() {
-        const QString longConfig = writeConfig("long.json", false, 3000);
+        const QString longConfig =
+            writeConfig("long.json", false, 60000); // several seconds: the follower is killed mid-run
         const Result r = ctl(startArgs(longConfig) << QStringLiteral("--json"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const int id = r.json().value(QStringLiteral("id")).toInt();

@@ -133,6 +133,16 @@ public:
         return p.readAllStandardOutput();
     }
 
+    /// Submits a job that holds the fixture's only node for five minutes, so that the next jobs wait in the queue.
+    /// Its id, empty on failure.
+    QString blockNode() const {
+        const QByteArray out = slurm(QStringLiteral("sbatch"),
+                                     {QStringLiteral("--parsable"), QStringLiteral("--exclusive"), QStringLiteral("-J"),
+                                      QStringLiteral("blocker"), QStringLiteral("-o"), QStringLiteral("/dev/null"),
+                                      QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
+        return QString::fromLatin1(out.trimmed()).section(QLatin1Char(';'), 0, 0);
+    }
+
 private:
     LocalCluster &cluster_;
     QString folder_;

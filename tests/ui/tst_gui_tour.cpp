@@ -150,9 +150,10 @@ private Q_SLOTS:
         QVERIFY(monitor->jobText().isEmpty()); // a local run has no batch job
         shoot(&window, QStringLiteral("run-monitor"));
 
-        // A second run with Ctrl+Return from the designer, then both compared through the Run menu.
-        trigger(window, QStringLiteral("showDesigner"));
-        QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
+        // A second run with Ctrl+Return on the run set-up page (the key must not be ambiguous there), then both
+        // compared through the Run menu.
+        trigger(window, QStringLiteral("showRunSetup"));
+        QTest::keyClick(window.runSetup(), Qt::Key_Return, Qt::ControlModifier);
         auto *second = current<ui::RunMonitorPage>(window);
         QVERIFY2(second && second->runId() != first, "Ctrl+Return did not train");
         QTRY_VERIFY_WITH_TIMEOUT(second->state() == app::RunState::Finished, 120000);

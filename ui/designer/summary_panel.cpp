@@ -1,5 +1,6 @@
 #include "ui/designer/summary_panel.h"
 
+#include "app/run/run_config_defaults.h"
 #include "ui/designer/graph_document.h"
 #include "ui/designer/graph_style.h"
 #include "ui/designer/json_convert.h"
@@ -33,7 +34,7 @@ SummaryPanel::SummaryPanel(QWidget *parent)
     setObjectName(QStringLiteral("summaryPanel"));
     batch_->setObjectName(QStringLiteral("batchSpin"));
     batch_->setRange(1, 1 << 20);
-    batch_->setValue(32);
+    batch_->setValue(app::runConfigDefault(QStringLiteral("batch_size")).toInt()); // the run config's default
     batch_->setAccelerated(true);
     batch_->setToolTip(tr("Samples per training step used for the memory estimate."));
     optimizer_->setObjectName(QStringLiteral("optimizerCombo"));

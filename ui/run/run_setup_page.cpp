@@ -1,6 +1,8 @@
 #include "ui/run/run_setup_page.h"
 
 #include "app/run/engine_plan.h"
+#include "app/run/run_config_defaults.h"
+#include "diamond/config/run_config.h"
 #include "ui/run/dataset_preview.h"
 
 #include <QCheckBox>
@@ -94,7 +96,7 @@ RunSetupPage::RunSetupPage(QWidget *parent) : QWidget(parent) {
         Q_EMIT planUpdated();
     });
     buildUi();
-    QJsonObject initial{{QStringLiteral("format"), QStringLiteral("diamond.run/1")},
+    QJsonObject initial{{QStringLiteral("format"), QLatin1String(diamond::config::kRunFormatV1)},
                         {QStringLiteral("data"), QJsonObject{{QStringLiteral("source"), QStringLiteral("spirals")}}}};
     setConfig(initial);
 }
@@ -243,7 +245,8 @@ void RunSetupPage::buildUi() {
     bold.setPointSizeF(bold.pointSizeF() * 1.2);
     train_->setFont(bold);
     train_->setMinimumHeight(40);
-    train_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    // Ctrl+Return is the main window's Train action (one shortcut, on every page); a second shortcut here would
+    // make the key ambiguous on this page.
     train_->setToolTip(tr("Start training (Ctrl+Return)"));
     planLayout->addWidget(train_);
     right->addWidget(planBox, 2);
@@ -273,38 +276,35 @@ void RunSetupPage::setConfig(const QJsonObject &config) {
 
 void RunSetupPage::loadForm(const QJsonObject &c) {
     loading_ = true;
+    // Fields the config leaves out show the run-config library's defaults (diamond_run_config).
+    const auto value = [&c](const char *path) { return app::runConfigValue(c, QLatin1String(path)); };
     const QJsonObject data = c.value(QStringLiteral("data")).toObject();
     const int index = source_->findData(data.value(QStringLiteral("source")).toString(QStringLiteral("spirals")));
     source_->setCurrentIndex(std::max(0, index));
     path_->setText(data.value(QStringLiteral("path")).toString(data.value(QStringLiteral("inputs")).toString()));
     targetColumn_->setText(data.value(QStringLiteral("target")).toVariant().toString());
     samples_->setValue(data.value(QStringLiteral("samples")).toInt(1000));
-    validationSplit_->setValue(data.value(QStringLiteral("validation_split")).toDouble(0.2));
-    const QJsonObject opt = c.value(QStringLiteral("optimizer")).toObject();
-    optimizer_->setCurrentIndex(
-        std::max(0, optimizer_->findData(opt.value(QStringLiteral("name")).toString(QStringLiteral("adam")))));
-    lr_->setValue(opt.value(QStringLiteral("lr")).toDouble(0.001));
-    weightDecay_->setValue(opt.value(QStringLiteral("weight_decay")).toDouble(0.0));
-    momentum_->setValue(opt.value(QStringLiteral("momentum")).toDouble(0.0));
-    const QJsonObject schedule = c.value(QStringLiteral("schedule")).toObject();
-    schedule_->setCurrentIndex(
-        std::max(0, schedule_->findData(schedule.value(QStringLiteral("name")).toString(QStringLiteral("constant")))));
-    warmup_->setValue(schedule.value(QStringLiteral("warmup_steps")).toInt(0));
-    loss_->setCurrentIndex(std::max(
-        0, loss_->findData(c.value(QStringLiteral("loss")).toObject().value(QStringLiteral("name")).toString())));
-    const QJsonArray metrics = c.value(QStringLiteral("metrics")).toArray();
+    validationSplit_->setValue(value("data.validation_split").toDouble());
+    optimizer_->setCurrentIndex(std::max(0, optimizer_->findData(value("optimizer.name").toString())));
+    lr_->setValue(value("optimizer.lr").toDouble());
+    weightDecay_->setValue(value("optimizer.weight_decay").toDouble());
+    momentum_->setValue(value("optimizer.momentum").toDouble());
+    schedule_->setCurrentIndex(std::max(0, schedule_->findData(value("schedule.name").toString())));
+    warmup_->setValue(value("schedule.warmup_steps").toInt());
+    loss_->setCurrentIndex(std::max(0, loss_->findData(value("loss.name").toString()))); // none: "by task"
+    const QJsonArray metrics = value("metrics").toArray();
     for (QCheckBox *box : std::as_const(metrics_))
         box->setChecked(metrics.contains(QJsonValue(box->objectName())));
-    epochs_->setValue(c.value(QStringLiteral("epochs")).toInt(10));
-    batch_->setValue(c.value(QStringLiteral("batch_size")).toInt(32));
-    seed_->setValue(c.value(QStringLiteral("seed")).toInt(0));
-    threads_->setValue(c.value(QStringLiteral("threads")).toInt(0));
+    epochs_->setValue(value("epochs").toInt());
+    batch_->setValue(value("batch_size").toInt());
+    seed_->setValue(value("seed").toInt());
+    threads_->setValue(value("threads").toInt());
     loading_ = false;
 }
 
 QJsonObject RunSetupPage::config() const {
     QJsonObject c = base_;
-    c.insert(QStringLiteral("format"), QStringLiteral("diamond.run/1"));
+    c.insert(QStringLiteral("format"), QLatin1String(diamond::config::kRunFormatV1));
     const QString source = source_->currentData().toString();
     QJsonObject data = c.value(QStringLiteral("data")).toObject();
     if (data.value(QStringLiteral("source")).toString() != source) data = {}; // options of another source
@@ -476,8 +476,20 @@ void RunSetupPage::requestPlan() {
         planLabel_->setText(tr("Open or draw a network in the designer to see the plan."));
         return;
     }
+    // The run-config library checks the form's config first, with the parser and messages of the engine, so a bad
+    // setting is reported without starting a dry run.
+    const QJsonObject config = this->config();
+    const QJsonObject problem = app::checkRunConfig(config);
+    if (!problem.isEmpty()) {
+        planJob_->cancel();
+        plan_ = {};
+        planError_ = app::describeEngineError(problem);
+        planLabel_->setText(planText());
+        Q_EMIT planUpdated();
+        return;
+    }
     planLabel_->setText(tr("Computing the plan…"));
-    planJob_->start(spec_, config(), 1);
+    planJob_->start(spec_, config, 1);
 }
 
 } // namespace diamond::ui

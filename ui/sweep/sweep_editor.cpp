@@ -1,5 +1,7 @@
 #include "ui/sweep/sweep_editor.h"
 
+#include "app/run/run_config_defaults.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -277,7 +279,9 @@ void SweepEditor::setBase(const QJsonObject &spec, const QJsonObject &config) {
     }
     const bool steps = config.value(QStringLiteral("steps")).toInt() > 0;
     unit_->setCurrentIndex(steps ? 1 : 0);
-    budget_->setValue(std::max(1, config.value(steps ? QStringLiteral("steps") : QStringLiteral("epochs")).toInt(10)));
+    // Without a length in the config: the run-config default epochs (diamond_run_config).
+    budget_->setValue(std::max(1, config.value(steps ? QStringLiteral("steps") : QStringLiteral("epochs"))
+                                      .toInt(app::runConfigDefault(QStringLiteral("epochs")).toInt())));
     const QString specName = spec.value(QStringLiteral("name")).toString();
     if (!specName.isEmpty()) name_->setText(tr("%1 sweep").arg(specName));
     changed();

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -153,9 +152,7 @@ void Options::checkUnknown() const {
 // ---- paths, generators ------------------------------------------------------------------------------------
 
 std::string resolvePath(const std::string &baseDir, const std::string &path) {
-    std::filesystem::path p(path);
-    if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;
-    return p.lexically_normal().string();
+    return ::diamond::config::resolveDataPath(baseDir, path);
 }
 
 at::Generator seededGenerator(std::uint64_t seed, std::uint64_t stream) {

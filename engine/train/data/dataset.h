@@ -2,6 +2,8 @@
 // index_select over a seeded permutation (no per-sample collation).
 #pragma once
 
+#include "diamond/config/run_config.h"
+
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
@@ -26,17 +28,12 @@ struct Dataset {
     std::int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
 };
 
-/// `data` section of the run config. Source-specific keys stay in `options` (the whole
-/// section), read by the source; errors name the field as "data.<key>". Sources reject keys
-/// they do not know. Integer arrays (npy, npz, hdf5) become int64 token ids unless the
-/// source's `input_dtype` option says otherwise (docs/data-sources.md).
-struct DataConfig {
-    std::string source; ///< spirals, moons, blobs, checkerboard, sine, shapes, csv, npy, npz, hdf5, idx, image_folder
-    nlohmann::json options;       ///< the whole "data" object
-    double validationSplit = 0.2; ///< fraction of samples held out for validation, in [0, 0.9]
-    bool standardize = true;      ///< standardise float inputs with train-split mean/std
-    std::string baseDir;          ///< relative paths are resolved against this (the config file's folder)
-};
+/// `data` section of the run config, from the run-config library (diamond/config/run_config.h).
+/// Source-specific keys stay in `options` (the whole section), read by the source; errors name
+/// the field as "data.<key>". Sources reject keys they do not know. Integer arrays (npy, npz,
+/// hdf5) become int64 token ids unless the source's `input_dtype` option says otherwise
+/// (docs/data-sources.md).
+using ::diamond::config::DataConfig;
 
 class DataSource {
 public:

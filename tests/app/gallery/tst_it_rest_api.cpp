@@ -471,6 +471,66 @@ private Q_SLOTS:
                  2222);
     }
 
+    void sweepsStartAndControl() {
+        // A sweep started over REST runs in the server's run service; its trials are runs; control is refused once
+        // it ended, and an unknown target is refused up front.
+        QJsonObject config = configJson_;
+        config.insert(QStringLiteral("steps"), 150);
+        config.insert(QStringLiteral("threads"), 1);
+        QJsonObject sweep{
+            {QStringLiteral("format"), QStringLiteral("diamond.sweep/1")},
+            {QStringLiteral("name"), QStringLiteral("rest sweep")},
+            {QStringLiteral("spec"), specJson_},
+            {QStringLiteral("config"), config},
+            {QStringLiteral("space"),
+             QJsonDocument::fromJson(
+                 R"([{"name":"lr","target":"optimizer.lr","type":"log_uniform","low":0.001,"high":0.05}])")
+                 .array()},
+            {QStringLiteral("objective"), QJsonObject{{QStringLiteral("metric"), QStringLiteral("loss")}}},
+            {QStringLiteral("limits"), QJsonObject{{QStringLiteral("max_trials"), 2},
+                                                   {QStringLiteral("budget_unit"), QStringLiteral("steps")},
+                                                   {QStringLiteral("budget_per_trial"), 150}}}};
+        QJsonObject elsewhere = sweep;
+        elsewhere.insert(QStringLiteral("target"), QStringLiteral("nowhere"));
+        Response r = http(s1_, "POST", QStringLiteral("/api/v1/sweeps"), QJsonDocument(elsewhere).toJson());
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.code(), QStringLiteral("unknown_target"));
+        r = http(s1_, "POST", QStringLiteral("/api/v1/sweeps"), R"({"format": "diamond.sweep/1"})");
+        QCOMPARE(r.status, 400);
+
+        r = http(s1_, "POST", QStringLiteral("/api/v1/sweeps"), QJsonDocument(sweep).toJson());
+        QVERIFY2(r.status == 201, r.body.constData());
+        const qint64 id = r.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(r.json().value(QStringLiteral("controller_pid")).toInteger(), s1_.process.processId());
+        QString state;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                state = http(s1_, "GET", QStringLiteral("/api/v1/sweeps/%1").arg(id))
+                            .json()
+                            .value(QStringLiteral("state"))
+                            .toString();
+                return state == QLatin1String("completed");
+            },
+            120000));
+        r = http(s1_, "GET", QStringLiteral("/api/v1/sweeps/%1").arg(id));
+        const QJsonArray trials = r.json().value(QStringLiteral("trials")).toArray();
+        QCOMPARE(trials.size(), 2);
+        for (const QJsonValue &t : trials) {
+            const qint64 runId = t.toObject().value(QStringLiteral("run_id")).toInteger();
+            QCOMPARE(http(s1_, "GET", QStringLiteral("/api/v1/runs/%1").arg(runId))
+                         .json()
+                         .value(QStringLiteral("state"))
+                         .toString(),
+                     QStringLiteral("finished"));
+        }
+        for (const char *action : {"pause", "stop"}) {
+            r = http(s1_, "POST", QStringLiteral("/api/v1/sweeps/%1/%2").arg(id).arg(QLatin1String(action)));
+            QCOMPARE(r.status, 409);
+            QCOMPARE(r.code(), QStringLiteral("conflict"));
+        }
+        QCOMPARE(http(s1_, "POST", QStringLiteral("/api/v1/sweeps/999/stop")).status, 404);
+    }
+
     void publishBrowseDownloadImportVerify() {
         const QByteArray card = "# Spirals over REST\n\nA *custom* card written by the publisher.";
         Response r = http(s1_, "POST", QStringLiteral("/api/v1/runs/1/publish"),

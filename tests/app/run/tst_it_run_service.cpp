@@ -178,12 +178,7 @@ private Q_SLOTS:
 
     void restartWhileQueuedAdoptsTheJob() {
         // Another job holds the only node, so the run's job waits in the queue.
-        const QByteArray blocker =
-            runs_->slurm(QStringLiteral("sbatch"),
-                         {QStringLiteral("--parsable"), QStringLiteral("--exclusive"), QStringLiteral("-J"),
-                          QStringLiteral("blocker"), QStringLiteral("-o"), QStringLiteral("/dev/null"),
-                          QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
-        const QString blockerId = QString::fromLatin1(blocker.trimmed()).section(QLatin1Char(';'), 0, 0);
+        const QString blockerId = runs_->blockNode();
         QVERIFY(!blockerId.isEmpty());
         qint64 runId = 0;
         {
