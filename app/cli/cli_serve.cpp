@@ -22,11 +22,13 @@ QString tr(const char *text) { return QCoreApplication::translate("diamondctl", 
 QString serveUsage() {
     return tr("Usage:\n"
               "  diamondctl [--workspace DIR] serve [--listen ADDR] [--port N] [--max-upload BYTES]\n"
-              "                                     [--max-body BYTES]\n"
+              "                                     [--max-body BYTES] [--header-timeout S] [--idle-timeout S]\n"
               "  diamondctl [--workspace DIR] serve --print-token\n"
               "  diamondctl serve --openapi\n"
               "Serves the REST API on ADDR (default 127.0.0.1), port N (default 8765; 0 = any free port).\n"
-              "Every request needs \"Authorization: Bearer TOKEN\"; the token is in <workspace>/rest-token.\n");
+              "Every request needs \"Authorization: Bearer TOKEN\"; the token is in <workspace>/rest-token.\n"
+              "A request's headers must arrive within --header-timeout seconds (default 10); a kept-alive\n"
+              "connection without a request closes after --idle-timeout seconds (default 60).\n");
 }
 
 } // namespace
@@ -36,7 +38,8 @@ int runServe(const QStringList &args, const QString &workspaceOption, Io &io) {
     if (args.contains(QStringLiteral("--help"))) return io.out << serveUsage(), kOk;
     if (!parseOptions(args,
                       {QStringLiteral("--listen"), QStringLiteral("--port"), QStringLiteral("--max-upload"),
-                       QStringLiteral("--max-body")},
+                       QStringLiteral("--max-body"), QStringLiteral("--header-timeout"),
+                       QStringLiteral("--idle-timeout")},
                       {QStringLiteral("--print-token"), QStringLiteral("--openapi")}, &o, io))
         return kUsage;
     if (!o.positional.isEmpty()) return io.err << serveUsage(), kUsage;
@@ -68,6 +71,14 @@ int runServe(const QStringList &args, const QString &workspaceOption, Io &io) {
         *target = o.values.value(QLatin1String(option)).toLongLong(&ok);
         if (!ok || *target < 1)
             return io.err << tr("diamondctl: %1 needs a byte count\n").arg(QLatin1String(option)), kUsage;
+    }
+    for (const auto &[option, target] : {std::pair{"--header-timeout", &options.headerTimeoutMs},
+                                         std::pair{"--idle-timeout", &options.idleTimeoutMs}}) {
+        if (!o.values.contains(QLatin1String(option))) continue;
+        const int seconds = o.values.value(QLatin1String(option)).toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 86400)
+            return io.err << tr("diamondctl: %1 needs seconds from 1 to 86400\n").arg(QLatin1String(option)), kUsage;
+        *target = seconds * 1000;
     }
     app::rest::RestServer server(ws, options);
     // Clusters that ask for a password or a one-time code ask on the terminal that runs the server.

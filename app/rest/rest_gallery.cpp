@@ -5,7 +5,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryFile>
@@ -38,7 +37,7 @@ RestServer::Reply importReply(const gallery::ImportResult &r, GalleryStore &stor
 } // namespace
 
 RestServer::Reply RestServer::searchGallery(const Request &req) {
-    const QUrlQuery q(req.http.url());
+    const QUrlQuery q(req.http.url);
     GalleryQuery query;
     query.text = q.queryItemValue(QStringLiteral("q"), QUrl::FullyDecoded);
     query.task = q.queryItemValue(QStringLiteral("task"), QUrl::FullyDecoded);
@@ -72,18 +71,13 @@ RestServer::Reply RestServer::searchGallery(const Request &req) {
 }
 
 RestServer::Reply RestServer::uploadPackage(const Request &req) {
-    const QByteArray body = req.http.body();
-    if (body.isEmpty())
+    // The body was streamed into a file by the HTTP layer (removed once the answer is sent).
+    const QString file = req.http.bodyFile;
+    if (file.isEmpty() || req.http.contentLength == 0)
         return errorReply(400, QStringLiteral("bad_request"), tr("the request body must be a .diamond package"));
-    return deferred(req.socket, [body](Workspace &ws) {
+    return deferred(req.socket, [file](Workspace &ws) {
         GalleryStore store(ws);
-        const QString tmpDir = QDir(ws.path()).filePath(QStringLiteral("gallery/tmp"));
-        QDir().mkpath(tmpDir);
-        QTemporaryFile file(QDir(tmpDir).filePath(QStringLiteral("upload-XXXXXX.diamond")));
-        if (!file.open() || file.write(body) != body.size() || !file.flush())
-            return errorReply(500, QStringLiteral("internal"), tr("cannot store the upload"));
-        file.close();
-        return importReply(store.importPackage(file.fileName()), store, 201);
+        return importReply(store.importPackage(file), store, 201);
     });
 }
 
@@ -125,8 +119,8 @@ RestServer::Reply RestServer::galleryThumbnail(const Request &req) {
 
 RestServer::Reply RestServer::publishRun(const Request &req) {
     QJsonObject body;
-    if (!req.http.body().trimmed().isEmpty()) {
-        const QJsonDocument doc = QJsonDocument::fromJson(req.http.body());
+    if (!req.http.body.trimmed().isEmpty()) {
+        const QJsonDocument doc = QJsonDocument::fromJson(req.http.body);
         if (!doc.isObject())
             return errorReply(400, QStringLiteral("invalid_json"), tr("the request body must be a JSON object"));
         body = doc.object();

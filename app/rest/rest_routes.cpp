@@ -13,7 +13,6 @@
 #include "diamond/spec/spec.h"
 
 #include <QCoreApplication>
-#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
@@ -31,7 +30,7 @@ QString tr(const char *text) { return QCoreApplication::translate("diamond::rest
 /// The request body as a JSON object, or an error reply in *error.
 bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error) {
     QJsonParseError e;
-    const QJsonDocument doc = QJsonDocument::fromJson(req.http.body(), &e);
+    const QJsonDocument doc = QJsonDocument::fromJson(req.http.body, &e);
     if (!doc.isObject()) {
         *error = errorReply(400, QStringLiteral("invalid_json"),
                             tr("the request body must be a JSON object: %1").arg(e.errorString()));
@@ -85,7 +84,7 @@ RestServer::Reply RestServer::createProject(const Request &req) {
 }
 
 RestServer::Reply RestServer::validateSpec(const Request &req) {
-    const QByteArray text = req.http.body();
+    const QByteArray text = req.http.body;
     const spec::ParseResult parsed = spec::parseSpec(std::string_view(text.constData(), text.size()));
     std::vector<spec::Diagnostic> all = parsed.diagnostics;
     bool valid = parsed.ok();
@@ -98,7 +97,7 @@ RestServer::Reply RestServer::validateSpec(const Request &req) {
 }
 
 RestServer::Reply RestServer::specInfo(const Request &req) {
-    const QByteArray text = req.http.body();
+    const QByteArray text = req.http.body;
     const spec::ParseResult parsed = spec::parseSpec(std::string_view(text.constData(), text.size()));
     if (!parsed.ok())
         return jsonReply(
@@ -134,7 +133,7 @@ RestServer::Reply RestServer::specInfo(const Request &req) {
 
 RestServer::Reply RestServer::listRuns(const Request &req) {
     RunStore store(ws_);
-    const qint64 project = QUrlQuery(req.http.url()).queryItemValue(QStringLiteral("project")).toLongLong();
+    const qint64 project = QUrlQuery(req.http.url).queryItemValue(QStringLiteral("project")).toLongLong();
     QJsonArray a;
     for (const Run &r : store.runs(project))
         a.append(runJson(ws_, r));
@@ -197,7 +196,7 @@ RestServer::Reply RestServer::resumeRun(const Request &req) {
 RestServer::Reply RestServer::runMetrics(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
-    const QUrlQuery query(req.http.url());
+    const QUrlQuery query(req.http.url);
     const qint64 since = query.hasQueryItem(QStringLiteral("since_step"))
                              ? query.queryItemValue(QStringLiteral("since_step")).toLongLong()
                              : -1;
@@ -214,6 +213,7 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
     if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
     if (run->state == RunState::Running && !service_->isActive(id)) service_->adopt(id);
     QPointer<QTcpSocket> socket = req.socket;
+    HttpServer::setStreaming(socket); // no timeouts; the stream ends with the connection
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
                   "X-Accel-Buffering: no\r\nConnection: close\r\n\r\n");
     // Points already sent, by "split/name", to the step reached; the poll reads the database so that runs
@@ -238,7 +238,8 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
             if (p.step <= state->sent.value(key, -1)) continue;
             state->sent.insert(key, p.step);
             out += "id: " + QByteArray::number(p.step) +
-                   "\nevent: metric\ndata: " + QJsonDocument(metricPointJson(p)).toJson(QJsonDocument::Compact) + "\n\n";
+                   "\nevent: metric\ndata: " + QJsonDocument(metricPointJson(p)).toJson(QJsonDocument::Compact) +
+                   "\n\n";
         }
         for (auto it = state->sent.cbegin(); it != state->sent.cend(); ++it)
             newMin = newMin < 0 ? it.value() : qMin(newMin, it.value());

@@ -8,7 +8,6 @@
 #include <QFile>
 #include <QFileDevice>
 #include <QFutureWatcher>
-#include <QHttpServerRequest>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -25,48 +24,6 @@ namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::rest", text); }
 
-constexpr qint64 kMaxHeaderBytes = 64 * 1024;
-constexpr qint64 kDiscardAfterRefusal = qint64(16) << 20;
-
-QByteArray reasonPhrase(int status) {
-    switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 411: return "Length Required";
-    case 413: return "Payload Too Large";
-    case 422: return "Unprocessable Entity";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    default: return "Status";
-    }
-}
-
-QByteArray responseHead(int status, const QByteArray &contentType, qint64 length,
-                        const QList<QPair<QByteArray, QByteArray>> &headers, bool close) {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
-    head += "Content-Type: " + contentType + "\r\n";
-    if (length >= 0) head += "Content-Length: " + QByteArray::number(length) + "\r\n";
-    head += "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n";
-    for (const auto &h : headers)
-        head += h.first + ": " + h.second + "\r\n";
-    if (close) head += "Connection: close\r\n";
-    return head + "\r\n";
-}
-
-QByteArray errorBody(const QString &code, const QString &message) {
-    return QJsonDocument(QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), code},
-                                                                           {QStringLiteral("message"), message}}}})
-        .toJson(QJsonDocument::Compact);
-}
-
 bool constantTimeEquals(const QByteArray &a, const QByteArray &b) {
     if (a.size() != b.size()) return false;
     unsigned char diff = 0;
@@ -75,118 +32,12 @@ bool constantTimeEquals(const QByteArray &a, const QByteArray &b) {
     return diff == 0;
 }
 
-/// Refuses oversize requests before QAbstractHttpServer buffers them (see the header). Its readyRead
-/// connection is made before the HTTP server's, so it sees every byte first; QAbstractHttpServer reads all
-/// available bytes on each readyRead (Qt 6.4), so the bytes available here are exactly the new ones. A small
-/// state machine follows the requests of the connection: header bytes (up to the blank line) are collected
-/// and checked, then Content-Length body bytes are counted off, so a request split over many reads is
-/// checked as well as one that arrives at once.
-class GuardedTcpServer : public QTcpServer {
-public:
-    GuardedTcpServer(qint64 maxBody, qint64 maxUpload, QObject *parent)
-        : QTcpServer(parent), maxBody_(maxBody), maxUpload_(maxUpload) {}
-
-protected:
-    void incomingConnection(qintptr handle) override {
-        auto *socket = new QTcpSocket(this);
-        if (!socket->setSocketDescriptor(handle)) {
-            delete socket;
-            return;
-        }
-        auto state = std::make_shared<State>();
-        connect(socket, &QTcpSocket::readyRead, socket, [this, socket, state] { guard(socket, *state); });
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-        addPendingConnection(socket);
-    }
-
-private:
-    struct State {
-        QByteArray head;          ///< header bytes of the request being received
-        qint64 bodyRemaining = 0; ///< body bytes of the current request still to come
-        bool refused = false;
-        qint64 discarded = 0;
-    };
-
-    void refuse(QTcpSocket *socket, State &state, int status, const char *code, const QString &message) {
-        const QByteArray body = errorBody(QString::fromLatin1(code), message);
-        socket->write(responseHead(status, "application/json", body.size(), {}, true) + body);
-        socket->flush();
-        state.refused = true;
-        socket->readAll(); // the HTTP server never sees the refused request
-        QTimer::singleShot(5000, socket, [socket] { socket->disconnectFromHost(); });
-    }
-
-    void guard(QTcpSocket *socket, State &state) {
-        if (state.refused) {
-            // Drain what the client still sends (so it can read the answer), up to a bound.
-            state.discarded += socket->readAll().size();
-            if (state.discarded > kDiscardAfterRefusal) socket->abort();
-            return;
-        }
-        QByteArray pending = socket->peek(socket->bytesAvailable());
-        while (!pending.isEmpty() && !state.refused) {
-            if (state.bodyRemaining > 0) {
-                const qint64 take = qMin<qint64>(state.bodyRemaining, pending.size());
-                state.bodyRemaining -= take;
-                pending.remove(0, take);
-                continue;
-            }
-            state.head += pending;
-            pending.clear();
-            const qsizetype end = state.head.indexOf("\r\n\r\n");
-            if (end < 0 ? state.head.size() > kMaxHeaderBytes : end > kMaxHeaderBytes)
-                return refuse(socket, state, 431, "header_too_large",
-                              tr("request headers exceed %1 bytes").arg(kMaxHeaderBytes));
-            if (end < 0) return;
-            pending = state.head.mid(end + 4);
-            const QByteArray head = state.head.left(end);
-            state.head.clear();
-            checkHead(socket, state, head);
-        }
-    }
-
-    void checkHead(QTcpSocket *socket, State &state, const QByteArray &head) {
-        const QList<QByteArray> lines = head.split('\n');
-        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-        qint64 length = 0;
-        bool expectContinue = false;
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QByteArray &h = lines[i];
-            const qsizetype colon = h.indexOf(':');
-            if (colon < 0) continue;
-            const QByteArray key = h.left(colon).trimmed().toLower();
-            const QByteArray value = h.mid(colon + 1).trimmed();
-            if (key == "content-length") {
-                bool ok = false;
-                length = value.toLongLong(&ok);
-                if (!ok || length < 0) return refuse(socket, state, 400, "bad_request", tr("invalid Content-Length"));
-            } else if (key == "transfer-encoding" && value.toLower() != "identity") {
-                return refuse(socket, state, 411, "length_required",
-                              tr("chunked request bodies are not accepted; send a Content-Length"));
-            } else if (key == "expect" && value.toLower() == "100-continue") {
-                expectContinue = true;
-            }
-        }
-        const QString path = QString::fromLatin1(requestLine.value(1)).section(QLatin1Char('?'), 0, 0);
-        const bool upload = requestLine.value(0) == "POST" && path == QLatin1String("/api/v1/gallery");
-        const qint64 limit = upload ? maxUpload_ : maxBody_;
-        if (length > limit)
-            return refuse(
-                socket, state, 413, "payload_too_large",
-                tr("the request body is %1 bytes; the limit for %2 is %3 bytes").arg(length).arg(path).arg(limit));
-        state.bodyRemaining = length;
-        if (expectContinue) socket->write("HTTP/1.1 100 Continue\r\n\r\n");
-    }
-
-    qint64 maxBody_, maxUpload_;
-};
-
 } // namespace
 
 RestServer::Reply errorReply(int status, const QString &code, const QString &message) {
     RestServer::Reply r;
     r.status = status;
-    r.body = errorBody(code, message);
+    r.body = HttpServer::errorBody(code.toLatin1(), message);
     return r;
 }
 
@@ -282,52 +133,85 @@ QList<RestServer::RouteInfo> RestServer::routeTable() {
 }
 
 RestServer::RestServer(Workspace &workspace, const Options &options, QObject *parent)
-    : QAbstractHttpServer(parent), ws_(workspace), options_(options) {
+    : QObject(parent), ws_(workspace), options_(options) {
     service_ = new RunService(ws_, this);
 }
 
 RestServer::~RestServer() = default;
 
 bool RestServer::start() {
-    auto *tcp = new GuardedTcpServer(options_.maxBodyBytes, options_.maxUploadBytes, this);
-    if (!tcp->listen(options_.address, options_.port)) {
+    HttpServer::Limits limits;
+    limits.maxBodyBytes = options_.maxBodyBytes;
+    limits.maxUploadBytes = options_.maxUploadBytes;
+    limits.headerTimeoutMs = options_.headerTimeoutMs;
+    limits.idleTimeoutMs = options_.idleTimeoutMs;
+    auto *http = new HttpServer(limits, this);
+    http->setAuthorizer([this](const HttpRequest &request) { return authorize(request); });
+    const QString uploads = QDir(ws_.path()).filePath(QStringLiteral("gallery/tmp"));
+    http->setBodyToFile([uploads](const HttpRequest &request) {
+        return request.method == "POST" && request.url.path() == QLatin1String("/api/v1/gallery") ? uploads : QString();
+    });
+    http->setHandler([this](HttpRequest &request, QTcpSocket *socket) { handleRequest(request, socket); });
+    if (!http->listen(options_.address, options_.port)) {
         error_ = tr("cannot listen on %1:%2: %3")
                      .arg(options_.address.toString())
                      .arg(options_.port)
-                     .arg(tcp->errorString());
-        delete tcp;
+                     .arg(http->errorString());
+        delete http;
         return false;
     }
-    tcp_ = tcp;
-    port_ = tcp->serverPort();
-    bind(tcp);
+    http_ = http;
+    port_ = http->port();
     service_->followAll();
     return true;
+}
+
+HttpServer::Refusal RestServer::authorize(const HttpRequest &request) const {
+    const QByteArray auth = request.value("authorization");
+    const QByteArray expected = "Bearer " + options_.token.toLatin1();
+    if (!options_.token.isEmpty() && constantTimeEquals(auth, expected)) return {};
+    HttpServer::Refusal r;
+    r.status = 401;
+    r.code = "unauthorized";
+    r.message = auth.isEmpty() ? tr("this API needs an \"Authorization: Bearer TOKEN\" header "
+                                    "(diamondctl serve --print-token)")
+                               : tr("the bearer token is wrong");
+    r.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"diamond\"")));
+    return r;
 }
 
 void RestServer::send(QTcpSocket *socket, const Reply &reply) {
     if (!socket || reply.streamed) return;
     if (reply.filePath.isEmpty()) {
-        socket->write(responseHead(reply.status, reply.contentType, reply.body.size(), reply.headers, false) +
-                      reply.body);
+        socket->write(
+            HttpServer::responseHead(reply.status, reply.contentType, reply.body.size(), reply.headers, false) +
+            reply.body);
+        HttpServer::finish(socket);
         return;
     }
     auto *file = new QFile(reply.filePath, socket);
     if (!file->open(QIODevice::ReadOnly)) {
         delete file;
         const Reply e = errorReply(500, QStringLiteral("internal"), tr("cannot read the package file"));
-        socket->write(responseHead(e.status, e.contentType, e.body.size(), {}, false) + e.body);
+        socket->write(HttpServer::responseHead(e.status, e.contentType, e.body.size(), {}, false) + e.body);
+        HttpServer::finish(socket);
         return;
     }
-    socket->write(responseHead(reply.status, reply.contentType, file->size(), reply.headers, false));
-    // Feed the file in 1 MiB pieces as the socket drains, so large packages are never held in memory.
-    auto pump = [socket, file] {
-        while (socket->bytesToWrite() < (4 << 20) && !file->atEnd()) {
+    socket->write(HttpServer::responseHead(reply.status, reply.contentType, file->size(), reply.headers, false));
+    // Feed the file in 1 MiB pieces as the socket drains, so large packages are never held in memory; the next
+    // request of the connection is read once the whole file is out.
+    QPointer<QTcpSocket> target = socket;
+    auto pump = [target, file] {
+        while (target && target->bytesToWrite() < (4 << 20) && !file->atEnd()) {
             const QByteArray chunk = file->read(1 << 20);
             if (chunk.isEmpty()) break;
-            socket->write(chunk);
+            target->write(chunk);
         }
-        if (file->atEnd()) file->deleteLater();
+        if (file->atEnd()) {
+            file->close();
+            file->deleteLater();
+            HttpServer::finish(target);
+        }
     };
     connect(socket, &QTcpSocket::bytesWritten, file, pump);
     pump();
@@ -351,51 +235,25 @@ RestServer::Reply RestServer::deferred(QTcpSocket *socket, std::function<Reply(W
     return r;
 }
 
-bool RestServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) {
-    const QByteArray auth = request.value("authorization");
-    const QByteArray expected = "Bearer " + options_.token.toLatin1();
-    if (options_.token.isEmpty() || !constantTimeEquals(auth, expected)) {
-        Reply r = errorReply(401, QStringLiteral("unauthorized"),
-                             auth.isEmpty() ? tr("this API needs an \"Authorization: Bearer TOKEN\" header "
-                                                 "(diamondctl serve --print-token)")
-                                            : tr("the bearer token is wrong"));
-        r.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"diamond\"")));
-        send(socket, r);
-        return true;
-    }
-    const QString path = request.url().path();
-    QByteArray method;
-    switch (request.method()) {
-    case QHttpServerRequest::Method::Get: method = "GET"; break;
-    case QHttpServerRequest::Method::Post: method = "POST"; break;
-    case QHttpServerRequest::Method::Put: method = "PUT"; break;
-    case QHttpServerRequest::Method::Delete: method = "DELETE"; break;
-    case QHttpServerRequest::Method::Patch: method = "PATCH"; break;
-    case QHttpServerRequest::Method::Head: method = "HEAD"; break;
-    default: method = "OTHER"; break;
-    }
+void RestServer::handleRequest(HttpRequest &request, QTcpSocket *socket) {
+    const QString path = request.url.path();
     bool pathMatched = false;
     for (const Route &route : routes()) {
         const auto m = route.pattern.match(path);
         if (!m.hasMatch()) continue;
         pathMatched = true;
-        if (route.method != method) continue;
+        if (route.method != request.method) continue;
         Request r{request, socket, {}};
         for (int i = 1; i <= m.lastCapturedIndex(); ++i)
             r.ids.append(m.captured(i).toLongLong());
         send(socket, (this->*route.handler)(r));
-        return true;
+        return;
     }
     if (pathMatched)
         send(socket, errorReply(405, QStringLiteral("method_not_allowed"),
-                                tr("%1 is not allowed on %2").arg(QString::fromLatin1(method), path)));
+                                tr("%1 is not allowed on %2").arg(QString::fromLatin1(request.method), path)));
     else
         send(socket, errorReply(404, QStringLiteral("route_not_found"), tr("no API route %1").arg(path)));
-    return true;
-}
-
-void RestServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) {
-    send(socket, errorReply(404, QStringLiteral("route_not_found"), tr("no API route %1").arg(request.url().path())));
 }
 
 } // namespace diamond::app::rest

@@ -2,11 +2,16 @@
 //
 // Contracts:
 // - Every request, including unknown paths and the OpenAPI document, needs "Authorization: Bearer <token>";
-//   otherwise 401 {"error": {"code": "unauthorized", ...}}. The token is compared in constant time.
+//   otherwise 401 {"error": {"code": "unauthorized", ...}}, decided on the headers before any body byte is read.
+//   The token is compared in constant time.
 // - Errors are JSON {"error": {"code": STABLE_CODE, "message": TEXT}} with a matching HTTP status.
-// - Request limits are enforced on the socket before the body is buffered: headers at most 64 KiB (431),
+// - HTTP is served by HttpServer (http_server.h): headers at most 64 KiB (431) within headerTimeoutMs (408),
 //   bodies at most Options::maxBodyBytes (gallery uploads: maxUploadBytes) by Content-Length (413), chunked
-//   bodies refused (411). The rest of a refused body is discarded, then the connection is closed.
+//   bodies refused (411), slow bodies cut off (408), idle connections closed. Gallery uploads are streamed into a
+//   file under <workspace>/gallery/tmp, never held in memory.
+// - Data files named by a client (run and sweep configs, execution.init_weights) must be relative paths inside
+//   <workspace>/data; the server rewrites them to that folder (400 path_not_allowed otherwise). Run messages sent
+//   back carry no server paths and no quoted file content (clientRunJson()).
 // - Path parameters are integers matched by the route patterns; nothing from a request becomes a file path:
 //   packages are found through the gallery database (GalleryStore::packageFile), uploads go to generated
 //   temporary names.
@@ -14,13 +19,15 @@
 //   the run's stored points, then new ones as they arrive, then an `end` event when the run ends.
 // Run and sweep lifecycle goes through the server's app::RunService (one per workspace, the same operations as the
 // desktop app and diamondctl): runs start on any configured target ("target"), cancel/resume reach cluster jobs, and
-// runs started elsewhere are followed (RunService::followAll() at start). Gallery publish/import run on worker threads (own workspace connection), so the
-// server keeps answering while the engine exports or re-runs test inputs; clients must not pipeline requests.
+// runs started elsewhere are followed (RunService::followAll() at start). Gallery publish/import run on worker threads
+// (own workspace connection), so the server keeps answering while the engine exports or re-runs test inputs; clients
+// must not pipeline requests.
 #pragma once
 
 #include "app/workspace/workspace.h"
 
-#include <QAbstractHttpServer>
+#include "app/rest/http_server.h"
+
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QList>
@@ -29,9 +36,7 @@
 #include <functional>
 #include <memory>
 
-class QTcpServer;
 class QTcpSocket;
-class QTimer;
 
 namespace diamond::app {
 class RunService;
@@ -46,7 +51,7 @@ QString ensureToken(const QString &workspaceFolder, QString *error);
 /// The OpenAPI 3 document of the API (served at /api/v1/openapi.json).
 QJsonObject openApiDocument();
 
-class RestServer : public QAbstractHttpServer {
+class RestServer : public QObject {
     Q_OBJECT
 public:
     struct Options {
@@ -55,6 +60,8 @@ public:
         QString token;
         qint64 maxBodyBytes = qint64(4) << 20;     ///< JSON request bodies
         qint64 maxUploadBytes = qint64(512) << 20; ///< POST /api/v1/gallery (a .diamond file)
+        int headerTimeoutMs = 10000;               ///< a request's headers must arrive within this
+        int idleTimeoutMs = 60000;                 ///< a kept-alive connection without a request closes
     };
     /// One route: HTTP method and OpenAPI path template ("/api/v1/runs/{id}").
     struct RouteInfo {
@@ -85,16 +92,14 @@ public:
         QString filePath;      ///< when set, the body is this file, streamed
     };
     struct Request {
-        const QHttpServerRequest &http;
+        const HttpRequest &http;
         QTcpSocket *socket;
         QList<qint64> ids; ///< the {id} path parameters, in order
     };
 
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
-
 private:
+    void handleRequest(HttpRequest &request, QTcpSocket *socket);
+    HttpServer::Refusal authorize(const HttpRequest &request) const;
     using Handler = Reply (RestServer::*)(const Request &);
     struct Route;
     static const QList<Route> &routes();
@@ -133,7 +138,7 @@ private:
 
     Workspace &ws_;
     Options options_;
-    QTcpServer *tcp_ = nullptr;
+    HttpServer *http_ = nullptr;
     RunService *service_ = nullptr;
     quint16 port_ = 0;
     QString error_;

@@ -695,6 +695,117 @@ private Q_SLOTS:
         }
     }
 
+    /// Peak resident memory of a process in MB (VmHWM).
+    static qint64 peakRssMb(qint64 pid) {
+        QFile f(QStringLiteral("/proc/%1/status").arg(pid));
+        if (!f.open(QIODevice::ReadOnly)) return -1;
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (line.startsWith("VmHWM:")) return line.mid(6).trimmed().split(' ').value(0).toLongLong() / 1024;
+        return -1;
+    }
+
+    /// Sends `head`, then up to `bodyBytes` of body in 1 MiB pieces while reading; returns what the server answered.
+    QByteArray sendHeadThenBody(const Server &s, const QByteArray &head, qint64 bodyBytes, bool *closed = nullptr) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, s.port);
+        if (!socket.waitForConnected(5000)) return {};
+        socket.write(head);
+        socket.waitForBytesWritten(5000);
+        QByteArray got;
+        const QByteArray chunk(1 << 20, 'z');
+        for (qint64 sent = 0; sent < bodyBytes && socket.state() == QAbstractSocket::ConnectedState;
+             sent += chunk.size()) {
+            socket.write(chunk);
+            socket.waitForBytesWritten(2000);
+            got += socket.readAll();
+        }
+        for (int i = 0; i < 20 && !got.contains('}') && socket.state() == QAbstractSocket::ConnectedState; ++i) {
+            socket.waitForReadyRead(250);
+            got += socket.readAll();
+        }
+        if (closed) *closed = socket.state() != QAbstractSocket::ConnectedState || socket.waitForDisconnected(7000);
+        return got + socket.readAll();
+    }
+
+    void unauthenticatedBodiesAreNeverRead() {
+        // A request without the token is refused on its headers: the answer comes before the body is sent, and a
+        // client that sends the body anyway does not make the server hold it (peak memory).
+        const qint64 before = peakRssMb(s1_.process.processId());
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, s1_.port);
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("POST /api/v1/gallery HTTP/1.1\r\nHost: x\r\nContent-Length: 400000000\r\n\r\n");
+        QByteArray got;
+        for (int i = 0; i < 20 && !got.contains('}'); ++i) {
+            socket.waitForReadyRead(100);
+            got += socket.readAll();
+        }
+        QVERIFY2(got.startsWith("HTTP/1.1 401"), got.left(200).constData());
+        socket.abort();
+        got = sendHeadThenBody(s1_, "POST /api/v1/gallery HTTP/1.1\r\nHost: x\r\nContent-Length: 400000000\r\n\r\n",
+                               qint64(300) << 20);
+        QVERIFY2(got.startsWith("HTTP/1.1 401"), got.left(200).constData());
+        const qint64 after = peakRssMb(s1_.process.processId());
+        QVERIFY2(after - before < 40, qPrintable(QStringLiteral("peak memory %1 -> %2 MB").arg(before).arg(after)));
+        QCOMPARE(http(s1_, "GET", QStringLiteral("/api/v1/projects")).status, 200);
+    }
+
+    void uploadsAreStreamedToDisk() {
+        // An authenticated 200 MB upload (not a package) goes to a file, not into memory, and is refused as a
+        // package afterwards; the temporary file is gone.
+        const qint64 before = peakRssMb(s1_.process.processId());
+        const QByteArray got =
+            sendHeadThenBody(s1_,
+                             "POST /api/v1/gallery HTTP/1.1\r\nHost: x\r\nContent-Length: 209715200\r\n"
+                             "Authorization: Bearer " +
+                                 s1_.token.toLatin1() + "\r\n\r\n",
+                             qint64(200) << 20);
+        QVERIFY2(got.startsWith("HTTP/1.1 4"), got.left(300).constData());
+        QVERIFY(got.contains("package"));
+        const qint64 after = peakRssMb(s1_.process.processId());
+        QVERIFY2(after - before < 60, qPrintable(QStringLiteral("peak memory %1 -> %2 MB").arg(before).arg(after)));
+        QTRY_VERIFY(QDir(QDir(ws1_).filePath(QStringLiteral("gallery/tmp")))
+                        .entryList({QStringLiteral("upload-*")}, QDir::Files)
+                        .isEmpty());
+    }
+
+    void slowAndIdleConnectionsAreClosed() {
+        Server s3;
+        QVERIFY(startServer(s3, ws3_,
+                            {QStringLiteral("--header-timeout"), QStringLiteral("2"), QStringLiteral("--idle-timeout"),
+                             QStringLiteral("2")}));
+        // Headers trickling in (slowloris): cut off with 408 after the header timeout.
+        QTcpSocket slow;
+        slow.connectToHost(QHostAddress::LocalHost, s3.port);
+        QVERIFY(slow.waitForConnected(5000));
+        QElapsedTimer t;
+        t.start();
+        QByteArray got;
+        const QByteArray head = "GET /api/v1/projects HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+        for (int i = 0; t.elapsed() < 8000 && slow.state() == QAbstractSocket::ConnectedState && !got.contains('}');
+             ++i) {
+            slow.write(head.mid(i, 1).isEmpty() ? QByteArray("a") : head.mid(i, 1));
+            slow.waitForBytesWritten(500);
+            slow.waitForReadyRead(400);
+            got += slow.readAll();
+        }
+        QVERIFY2(got.startsWith("HTTP/1.1 408"), got.left(200).constData());
+        QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+        // A connection that sends nothing after its answer is closed.
+        QTcpSocket idle;
+        idle.connectToHost(QHostAddress::LocalHost, s3.port);
+        QVERIFY(idle.waitForConnected(5000));
+        idle.write("GET /api/v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + s3.token.toLatin1() +
+                   "\r\n\r\n");
+        QVERIFY(idle.waitForReadyRead(5000));
+        QVERIFY(idle.readAll().startsWith("HTTP/1.1 200"));
+        t.restart();
+        QVERIFY(idle.state() == QAbstractSocket::UnconnectedState || idle.waitForDisconnected(6000));
+        QVERIFY2(t.elapsed() >= 1500, qPrintable(QString::number(t.elapsed())));
+        s3.process.terminate();
+        QVERIFY(s3.process.waitForFinished(10000));
+    }
+
     void requestLimits() {
         QByteArray big(300000, 'x');
         Response r = http(s2_, "POST", QStringLiteral("/api/v1/gallery"), big, {}, "application/octet-stream");
