@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSaveFile>
 
 namespace diamond::cli {
 
@@ -192,8 +193,15 @@ int runGallery(const QStringList &args, const QString &workspaceOption, Io &io) 
     const QString source = store.packageFile(*entry);
     if (source.isEmpty()) return io.err << tr("diamondctl: the package file of entry %1 is missing\n").arg(id), kFailed;
     const QString target = o.positional.at(1);
-    QFile::remove(target);
-    if (!QFile::copy(source, target)) return io.err << tr("diamondctl: cannot write %1\n").arg(target), kFailed;
+    // Written to a temporary file and renamed: an existing file is replaced only by a complete copy.
+    QFile in(source);
+    QSaveFile out(target);
+    bool copied = in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly);
+    while (copied && !in.atEnd()) {
+        const QByteArray chunk = in.read(1 << 20);
+        copied = !chunk.isEmpty() && out.write(chunk) == chunk.size();
+    }
+    if (!copied || !out.commit()) return io.err << tr("diamondctl: cannot write %1\n").arg(target), kFailed;
     if (o.json)
         printJson(io, {{QStringLiteral("id"), id}, {QStringLiteral("path"), QFileInfo(target).absoluteFilePath()}});
     else

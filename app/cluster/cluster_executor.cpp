@@ -23,6 +23,8 @@ namespace diamond::app {
 namespace {
 
 constexpr qint64 kReadChunk = 1 << 20;
+/// No engine writes that much; a cluster that does is not followed further (the local disk is not filled).
+constexpr qint64 kMaxEventsBytes = qint64(4) << 30;
 
 QByteArray fileSha256(const QString &path) {
     QFile f(path);
@@ -54,8 +56,9 @@ public:
         QString reason;
         QElapsedTimer sinceStatePoll;
         QString lastTransientError;
-        QByteArray partialLine;   ///< fetched bytes after the last newline
-        bool engineError = false; ///< the current attempt wrote an `error` event
+        QByteArray partialLine;      ///< fetched bytes after the last newline
+        bool engineError = false;    ///< the current attempt wrote an `error` event
+        bool eventsOverflow = false; ///< the cluster's events file passed kMaxEventsBytes
     };
 
     ClusterWorker(ClusterExecutor *executor, ClusterLink *link, remote::ClusterProfile profile)
@@ -322,6 +325,10 @@ private:
             }
             j.lastTransientError.clear();
             if (data.isEmpty()) return true;
+            if (j.offset + data.size() > kMaxEventsBytes) {
+                j.eventsOverflow = true;
+                return true;
+            }
             QFile local(localPath);
             if (!local.open(QIODevice::Append) || local.write(data) != data.size()) {
                 note(j.request.runId, tr("Cannot append to %1: %2").arg(localPath, local.errorString()));
@@ -375,6 +382,13 @@ private:
     void pollOne(qint64 runId) {
         Job &j = jobs_[runId];
         fetchEvents(j);
+        if (j.eventsOverflow) {
+            QString ignored;
+            scheduler_->cancel(j.currentJobId, &ignored);
+            return endRun(runId, -1, true, false,
+                          tr("The run's events file on the cluster passed %1 GiB; the job was cancelled.")
+                              .arg(kMaxEventsBytes >> 30));
+        }
         if (j.sinceStatePoll.isValid() && j.sinceStatePoll.elapsed() < schedulerMs_) return;
         j.sinceStatePoll.start();
         QString error;
@@ -446,15 +460,19 @@ private:
         }
         const QString localDir = QDir(j.request.runDir).filePath(QStringLiteral("checkpoints"));
         const QString local = QDir(localDir).filePath(name);
+        const QString part = local + QStringLiteral(".part"); // never a half checkpoint under the final name
         QDir().mkpath(localDir);
         for (int attempt = 0; attempt < 2; ++attempt) {
             QString error;
-            if (!runner_->download(j.remoteDir + QStringLiteral("/checkpoints/") + name, local, &error)) {
+            if (!runner_->download(j.remoteDir + QStringLiteral("/checkpoints/") + name, part, &error)) {
                 note(j.request.runId, tr("Cannot fetch the checkpoint %1: %2").arg(name, error));
                 return;
             }
-            if (fileSha256(local) == parts[0]) return;
-            QFile::remove(local); // a stale partial copy: fetch it whole once more
+            if (fileSha256(part) == parts[0]) {
+                QFile::remove(local);
+                if (QFile::rename(part, local)) return;
+            }
+            QFile::remove(part); // a stale partial copy: fetch it whole once more
         }
         note(j.request.runId, tr("The fetched checkpoint %1 does not match the cluster's copy.").arg(name));
     }

@@ -2,6 +2,7 @@
 #include "rest_server.h"
 
 #include "app/cluster/cluster_store.h"
+#include "app/rest/client_data.h"
 #include "app/run/run_json.h"
 #include "app/run/run_service.h"
 #include "app/run/run_store.h"
@@ -56,6 +57,16 @@ QJsonArray diagnosticsJson(const std::vector<spec::Diagnostic> &diagnostics) {
 
 bool isTerminal(RunState s) {
     return s == RunState::Finished || s == RunState::Failed || s == RunState::Cancelled || s == RunState::Preempted;
+}
+
+/// sweepJson() with the definition's data paths as a client may see them.
+QJsonObject clientSweepJson(Workspace &ws, const sweep::SweepRow &row, const QList<sweep::TrialRow> &trials) {
+    QJsonObject o = sweep::sweepJson(row, trials);
+    QJsonObject definition = o.value(QStringLiteral("definition")).toObject();
+    definition.insert(QStringLiteral("config"),
+                      clientConfig(ws, definition.value(QStringLiteral("config")).toObject()));
+    o.insert(QStringLiteral("definition"), definition);
+    return o;
 }
 
 } // namespace
@@ -136,7 +147,7 @@ RestServer::Reply RestServer::listRuns(const Request &req) {
     const qint64 project = QUrlQuery(req.http.url).queryItemValue(QStringLiteral("project")).toLongLong();
     QJsonArray a;
     for (const Run &r : store.runs(project))
-        a.append(runJson(ws_, r));
+        a.append(clientRunJson(ws_, r));
     return jsonReply({{QStringLiteral("runs"), a}});
 }
 
@@ -162,6 +173,9 @@ RestServer::Reply RestServer::createRun(const Request &req) {
     if (!execution.isUndefined() && !execution.isObject())
         return errorReply(400, QStringLiteral("bad_request"), tr("\"execution\" must be a JSON object"));
     n.execution = execution.toObject();
+    QString problem;
+    if (!confineDataPaths(ws_, n.config, &n.execution, &problem))
+        return errorReply(400, QStringLiteral("path_not_allowed"), problem);
     if (n.target != QLatin1String("local") && !ClusterStore(ws_).profile(n.target))
         return errorReply(400, QStringLiteral("unknown_target"),
                           tr("no target \"%1\": GET /api/v1/clusters lists them").arg(n.target));
@@ -169,28 +183,28 @@ RestServer::Reply RestServer::createRun(const Request &req) {
     if (!run) return errorReply(400, QStringLiteral("bad_request"), service_->errorString());
     if (body.value(QStringLiteral("start")).toBool(true) && !service_->start(run->id))
         return errorReply(502, QStringLiteral("engine_start_failed"), service_->errorString());
-    return jsonReply(runJson(ws_, *RunStore(ws_).run(run->id)), 201);
+    return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(run->id)), 201);
 }
 
 RestServer::Reply RestServer::getRun(const Request &req) {
     RunStore store(ws_);
     const auto run = store.run(req.ids.value(0));
     if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(req.ids.value(0)));
-    return jsonReply(runJson(ws_, *run));
+    return jsonReply(clientRunJson(ws_, *run));
 }
 
 RestServer::Reply RestServer::cancelRun(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
     if (!service_->cancel(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
-    return jsonReply(runJson(ws_, *RunStore(ws_).run(id)), 202);
+    return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
 RestServer::Reply RestServer::resumeRun(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
     if (!service_->resume(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
-    return jsonReply(runJson(ws_, *RunStore(ws_).run(id)), 202);
+    return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
 RestServer::Reply RestServer::runMetrics(const Request &req) {
@@ -258,7 +272,8 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
         if (!out.isEmpty()) socket->write(out);
         if (!r || (isTerminal(r->state) && !service_->isActive(id))) {
             socket->write("event: end\ndata: " +
-                          QJsonDocument(r ? runJson(ws_, *r) : QJsonObject()).toJson(QJsonDocument::Compact) + "\n\n");
+                          QJsonDocument(r ? clientRunJson(ws_, *r) : QJsonObject()).toJson(QJsonDocument::Compact) +
+                          "\n\n");
             timer->stop();
             socket->disconnectFromHost();
         }
@@ -284,6 +299,10 @@ RestServer::Reply RestServer::createSweep(const Request &req) {
     Reply error;
     if (!jsonBody(req, &body, &error)) return error;
     QString problem;
+    QJsonObject config = body.value(QStringLiteral("config")).toObject();
+    if (!confineDataPaths(ws_, config, nullptr, &problem))
+        return errorReply(400, QStringLiteral("path_not_allowed"), problem);
+    if (body.contains(QStringLiteral("config"))) body.insert(QStringLiteral("config"), config);
     const auto definition = sweep::SweepDefinition::fromJson(body, ws_.path(), &problem);
     if (!definition) return errorReply(400, QStringLiteral("bad_request"), problem);
     if (!definition->isLocal() && !ClusterStore(ws_).profile(definition->target))
@@ -294,7 +313,7 @@ RestServer::Reply RestServer::createSweep(const Request &req) {
     sweep::SweepStore store(ws_);
     const auto row = store.sweep(controller->sweepId());
     if (!row) return errorReply(500, QStringLiteral("internal"), store.errorString());
-    return jsonReply(sweep::sweepJson(*row, store.trials(row->id)), 201);
+    return jsonReply(clientSweepJson(ws_, *row, store.trials(row->id)), 201);
 }
 
 RestServer::Reply RestServer::getSweep(const Request &req) {
@@ -302,7 +321,7 @@ RestServer::Reply RestServer::getSweep(const Request &req) {
     sweep::SweepStore store(ws_);
     const auto row = store.sweep(id);
     if (!row) return errorReply(404, QStringLiteral("not_found"), tr("no sweep %1").arg(id));
-    return jsonReply(sweep::sweepJson(*row, store.trials(id)));
+    return jsonReply(clientSweepJson(ws_, *row, store.trials(id)));
 }
 
 namespace {
@@ -314,7 +333,7 @@ RestServer::Reply sweepControl(Workspace &ws, qint64 id, const std::function<boo
     if (!store.sweep(id)) return errorReply(404, QStringLiteral("not_found"), tr("no sweep %1").arg(id));
     if (!action()) return errorReply(409, QStringLiteral("conflict"), error());
     const auto row = store.sweep(id);
-    return jsonReply(sweep::sweepJson(*row, store.trials(id)), 202);
+    return jsonReply(clientSweepJson(ws, *row, store.trials(id)), 202);
 }
 
 } // namespace

@@ -24,21 +24,49 @@ QList<EventLine> EventLogTail::readLines(qint64 maxBytes) {
     QFile file(path_);
     if (!file.open(QIODevice::ReadOnly)) return out; // not written yet
     if (file.size() <= offset_ || !file.seek(offset_)) return out;
-    QByteArray data = file.read(std::max<qint64>(maxBytes, 1));
+    if (skipping_) {
+        // Inside a line longer than kMaxLineBytes: scan on (from where the last call stopped) to its end.
+        if (!file.seek(skipScanned_)) return out;
+        for (;;) {
+            const QByteArray chunk = file.read(1 << 20);
+            if (chunk.isEmpty()) return out; // not ended yet
+            const qsizetype nl = chunk.indexOf('\n');
+            if (nl >= 0) {
+                offset_ = skipScanned_ + nl + 1;
+                skipping_ = false;
+                ++skippedLines_;
+                break;
+            }
+            skipScanned_ += chunk.size();
+        }
+        if (!file.seek(offset_)) return out;
+    }
+    const qint64 cap = std::max<qint64>(maxBytes, 1);
+    QByteArray data = file.read(cap);
     qint64 lastNewline = data.lastIndexOf('\n');
-    while (lastNewline < 0 && !file.atEnd()) { // a single line longer than maxBytes: read on to its end
-        const QByteArray more = file.read(maxBytes);
+    while (lastNewline < 0 && !file.atEnd() && data.size() <= kMaxLineBytes) { // one long line: read on to its end
+        const QByteArray more = file.read(cap);
         if (more.isEmpty()) break;
         data += more;
         lastNewline = data.lastIndexOf('\n');
     }
-    if (lastNewline < 0) return out;
+    if (lastNewline < 0) {
+        if (data.size() > kMaxLineBytes) { // no event is that long: skip the line without holding it
+            skipping_ = true;
+            skipScanned_ = offset_ + data.size();
+            return readLines(maxBytes);
+        }
+        return out;
+    }
     qint64 start = 0;
     while (start <= lastNewline) {
         const qint64 end = data.indexOf('\n', start);
         QByteArray line = data.mid(start, end - start);
         if (line.endsWith('\r')) line.chop(1);
-        if (!line.trimmed().isEmpty()) out.append({offset_ + start, line});
+        if (line.size() > kMaxLineBytes)
+            ++skippedLines_;
+        else if (!line.trimmed().isEmpty())
+            out.append({offset_ + start, line});
         start = end + 1;
     }
     offset_ += lastNewline + 1;

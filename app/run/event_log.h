@@ -40,12 +40,21 @@ public:
     void setOffset(qint64 offset) { offset_ = offset; }
 
     /// Complete lines from offset() on (at most about maxBytes of them; at least one complete line when the
-    /// file has one), advancing offset() past them. Empty lines advance the offset but are not returned.
+    /// file has one), advancing offset() past them. Empty lines advance the offset but are not returned, and so do
+    /// lines longer than kMaxLineBytes (no engine event is; a hostile or broken file must not make the reader hold
+    /// them): such a line is scanned in pieces, never held whole.
     QList<EventLine> readLines(qint64 maxBytes = 4 * 1024 * 1024);
+    /// Lines skipped for their length so far.
+    int skippedLines() const { return skippedLines_; }
+
+    static constexpr qint64 kMaxLineBytes = 1 << 20;
 
 private:
     QString path_;
     qint64 offset_ = 0;
+    bool skipping_ = false;  ///< inside an over-long line that has not ended yet
+    qint64 skipScanned_ = 0; ///< how far that line was scanned
+    int skippedLines_ = 0;
 };
 
 /// The metric point of a `metric` event; nullopt for other events or a malformed one.

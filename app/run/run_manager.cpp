@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QSaveFile>
 #include <QTimer>
 
 #include <csignal>
@@ -85,9 +86,11 @@ ExecutionRequest RunManager::requestFor(const Run &run, bool resume) const {
 }
 
 bool RunManager::markLaunched(qint64 runId, bool resume) {
-    QFile pidFile(pidFilePath(ws_.runDirectory(runId)));
-    if (pidFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    QSaveFile pidFile(pidFilePath(ws_.runDirectory(runId)));
+    if (pidFile.open(QIODevice::WriteOnly)) {
         pidFile.write(QByteArray::number(executor_->processId(runId)) + '\n');
+        pidFile.commit();
+    }
     return moveTo(runId, RunState::Running, resume ? tr("resumed") : QString());
 }
 

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -34,8 +35,8 @@ QJsonObject parseObject(const QVariant &v) { return QJsonDocument::fromJson(v.to
 QVariant nullableText(const QString &s) { return s.isEmpty() ? QVariant() : QVariant(s); }
 
 bool writeFile(const QString &path, const QByteArray &content) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(content) == content.size();
+    QSaveFile f(path); // complete or not at all
+    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size() && f.commit();
 }
 
 constexpr const char *kRunColumns = "id, project_id, architecture_version_id, name, config_json, target, state, "

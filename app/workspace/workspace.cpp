@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -67,9 +68,18 @@ bool Workspace::open(const QString &folder, OpenMode mode) {
             error_ = tr("Cannot create a workspace at %1: it is a file, not a folder.").arg(absolute);
             return false;
         }
+        const bool folderIsNew = !QFileInfo::exists(absolute);
         if (!QDir().mkpath(absolute)) {
             error_ = tr("Cannot create the workspace folder %1.").arg(absolute);
             return false;
+        }
+        // A new workspace is private: runs, data, tokens and the database are the user's alone.
+        if (folderIsNew)
+            QFile::setPermissions(absolute, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile db(dbFile);
+        if (db.open(QIODevice::WriteOnly | QIODevice::NewOnly)) { // created empty with owner-only permissions
+            db.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            db.close();
         }
     }
 
@@ -100,6 +110,11 @@ bool Workspace::open(const QString &folder, OpenMode mode) {
     }
     const MigrationOutcome outcome = migrateSchema(db_, dbFile);
     if (!outcome.ok) return fail(outcome.error);
+    // The database and its WAL files are never readable by others, also in workspaces made by older versions.
+    for (const QString &file : QStringList{dbFile, dbFile + QStringLiteral("-wal"), dbFile + QStringLiteral("-shm")})
+        if (QFileInfo(file).permissions() &
+            (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther))
+            QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     created_ = outcome.createdSchema;
     schemaVersion_ = outcome.toVersion;
     path_ = absolute;

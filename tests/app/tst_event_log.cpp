@@ -70,6 +70,31 @@ private Q_SLOTS:
         QCOMPARE(small.readLines(3).first().offset, 8);
     }
 
+    void overlongLinesAreSkippedNotHeld() {
+        // A line longer than any event (a broken or hostile file, e.g. fetched from a cluster) is skipped in pieces,
+        // also while it is still being written; the lines around it are read.
+        const QString path = dir_.filePath(QStringLiteral("long.jsonl"));
+        append(path, "{\"a\":1}\n");
+        append(path, QByteArray(3 << 20, 'x')); // 3 MiB, no end yet
+        EventLogTail tail(path);
+        auto lines = tail.readLines();
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0].text, QByteArray("{\"a\":1}"));
+        QVERIFY(tail.readLines().isEmpty());
+        append(path, QByteArray(2 << 20, 'y') + "\n{\"b\":2}\n");
+        lines = tail.readLines();
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0].text, QByteArray("{\"b\":2}"));
+        QCOMPARE(tail.skippedLines(), 1);
+        QCOMPARE(tail.offset(), QFileInfo(path).size());
+        // A complete over-long line within one read is skipped as well.
+        append(path, QByteArray(EventLogTail::kMaxLineBytes + 10, 'z') + "\n{\"c\":3}\n");
+        lines = tail.readLines(8 << 20);
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0].text, QByteArray("{\"c\":3}"));
+        QCOMPARE(tail.skippedLines(), 2);
+    }
+
     void metricPointParsing() {
         const QJsonObject e{{QStringLiteral("event"), QStringLiteral("metric")},
                             {QStringLiteral("step"), 20},

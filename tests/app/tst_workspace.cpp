@@ -77,6 +77,27 @@ private Q_SLOTS:
         QVERIFY(store.projectByName(QStringLiteral("Kept")));
     }
 
+    void newWorkspaceIsPrivate() {
+        // The folder and the database of a new workspace are the user's alone (0700 / 0600), whatever the umask.
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("private/ws"));
+        Workspace ws;
+        QVERIFY2(ws.create(folder), qPrintable(ws.errorString()));
+        const auto others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+                            QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+        QCOMPARE(QFileInfo(folder).permissions() & others, QFileDevice::Permissions());
+        for (const QString &file : QDir(folder).entryList({QStringLiteral("diamond.db*")}, QDir::Files)) {
+            QCOMPARE(QFileInfo(QDir(folder).filePath(file)).permissions() & others, QFileDevice::Permissions());
+            QVERIFY(QFileInfo(QDir(folder).filePath(file)).permissions() & QFileDevice::ReadOwner);
+        }
+        ws.close();
+        // An older workspace's readable database is tightened when opened.
+        const QString db = QDir(folder).filePath(QStringLiteral("diamond.db"));
+        QVERIFY(QFile::setPermissions(db, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
+        QVERIFY(ws.open(folder));
+        QCOMPARE(QFileInfo(db).permissions() & others, QFileDevice::Permissions());
+    }
+
     void pragmasAreInEffect() {
         QTemporaryDir dir;
         Workspace ws;

@@ -325,6 +325,43 @@ private Q_SLOTS:
             QCOMPARE(loss[i].step, qint64(10 * (i + 1)));
     }
 
+    void hostileCheckpointNameIsRefused() {
+        // A cluster that answers the checkpoint listing with a path ("../../escape.pt") must not make this computer
+        // write outside the run folder. The "cluster" here lies through a sha256sum earlier on PATH, which also
+        // puts a file at the named place on the cluster side.
+        const QString bin = dir_.filePath(QStringLiteral("hostile-bin"));
+        QVERIFY(QDir().mkpath(bin));
+        QFile fake(QDir(bin).filePath(QStringLiteral("sha256sum")));
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write("#!/bin/sh\n"
+                   "for a in \"$@\"; do case \"$a\" in *.pt)\n"
+                   "  cp \"$a\" ../../escape.pt\n"
+                   "  h=$(/usr/bin/sha256sum ../../escape.pt | cut -d' ' -f1)\n"
+                   "  echo \"$h  ../../escape.pt\"; exit 0;; esac; done\n"
+                   "exec /usr/bin/sha256sum \"$@\"\n");
+        fake.close();
+        QVERIFY(fake.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", bin.toLocal8Bit() + ':' + path);
+        Session s;
+        QVERIFY(makeSession(s, QStringLiteral("hostile"), twoTasks(10)));
+        QStringList notes;
+        connect(s.executor, &app::ClusterExecutor::message, this, [&](qint64, const QString &text) { notes << text; });
+        QVERIFY(s.manager->startRun(s.runId));
+        const RunState end = waitForEnd(*s.manager, 180000);
+        qputenv("PATH", path);
+        QCOMPARE(end, RunState::Finished);
+        const QString runs = QFileInfo(s.ws.runDirectory(s.runId)).absolutePath();
+        QVERIFY2(QFile::exists(s.executor->remoteRunDir(s.runId) + QStringLiteral("/../escape.pt")),
+                 "the hostile cluster did not make its file"); // the test's own check
+        QVERIFY2(!QFile::exists(QDir(runs).filePath(QStringLiteral("escape.pt"))), "written outside the run folder");
+        QVERIFY(QDir(s.ws.runDirectory(s.runId) + QStringLiteral("/checkpoints"))
+                    .entryList({QStringLiteral("*")}, QDir::Files)
+                    .isEmpty());
+        QVERIFY2(notes.join(QLatin1Char('\n')).contains(QStringLiteral("unexpected checkpoint file")),
+                 qPrintable(notes.join(QLatin1Char('\n'))));
+    }
+
     void timeLimitContinuesToTheSameWeights() {
         // 40,000 steps with one thread per rank: well over the 1-minute limit on a quiet machine too.
         auto longer = [](QJsonObject &c) {

@@ -531,6 +531,73 @@ private Q_SLOTS:
         QCOMPARE(http(s1_, "POST", QStringLiteral("/api/v1/sweeps/999/stop")).status, 404);
     }
 
+    void dataPathsStayInTheDataFolder() {
+        // A REST client names data only inside <workspace>/data; what it is told back has no server paths and no
+        // file content.
+        const QString data = QDir(ws1_).filePath(QStringLiteral("data"));
+        QVERIFY(QDir().mkpath(data));
+        QFile csv(QDir(data).filePath(QStringLiteral("bad.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("x,y\n1,0\n2,1\nsecretvalue,1\n");
+        csv.close();
+        QFile::remove(QDir(data).filePath(QStringLiteral("escape.csv")));
+        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"), QDir(data).filePath(QStringLiteral("escape.csv"))));
+        auto body = [&](const QJsonObject &dataSection, const QJsonObject &execution = {}) {
+            QJsonObject config = configJson_;
+            config.insert(QStringLiteral("steps"), 20);
+            config.insert(QStringLiteral("threads"), 1);
+            config.insert(QStringLiteral("data"), dataSection);
+            QJsonObject b{{QStringLiteral("spec"), specJson_}, {QStringLiteral("config"), config}};
+            if (!execution.isEmpty()) b.insert(QStringLiteral("execution"), execution);
+            return QJsonDocument(b).toJson();
+        };
+        auto csvData = [](const QString &path) {
+            return QJsonObject{{QStringLiteral("source"), QStringLiteral("csv")},
+                               {QStringLiteral("path"), path},
+                               {QStringLiteral("target"), QStringLiteral("y")}};
+        };
+        for (const QString &path :
+             {QStringLiteral("/etc/passwd"), QStringLiteral("../diamond.db"), QStringLiteral("sub/../../diamond.db"),
+              QStringLiteral("escape.csv"), QStringLiteral("missing.csv"), QStringLiteral("~/x.csv"),
+              QStringLiteral("/dev/zero")}) {
+            const Response r = http(s1_, "POST", QStringLiteral("/api/v1/runs"), body(csvData(path)));
+            QVERIFY2(r.status == 400, qPrintable(path + QStringLiteral(": ") + QString::fromUtf8(r.body)));
+            QCOMPARE(r.code(), QStringLiteral("path_not_allowed"));
+            QVERIFY2(!r.body.contains(ws1_.toUtf8()), r.body.constData());
+        }
+        Response r = http(s1_, "POST", QStringLiteral("/api/v1/runs"),
+                          body(csvData(QStringLiteral("bad.csv")),
+                               {{QStringLiteral("init_weights"), QStringLiteral("/etc/passwd")}}));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.code(), QStringLiteral("path_not_allowed"));
+
+        r = http(s1_, "POST", QStringLiteral("/api/v1/runs"), body(csvData(QStringLiteral("bad.csv"))));
+        QVERIFY2(r.status == 201, r.body.constData());
+        const qint64 id = r.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(r.json()
+                     .value(QStringLiteral("config"))
+                     .toObject()
+                     .value(QStringLiteral("data"))
+                     .toObject()
+                     .value(QStringLiteral("path"))
+                     .toString(),
+                 QStringLiteral("bad.csv"));
+        QCOMPARE(waitForState(s1_, id, {QStringLiteral("failed")}), QStringLiteral("failed"));
+        r = http(s1_, "GET", QStringLiteral("/api/v1/runs/%1").arg(id));
+        const QString message = r.json().value(QStringLiteral("exit_message")).toString();
+        QVERIFY2(message.contains(QStringLiteral("bad.csv:4")), qPrintable(message)); // still says where
+        QVERIFY2(!r.body.contains("secretvalue"), r.body.constData());
+        QVERIFY2(!r.body.contains(ws1_.toUtf8()), r.body.constData());
+
+        QJsonObject sweep{
+            {QStringLiteral("format"), QStringLiteral("diamond.sweep/1")},
+            {QStringLiteral("spec"), specJson_},
+            {QStringLiteral("config"), QJsonObject{{QStringLiteral("data"), csvData(QStringLiteral("/etc/passwd"))}}}};
+        r = http(s1_, "POST", QStringLiteral("/api/v1/sweeps"), QJsonDocument(sweep).toJson());
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.code(), QStringLiteral("path_not_allowed"));
+    }
+
     void publishBrowseDownloadImportVerify() {
         const QByteArray card = "# Spirals over REST\n\nA *custom* card written by the publisher.";
         Response r = http(s1_, "POST", QStringLiteral("/api/v1/runs/1/publish"),
