@@ -333,6 +333,10 @@
         <source>The cluster named an unexpected checkpoint file; nothing was fetched.</source>
         <translation>The cluster named an unexpected checkpoint file; nothing was fetched.</translation>
     </message>
+    <message>
+        <source>The run&apos;s events file on the cluster passed %1 GiB; the job was cancelled.</source>
+        <translation>The run's events file on the cluster passed %1 GiB; the job was cancelled.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::EnginePlanJob</name>
@@ -712,6 +716,50 @@
         <source>Training</source>
         <translation>Training</translation>
     </message>
+    <message>
+        <source>cannot sign the package</source>
+        <translation>cannot sign the package</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is readable by other users; run chmod 600 on it</source>
+        <translation>%1 is readable by other users; run chmod 600 on it</translation>
+    </message>
+    <message>
+        <source>cannot read the publisher key %1</source>
+        <translation>cannot read the publisher key %1</translation>
+    </message>
+    <message>
+        <source>%1 is not an Ed25519 private key</source>
+        <translation>%1 is not an Ed25519 private key</translation>
+    </message>
+    <message>
+        <source>cannot make a publisher key</source>
+        <translation>cannot make a publisher key</translation>
+    </message>
+    <message>
+        <source>cannot write the publisher key %1</source>
+        <translation>cannot write the publisher key %1</translation>
+    </message>
+    <message>
+        <source>signature.json has an unknown format</source>
+        <translation>signature.json has an unknown format</translation>
+    </message>
+    <message>
+        <source>signature.json holds no Ed25519 key and signature</source>
+        <translation>signature.json holds no Ed25519 key and signature</translation>
+    </message>
+    <message>
+        <source>signature.json uses a weak Ed25519 key or signature</source>
+        <translation>signature.json uses a weak Ed25519 key or signature</translation>
+    </message>
+    <message>
+        <source>the signature does not match manifest.json: the package was changed after signing</source>
+        <translation>the signature does not match manifest.json: the package was changed after signing</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::gallery::GallerySource</name>
@@ -739,14 +787,6 @@
         <translation>%1: spec.json is not a valid network spec: %2</translation>
     </message>
     <message>
-        <source>already in the gallery (entry %1), verified</source>
-        <translation>already in the gallery (entry %1), verified</translation>
-    </message>
-    <message>
-        <source>already in the gallery (entry %1), not verified</source>
-        <translation>already in the gallery (entry %1), not verified</translation>
-    </message>
-    <message>
         <source>cannot copy %1 into the gallery (%2)</source>
         <translation>cannot copy %1 into the gallery (%2)</translation>
     </message>
@@ -761,6 +801,22 @@
     <message>
         <source>the engine&apos;s export has no %1</source>
         <translation>the engine's export has no %1</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), consistent</source>
+        <translation>already in the gallery (entry %1), consistent</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), not consistent</source>
+        <translation>already in the gallery (entry %1), not consistent</translation>
+    </message>
+    <message>
+        <source>not an Ed25519 public key</source>
+        <translation>not an Ed25519 public key</translation>
+    </message>
+    <message>
+        <source>no trusted key %1</source>
+        <translation>no trusted key %1</translation>
     </message>
 </context>
 <context>
@@ -1191,6 +1247,13 @@
     <message>
         <source>Cannot write the config of run %1: %2</source>
         <translation>Cannot write the config of run %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::gallery</name>
+    <message>
+        <source>the package is not signed</source>
+        <translation>the package is not signed</translation>
     </message>
 </context>
 <context>
@@ -2040,20 +2103,32 @@ Runs already sent to it are kept.</translation>
         <translation>No preview</translation>
     </message>
     <message>
-        <source>✓ Verified</source>
-        <translation>✓ Verified</translation>
-    </message>
-    <message>
-        <source>Unverified</source>
-        <translation>Unverified</translation>
-    </message>
-    <message>
         <source>no metric</source>
         <translation>no metric</translation>
     </message>
     <message>
         <source>+%1</source>
         <translation>+%1</translation>
+    </message>
+    <message>
+        <source>✓ Consistent</source>
+        <translation>✓ Consistent</translation>
+    </message>
+    <message>
+        <source>Not consistent</source>
+        <translation>Not consistent</translation>
+    </message>
+    <message>
+        <source>✓ Trusted</source>
+        <translation>✓ Trusted</translation>
+    </message>
+    <message>
+        <source>Untrusted</source>
+        <translation>Untrusted</translation>
+    </message>
+    <message>
+        <source>Unsigned</source>
+        <translation>Unsigned</translation>
     </message>
 </context>
 <context>
@@ -2121,18 +2196,6 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>Start a training run from these weights</source>
         <translation>Start a training run from these weights</translation>
-    </message>
-    <message>
-        <source>✓ Verified</source>
-        <translation>✓ Verified</translation>
-    </message>
-    <message>
-        <source>Not verified</source>
-        <translation>Not verified</translation>
-    </message>
-    <message>
-        <source>The test inputs were re-run through the engine and reproduce the outputs stored in the package.</source>
-        <translation>The test inputs were re-run through the engine and reproduce the outputs stored in the package.</translation>
     </message>
     <message>
         <source>The test inputs did not reproduce the stored outputs, or could not be re-run.</source>
@@ -2274,6 +2337,84 @@ Runs already sent to it are kept.</translation>
         <source>%1 seconds</source>
         <translation>%1 seconds</translation>
     </message>
+    <message>
+        <source>Link not opened</source>
+        <translation>Link not opened</translation>
+    </message>
+    <message>
+        <source>The model card links to
+
+%1
+
+Diamond opens only web links (http, https) from model cards.</source>
+        <translation>The model card links to
+
+%1
+
+Diamond opens only web links (http, https) from model cards.</translation>
+    </message>
+    <message>
+        <source>Open link</source>
+        <translation>Open link</translation>
+    </message>
+    <message>
+        <source>Open this address from the model card in your browser?
+
+%1</source>
+        <translation>Open this address from the model card in your browser?
+
+%1</translation>
+    </message>
+    <message>
+        <source>Stop &amp;trusting</source>
+        <translation>Stop &amp;trusting</translation>
+    </message>
+    <message>
+        <source>&amp;Trust this publisher</source>
+        <translation>&amp;Trust this publisher</translation>
+    </message>
+    <message>
+        <source>Remove %1&apos;s key from this gallery&apos;s trust list</source>
+        <translation>Remove %1's key from this gallery's trust list</translation>
+    </message>
+    <message>
+        <source>Add %1&apos;s key (%2) to this gallery&apos;s trust list</source>
+        <translation>Add %1's key (%2) to this gallery's trust list</translation>
+    </message>
+    <message>
+        <source>✓ Consistent</source>
+        <translation>✓ Consistent</translation>
+    </message>
+    <message>
+        <source>Not consistent</source>
+        <translation>Not consistent</translation>
+    </message>
+    <message>
+        <source>The test inputs were re-run through the engine and reproduce the outputs stored in the package. This shows the package agrees with itself, not who made it: see the signature.</source>
+        <translation>The test inputs were re-run through the engine and reproduce the outputs stored in the package. This shows the package agrees with itself, not who made it: see the signature.</translation>
+    </message>
+    <message>
+        <source>Unsigned: nothing says who made this package.</source>
+        <translation>Unsigned: nothing says who made this package.</translation>
+    </message>
+    <message>
+        <source>✓ Signed by %1, a publisher you trust (key %2)</source>
+        <translation>✓ Signed by %1, a publisher you trust (key %2)</translation>
+    </message>
+    <message>
+        <source>Key %1</source>
+        <translation>Key %1</translation>
+    </message>
+    <message>
+        <source>Signed by &quot;%1&quot;, not on your trust list (key %2)</source>
+        <translation>Signed by "%1", not on your trust list (key %2)</translation>
+    </message>
+    <message>
+        <source>Key %1
+Anyone can sign with any name. Trust the key only if its owner gave you the same fingerprint (diamondctl gallery key prints it).</source>
+        <translation>Key %1
+Anyone can sign with any name. Trust the key only if its owner gave you the same fingerprint (diamondctl gallery key prints it).</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::GalleryModel</name>
@@ -2282,16 +2423,28 @@ Runs already sent to it are kept.</translation>
         <translation>%1 %</translation>
     </message>
     <message>
-        <source>Verified: the test inputs reproduce the expected outputs</source>
-        <translation>Verified: the test inputs reproduce the expected outputs</translation>
-    </message>
-    <message>
-        <source>Not verified</source>
-        <translation>Not verified</translation>
-    </message>
-    <message>
         <source>v%1</source>
         <translation>v%1</translation>
+    </message>
+    <message>
+        <source>Consistent: its test inputs reproduce its expected outputs</source>
+        <translation>Consistent: its test inputs reproduce its expected outputs</translation>
+    </message>
+    <message>
+        <source>Not consistent: its test inputs did not reproduce its outputs</source>
+        <translation>Not consistent: its test inputs did not reproduce its outputs</translation>
+    </message>
+    <message>
+        <source>Unsigned: nothing says who made it</source>
+        <translation>Unsigned: nothing says who made it</translation>
+    </message>
+    <message>
+        <source>Signed by %1, a publisher you trust</source>
+        <translation>Signed by %1, a publisher you trust</translation>
+    </message>
+    <message>
+        <source>Signed by %1, not on your trust list</source>
+        <translation>Signed by %1, not on your trust list</translation>
     </message>
 </context>
 <context>
@@ -2383,10 +2536,6 @@ No token stored: add the gallery again with its token.</translation>
         <translation>Any license</translation>
     </message>
     <message>
-        <source>&amp;Verified only</source>
-        <translation>&amp;Verified only</translation>
-    </message>
-    <message>
         <source>&amp;Import package…</source>
         <translation>&amp;Import package…</translation>
     </message>
@@ -2471,14 +2620,6 @@ No token stored: add the gallery again with its token.</translation>
         <translation>Already in this workspace's gallery as entry %1 (%2).</translation>
     </message>
     <message>
-        <source>Imported into this workspace as entry %1, verified: %2</source>
-        <translation>Imported into this workspace as entry %1, verified: %2</translation>
-    </message>
-    <message>
-        <source>Imported into this workspace as entry %1, NOT verified: %2</source>
-        <translation>Imported into this workspace as entry %1, NOT verified: %2</translation>
-    </message>
-    <message>
         <source>Exporting… %p%</source>
         <translation>Exporting… %p%</translation>
     </message>
@@ -2501,6 +2642,62 @@ No token stored: add the gallery again with its token.</translation>
     <message>
         <source>Remove &quot;%1&quot; %2 from this workspace&apos;s gallery?</source>
         <translation>Remove "%1" %2 from this workspace's gallery?</translation>
+    </message>
+    <message>
+        <source>&amp;Consistent only</source>
+        <translation>&amp;Consistent only</translation>
+    </message>
+    <message>
+        <source>Could not change the trust list: %1</source>
+        <translation>Could not change the trust list: %1</translation>
+    </message>
+    <message>
+        <source>The publisher of entry %1 is now on this gallery&apos;s trust list.</source>
+        <translation>The publisher of entry %1 is now on this gallery's trust list.</translation>
+    </message>
+    <message>
+        <source>The publisher of entry %1 is no longer trusted.</source>
+        <translation>The publisher of entry %1 is no longer trusted.</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, consistent: %2</source>
+        <translation>Imported into this workspace as entry %1, consistent: %2</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, NOT consistent: %2</source>
+        <translation>Imported into this workspace as entry %1, NOT consistent: %2</translation>
+    </message>
+    <message>
+        <source>Trust publisher</source>
+        <translation>Trust publisher</translation>
+    </message>
+    <message>
+        <source>Stop trusting publisher</source>
+        <translation>Stop trusting publisher</translation>
+    </message>
+    <message>
+        <source>Trust every package signed with this key?
+
+Name in the signature: %1
+Key: %2
+
+Anyone can sign with any name. Compare the key with the one its owner gave you (diamondctl gallery key prints it).</source>
+        <translation>Trust every package signed with this key?
+
+Name in the signature: %1
+Key: %2
+
+Anyone can sign with any name. Compare the key with the one its owner gave you (diamondctl gallery key prints it).</translation>
+    </message>
+    <message>
+        <source>Stop trusting packages signed with this key?
+
+Name in the signature: %1
+Key: %2</source>
+        <translation>Stop trusting packages signed with this key?
+
+Name in the signature: %1
+Key: %2</translation>
     </message>
 </context>
 <context>
@@ -3084,10 +3281,6 @@ Connect ports by dragging from an output to an input.</translation>
         <translation>Run %1 was not stopped: %2</translation>
     </message>
     <message>
-        <source>Published to the gallery (entry %1, verified).</source>
-        <translation>Published to the gallery (entry %1, verified).</translation>
-    </message>
-    <message>
         <source>Published to the gallery (entry %1).</source>
         <translation>Published to the gallery (entry %1).</translation>
     </message>
@@ -3102,6 +3295,10 @@ Connect ports by dragging from an output to an input.</translation>
     <message numerus="yes">
         <source>Deleted %n run(s).</source>
         <translation><numerusform>Deleted %n run.</numerusform><numerusform>Deleted %n runs.</numerusform></translation>
+    </message>
+    <message>
+        <source>Published to the gallery (entry %1, signed and consistent).</source>
+        <translation>Published to the gallery (entry %1, signed and consistent).</translation>
     </message>
 </context>
 <context>
@@ -3331,6 +3528,66 @@ Connect ports by dragging from an output to an input.</translation>
         <source>Training</source>
         <translation>Training</translation>
     </message>
+    <message>
+        <source>Include this computer&apos;s &amp;details (data file paths, operating system, core count)</source>
+        <translation>Include this computer's &amp;details (data file paths, operating system, core count)</translation>
+    </message>
+    <message>
+        <source>Off: the package names data files by their file name only and says nothing about this computer.</source>
+        <translation>Off: the package names data files by their file name only and says nothing about this computer.</translation>
+    </message>
+    <message>
+        <source>What is &amp;shared</source>
+        <translation>What is &amp;shared</translation>
+    </message>
+    <message>
+        <source>Signed with your publisher key %1 (%2).</source>
+        <translation>Signed with your publisher key %1 (%2).</translation>
+    </message>
+    <message>
+        <source>Signed with a publisher key made for you on first publish (%1).</source>
+        <translation>Signed with a publisher key made for you on first publish (%1).</translation>
+    </message>
+    <message>
+        <source>Your publisher key cannot be used: %1</source>
+        <translation>Your publisher key cannot be used: %1</translation>
+    </message>
+    <message>
+        <source>Reading the run…</source>
+        <translation>Reading the run…</translation>
+    </message>
+    <message numerus="yes">
+        <source>(the model card, %n character(s))</source>
+        <translation><numerusform>(the model card, %n character)</numerusform><numerusform>(the model card, %n characters)</numerusform></translation>
+    </message>
+    <message>
+        <source>Anyone who receives the package gets:</source>
+        <translation>Anyone who receives the package gets:</translation>
+    </message>
+    <message>
+        <source>the network (spec.json) and its trained weights (weights.safetensors)</source>
+        <translation>the network (spec.json) and its trained weights (weights.safetensors)</translation>
+    </message>
+    <message>
+        <source>a few test inputs with the outputs this model gives for them (to check the package)</source>
+        <translation>a few test inputs with the outputs this model gives for them (to check the package)</translation>
+    </message>
+    <message>
+        <source>a picture of the architecture and the model card</source>
+        <translation>a picture of the architecture and the model card</translation>
+    </message>
+    <message>
+        <source>the manifest below</source>
+        <translation>the manifest below</translation>
+    </message>
+    <message>
+        <source>This computer&apos;s details are included: data file paths, operating system and core count.</source>
+        <translation>This computer's details are included: data file paths, operating system and core count.</translation>
+    </message>
+    <message>
+        <source>Data files are named by their file name only; nothing about this computer is included.</source>
+        <translation>Data files are named by their file name only; nothing about this computer is included.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunMonitorPage</name>
@@ -3495,10 +3752,6 @@ Connect ports by dragging from an output to an input.</translation>
         <translation>&amp;Publish…</translation>
     </message>
     <message>
-        <source>Publish the finished run to the model gallery as a shareable, verifiable package.</source>
-        <translation>Publish the finished run to the model gallery as a shareable, verifiable package.</translation>
-    </message>
-    <message>
         <source>queued on the cluster</source>
         <translation>queued on the cluster</translation>
     </message>
@@ -3517,6 +3770,10 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>Submitted %1, last seen %2</source>
         <translation>Submitted %1, last seen %2</translation>
+    </message>
+    <message>
+        <source>Publish the finished run to the model gallery as a signed package that others can check.</source>
+        <translation>Publish the finished run to the model gallery as a signed package that others can check.</translation>
     </message>
 </context>
 <context>

@@ -333,6 +333,10 @@
         <source>The cluster named an unexpected checkpoint file; nothing was fetched.</source>
         <translation>集群给出了意外的检查点文件名；未获取任何文件。</translation>
     </message>
+    <message>
+        <source>The run&apos;s events file on the cluster passed %1 GiB; the job was cancelled.</source>
+        <translation>集群上该运行的事件文件超过 %1 GiB；作业已取消。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::EnginePlanJob</name>
@@ -712,6 +716,50 @@
         <source>Training</source>
         <translation>训练</translation>
     </message>
+    <message>
+        <source>cannot sign the package</source>
+        <translation>无法签名该包</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is readable by other users; run chmod 600 on it</source>
+        <translation>%1 可被其他用户读取；请对其运行 chmod 600</translation>
+    </message>
+    <message>
+        <source>cannot read the publisher key %1</source>
+        <translation>无法读取发布者密钥 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not an Ed25519 private key</source>
+        <translation>%1 不是 Ed25519 私钥</translation>
+    </message>
+    <message>
+        <source>cannot make a publisher key</source>
+        <translation>无法生成发布者密钥</translation>
+    </message>
+    <message>
+        <source>cannot write the publisher key %1</source>
+        <translation>无法写入发布者密钥 %1</translation>
+    </message>
+    <message>
+        <source>signature.json has an unknown format</source>
+        <translation>signature.json 的格式未知</translation>
+    </message>
+    <message>
+        <source>signature.json holds no Ed25519 key and signature</source>
+        <translation>signature.json 中没有 Ed25519 密钥和签名</translation>
+    </message>
+    <message>
+        <source>signature.json uses a weak Ed25519 key or signature</source>
+        <translation>signature.json 使用了弱 Ed25519 密钥或签名</translation>
+    </message>
+    <message>
+        <source>the signature does not match manifest.json: the package was changed after signing</source>
+        <translation>签名与 manifest.json 不符：该包在签名后被修改过</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::gallery::GallerySource</name>
@@ -739,14 +787,6 @@
         <translation>%1：spec.json 不是有效的网络规格：%2</translation>
     </message>
     <message>
-        <source>already in the gallery (entry %1), verified</source>
-        <translation>已在模型库中（条目 %1），已验证</translation>
-    </message>
-    <message>
-        <source>already in the gallery (entry %1), not verified</source>
-        <translation>已在模型库中（条目 %1），未验证</translation>
-    </message>
-    <message>
         <source>cannot copy %1 into the gallery (%2)</source>
         <translation>无法将 %1 复制到模型库（%2）</translation>
     </message>
@@ -761,6 +801,22 @@
     <message>
         <source>the engine&apos;s export has no %1</source>
         <translation>引擎的导出结果中没有 %1</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), consistent</source>
+        <translation>已在模型库中（条目 %1），自洽</translation>
+    </message>
+    <message>
+        <source>already in the gallery (entry %1), not consistent</source>
+        <translation>已在模型库中（条目 %1），不自洽</translation>
+    </message>
+    <message>
+        <source>not an Ed25519 public key</source>
+        <translation>不是 Ed25519 公钥</translation>
+    </message>
+    <message>
+        <source>no trusted key %1</source>
+        <translation>没有受信任的密钥 %1</translation>
     </message>
 </context>
 <context>
@@ -1191,6 +1247,13 @@
     <message>
         <source>Cannot write the config of run %1: %2</source>
         <translation>无法写入运行 %1 的配置：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::gallery</name>
+    <message>
+        <source>the package is not signed</source>
+        <translation>该包未签名</translation>
     </message>
 </context>
 <context>
@@ -2040,20 +2103,32 @@ Runs already sent to it are kept.</source>
         <translation>无预览</translation>
     </message>
     <message>
-        <source>✓ Verified</source>
-        <translation>✓ 已验证</translation>
-    </message>
-    <message>
-        <source>Unverified</source>
-        <translation>未验证</translation>
-    </message>
-    <message>
         <source>no metric</source>
         <translation>无指标</translation>
     </message>
     <message>
         <source>+%1</source>
         <translation>+%1</translation>
+    </message>
+    <message>
+        <source>✓ Consistent</source>
+        <translation>✓ 自洽</translation>
+    </message>
+    <message>
+        <source>Not consistent</source>
+        <translation>不自洽</translation>
+    </message>
+    <message>
+        <source>✓ Trusted</source>
+        <translation>✓ 受信任</translation>
+    </message>
+    <message>
+        <source>Untrusted</source>
+        <translation>不受信任</translation>
+    </message>
+    <message>
+        <source>Unsigned</source>
+        <translation>未签名</translation>
     </message>
 </context>
 <context>
@@ -2121,18 +2196,6 @@ Runs already sent to it are kept.</source>
     <message>
         <source>Start a training run from these weights</source>
         <translation>从这些权重开始一次训练运行</translation>
-    </message>
-    <message>
-        <source>✓ Verified</source>
-        <translation>✓ 已验证</translation>
-    </message>
-    <message>
-        <source>Not verified</source>
-        <translation>未验证</translation>
-    </message>
-    <message>
-        <source>The test inputs were re-run through the engine and reproduce the outputs stored in the package.</source>
-        <translation>测试输入已通过引擎重新运行，并复现了模型包中存储的输出。</translation>
     </message>
     <message>
         <source>The test inputs did not reproduce the stored outputs, or could not be re-run.</source>
@@ -2274,6 +2337,84 @@ Runs already sent to it are kept.</source>
         <source>%1 seconds</source>
         <translation>%1 秒</translation>
     </message>
+    <message>
+        <source>Link not opened</source>
+        <translation>未打开链接</translation>
+    </message>
+    <message>
+        <source>The model card links to
+
+%1
+
+Diamond opens only web links (http, https) from model cards.</source>
+        <translation>模型卡片链接到
+
+%1
+
+Diamond 只打开模型卡片中的网页链接（http、https）。</translation>
+    </message>
+    <message>
+        <source>Open link</source>
+        <translation>打开链接</translation>
+    </message>
+    <message>
+        <source>Open this address from the model card in your browser?
+
+%1</source>
+        <translation>在浏览器中打开模型卡片中的这个地址吗？
+
+%1</translation>
+    </message>
+    <message>
+        <source>Stop &amp;trusting</source>
+        <translation>停止信任(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Trust this publisher</source>
+        <translation>信任此发布者(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Remove %1&apos;s key from this gallery&apos;s trust list</source>
+        <translation>从此模型库的信任列表中移除 %1 的密钥</translation>
+    </message>
+    <message>
+        <source>Add %1&apos;s key (%2) to this gallery&apos;s trust list</source>
+        <translation>将 %1 的密钥（%2）加入此模型库的信任列表</translation>
+    </message>
+    <message>
+        <source>✓ Consistent</source>
+        <translation>✓ 自洽</translation>
+    </message>
+    <message>
+        <source>Not consistent</source>
+        <translation>不自洽</translation>
+    </message>
+    <message>
+        <source>The test inputs were re-run through the engine and reproduce the outputs stored in the package. This shows the package agrees with itself, not who made it: see the signature.</source>
+        <translation>测试输入已由引擎重新运行，并复现了包中保存的输出。这只说明该包自身一致，并不说明是谁制作的：请查看签名。</translation>
+    </message>
+    <message>
+        <source>Unsigned: nothing says who made this package.</source>
+        <translation>未签名：无法得知是谁制作了这个包。</translation>
+    </message>
+    <message>
+        <source>✓ Signed by %1, a publisher you trust (key %2)</source>
+        <translation>✓ 由 %1 签名，是您信任的发布者（密钥 %2）</translation>
+    </message>
+    <message>
+        <source>Key %1</source>
+        <translation>密钥 %1</translation>
+    </message>
+    <message>
+        <source>Signed by &quot;%1&quot;, not on your trust list (key %2)</source>
+        <translation>由“%1”签名，不在您的信任列表中（密钥 %2）</translation>
+    </message>
+    <message>
+        <source>Key %1
+Anyone can sign with any name. Trust the key only if its owner gave you the same fingerprint (diamondctl gallery key prints it).</source>
+        <translation>密钥 %1
+任何人都可以用任意名字签名。只有当密钥的主人给您的指纹与此相同时才信任它（diamondctl gallery key 会打印指纹）。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::GalleryModel</name>
@@ -2282,16 +2423,28 @@ Runs already sent to it are kept.</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <source>Verified: the test inputs reproduce the expected outputs</source>
-        <translation>已验证：测试输入复现了预期输出</translation>
-    </message>
-    <message>
-        <source>Not verified</source>
-        <translation>未验证</translation>
-    </message>
-    <message>
         <source>v%1</source>
         <translation>v%1</translation>
+    </message>
+    <message>
+        <source>Consistent: its test inputs reproduce its expected outputs</source>
+        <translation>自洽：其测试输入复现了预期输出</translation>
+    </message>
+    <message>
+        <source>Not consistent: its test inputs did not reproduce its outputs</source>
+        <translation>不自洽：其测试输入未能复现其输出</translation>
+    </message>
+    <message>
+        <source>Unsigned: nothing says who made it</source>
+        <translation>未签名：无法得知是谁制作的</translation>
+    </message>
+    <message>
+        <source>Signed by %1, a publisher you trust</source>
+        <translation>由 %1 签名，是您信任的发布者</translation>
+    </message>
+    <message>
+        <source>Signed by %1, not on your trust list</source>
+        <translation>由 %1 签名，不在您的信任列表中</translation>
     </message>
 </context>
 <context>
@@ -2383,10 +2536,6 @@ No token stored: add the gallery again with its token.</source>
         <translation>任意许可证</translation>
     </message>
     <message>
-        <source>&amp;Verified only</source>
-        <translation>仅显示已验证(&amp;V)</translation>
-    </message>
-    <message>
         <source>&amp;Import package…</source>
         <translation>导入模型包(&amp;I)…</translation>
     </message>
@@ -2471,14 +2620,6 @@ No token stored: add the gallery again with its token.</source>
         <translation>已作为条目 %1 存在于此工作区的模型库中（%2）。</translation>
     </message>
     <message>
-        <source>Imported into this workspace as entry %1, verified: %2</source>
-        <translation>已作为条目 %1 导入此工作区，已验证：%2</translation>
-    </message>
-    <message>
-        <source>Imported into this workspace as entry %1, NOT verified: %2</source>
-        <translation>已作为条目 %1 导入此工作区，但未通过验证：%2</translation>
-    </message>
-    <message>
         <source>Exporting… %p%</source>
         <translation>正在导出… %p%</translation>
     </message>
@@ -2501,6 +2642,62 @@ No token stored: add the gallery again with its token.</source>
     <message>
         <source>Remove &quot;%1&quot; %2 from this workspace&apos;s gallery?</source>
         <translation>要从此工作区的模型库中移除“%1” %2 吗？</translation>
+    </message>
+    <message>
+        <source>&amp;Consistent only</source>
+        <translation>仅自洽(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Could not change the trust list: %1</source>
+        <translation>无法更改信任列表：%1</translation>
+    </message>
+    <message>
+        <source>The publisher of entry %1 is now on this gallery&apos;s trust list.</source>
+        <translation>条目 %1 的发布者现已在此模型库的信任列表中。</translation>
+    </message>
+    <message>
+        <source>The publisher of entry %1 is no longer trusted.</source>
+        <translation>条目 %1 的发布者不再受信任。</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, consistent: %2</source>
+        <translation>已作为条目 %1 导入此工作区，自洽：%2</translation>
+    </message>
+    <message>
+        <source>Imported into this workspace as entry %1, NOT consistent: %2</source>
+        <translation>已作为条目 %1 导入此工作区，不自洽：%2</translation>
+    </message>
+    <message>
+        <source>Trust publisher</source>
+        <translation>信任发布者</translation>
+    </message>
+    <message>
+        <source>Stop trusting publisher</source>
+        <translation>停止信任发布者</translation>
+    </message>
+    <message>
+        <source>Trust every package signed with this key?
+
+Name in the signature: %1
+Key: %2
+
+Anyone can sign with any name. Compare the key with the one its owner gave you (diamondctl gallery key prints it).</source>
+        <translation>信任用此密钥签名的所有包吗？
+
+签名中的名字：%1
+密钥：%2
+
+任何人都可以用任意名字签名。请将此密钥与其主人给您的密钥进行比对（diamondctl gallery key 会打印它）。</translation>
+    </message>
+    <message>
+        <source>Stop trusting packages signed with this key?
+
+Name in the signature: %1
+Key: %2</source>
+        <translation>停止信任用此密钥签名的包吗？
+
+签名中的名字：%1
+密钥：%2</translation>
     </message>
 </context>
 <context>
@@ -3084,10 +3281,6 @@ Connect ports by dragging from an output to an input.</source>
         <translation>运行 %1 未停止：%2</translation>
     </message>
     <message>
-        <source>Published to the gallery (entry %1, verified).</source>
-        <translation>已发布到模型库（条目 %1，已验证）。</translation>
-    </message>
-    <message>
         <source>Published to the gallery (entry %1).</source>
         <translation>已发布到模型库（条目 %1）。</translation>
     </message>
@@ -3102,6 +3295,10 @@ Connect ports by dragging from an output to an input.</source>
     <message numerus="yes">
         <source>Deleted %n run(s).</source>
         <translation><numerusform>已删除 %n 个运行。</numerusform></translation>
+    </message>
+    <message>
+        <source>Published to the gallery (entry %1, signed and consistent).</source>
+        <translation>已发布到模型库（条目 %1，已签名且自洽）。</translation>
     </message>
 </context>
 <context>
@@ -3331,6 +3528,66 @@ Connect ports by dragging from an output to an input.</source>
         <source>Training</source>
         <translation>训练</translation>
     </message>
+    <message>
+        <source>Include this computer&apos;s &amp;details (data file paths, operating system, core count)</source>
+        <translation>包含本机的详细信息(&amp;D)（数据文件路径、操作系统、核心数）</translation>
+    </message>
+    <message>
+        <source>Off: the package names data files by their file name only and says nothing about this computer.</source>
+        <translation>关闭时：包中只以文件名称呼数据文件，不包含本机的任何信息。</translation>
+    </message>
+    <message>
+        <source>What is &amp;shared</source>
+        <translation>共享的内容(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Signed with your publisher key %1 (%2).</source>
+        <translation>使用您的发布者密钥 %1 签名（%2）。</translation>
+    </message>
+    <message>
+        <source>Signed with a publisher key made for you on first publish (%1).</source>
+        <translation>使用首次发布时为您生成的发布者密钥签名（%1）。</translation>
+    </message>
+    <message>
+        <source>Your publisher key cannot be used: %1</source>
+        <translation>无法使用您的发布者密钥：%1</translation>
+    </message>
+    <message>
+        <source>Reading the run…</source>
+        <translation>正在读取运行…</translation>
+    </message>
+    <message numerus="yes">
+        <source>(the model card, %n character(s))</source>
+        <translation><numerusform>（模型卡片，%n 个字符）</numerusform></translation>
+    </message>
+    <message>
+        <source>Anyone who receives the package gets:</source>
+        <translation>收到该包的任何人都会得到：</translation>
+    </message>
+    <message>
+        <source>the network (spec.json) and its trained weights (weights.safetensors)</source>
+        <translation>网络（spec.json）及其训练好的权重（weights.safetensors）</translation>
+    </message>
+    <message>
+        <source>a few test inputs with the outputs this model gives for them (to check the package)</source>
+        <translation>几个测试输入以及此模型对它们给出的输出（用于检查该包）</translation>
+    </message>
+    <message>
+        <source>a picture of the architecture and the model card</source>
+        <translation>架构图和模型卡片</translation>
+    </message>
+    <message>
+        <source>the manifest below</source>
+        <translation>下方的清单</translation>
+    </message>
+    <message>
+        <source>This computer&apos;s details are included: data file paths, operating system and core count.</source>
+        <translation>包含本机的详细信息：数据文件路径、操作系统和核心数。</translation>
+    </message>
+    <message>
+        <source>Data files are named by their file name only; nothing about this computer is included.</source>
+        <translation>数据文件只以文件名称呼；不包含本机的任何信息。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunMonitorPage</name>
@@ -3495,10 +3752,6 @@ Connect ports by dragging from an output to an input.</source>
         <translation>发布(&amp;P)…</translation>
     </message>
     <message>
-        <source>Publish the finished run to the model gallery as a shareable, verifiable package.</source>
-        <translation>将已完成的运行发布到模型库，作为可共享、可验证的模型包。</translation>
-    </message>
-    <message>
         <source>queued on the cluster</source>
         <translation>在集群上排队</translation>
     </message>
@@ -3517,6 +3770,10 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>Submitted %1, last seen %2</source>
         <translation>提交于 %1，最后查看于 %2</translation>
+    </message>
+    <message>
+        <source>Publish the finished run to the model gallery as a signed package that others can check.</source>
+        <translation>将已完成的运行发布到模型库，成为他人可以检查的已签名包。</translation>
     </message>
 </context>
 <context>

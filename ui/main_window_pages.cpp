@@ -198,9 +198,10 @@ PublishDialog *MainWindow::publishRun(qint64 runId) {
         statusBar()->showMessage(tr("No workspace is open."), 6000);
         return nullptr;
     }
-    connect(dialog, &PublishDialog::published, this, [this](qint64 entryId, bool verified) {
-        statusBar()->showMessage(verified ? tr("Published to the gallery (entry %1, verified).").arg(entryId)
-                                          : tr("Published to the gallery (entry %1).").arg(entryId),
+    connect(dialog, &PublishDialog::published, this, [this](qint64 entryId, bool consistent) {
+        statusBar()->showMessage(consistent
+                                     ? tr("Published to the gallery (entry %1, signed and consistent).").arg(entryId)
+                                     : tr("Published to the gallery (entry %1).").arg(entryId),
                                  10000);
     });
     return dialog;

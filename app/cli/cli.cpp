@@ -6,7 +6,7 @@
 
 namespace diamond::cli {
 
-Io::Io() : out(stdout), err(stderr) {}
+Io::Io() = default;
 
 namespace {
 
@@ -36,7 +36,7 @@ QString usage() {
         "  sweep start FILE [--follow] | list | status ID | best ID | pause ID | resume ID | stop ID\n"
         "                                  hyper-parameter sweeps (grid, random, TPE, ASHA, Hyperband)\n"
         "  gallery publish RUN | import FILE | list | search TEXT | show ID | export ID FILE | remove ID\n"
-        "                                  the model gallery: shareable, verifiable .diamond packages\n"
+        "                                  the model gallery: signed, self-checking .diamond packages\n"
         "  serve [--listen ADDR] [--port N] [--print-token]\n"
         "                                  the REST API (docs/rest-api.md), on 127.0.0.1 by default\n"
         "  cluster add|list|show|test|probe|remove ...\n"

@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include "terminal_text.h"
+
 namespace diamond::app {
 class Workspace;
 }
@@ -16,10 +18,19 @@ namespace diamond::cli {
 
 enum ExitCode : int { kOk = 0, kFailed = 1, kUsage = 2 };
 
+/// stdout and stderr of a command, both through TerminalSafeOutput (terminal_text.h).
 struct Io {
-    QTextStream out;
-    QTextStream err;
     Io();
+    Io(const Io &) = delete;
+    Io &operator=(const Io &) = delete;
+
+private:
+    TerminalSafeOutput outDevice_{stdout};
+    TerminalSafeOutput errDevice_{stderr};
+
+public:
+    QTextStream out{&outDevice_};
+    QTextStream err{&errDevice_};
 };
 
 int run(const QStringList &arguments);

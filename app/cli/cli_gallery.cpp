@@ -1,9 +1,10 @@
-// diamondctl gallery publish|import|list|search|show|export|remove: the workspace's model gallery
-// (app/gallery, docs/model-package.md). Errors: "diamondctl: ..." on stderr, exit 1 (refused package: the
-// message starts with the stable code), 2 for bad usage; --json prints one JSON document.
+// diamondctl gallery publish|import|list|search|show|export|remove|key|trust: the workspace's model gallery
+// (app/gallery, docs/model-package.md; signatures and trust: docs/security.md). Errors: "diamondctl: ..." on stderr,
+// exit 1 (refused package: the message starts with the stable code), 2 for bad usage; --json prints one JSON document.
 #include "cli.h"
 
 #include "app/gallery/gallery_store.h"
+#include "app/gallery/package_signature.h"
 #include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
@@ -27,20 +28,37 @@ QString galleryUsage() {
     return tr("Usage:\n"
               "  diamondctl gallery publish RUN_ID [--name NAME] [--version V] [--title TEXT] [--card FILE.md]\n"
               "                     [--license SPDX] [--tags a,b] [--domain D] [--task T] [--author NAME]\n"
-              "                     [--citation TEXT] [--json]\n"
+              "                     [--citation TEXT] [--include-private-details] [--key FILE.pem]\n"
+              "                     [--publisher NAME] [--unsigned] [--json]\n"
               "  diamondctl gallery import FILE.diamond [--json]\n"
-              "  diamondctl gallery list [--task T] [--domain D] [--license L] [--verified]\n"
+              "  diamondctl gallery list [--task T] [--domain D] [--license L] [--consistent]\n"
               "                     [--sort date|metric|name] [--asc] [--limit N] [--json]\n"
               "  diamondctl gallery search QUERY [same options as list; default sort: relevance]\n"
               "  diamondctl gallery show ID [--json]\n"
               "  diamondctl gallery export ID FILE.diamond\n"
-              "  diamondctl gallery remove ID\n");
+              "  diamondctl gallery remove ID\n"
+              "  diamondctl gallery key [--key FILE.pem] [--json]     your publisher key (made on first use)\n"
+              "  diamondctl gallery trust list [--json]\n"
+              "  diamondctl gallery trust add ENTRY_ID|PUBLIC_KEY [--name NAME]\n"
+              "  diamondctl gallery trust remove FINGERPRINT\n");
+}
+
+/// "trusted", "untrusted" or "unsigned".
+QString signatureWord(const GalleryEntry &e) {
+    if (e.fingerprint.isEmpty()) return tr("unsigned");
+    return e.trusted ? tr("trusted") : tr("untrusted");
+}
+
+/// "signed by NAME (SHA256:..., trusted)" or "unsigned".
+QString signatureLine(const GalleryEntry &e) {
+    if (e.fingerprint.isEmpty()) return tr("unsigned");
+    return tr("signed by %1 (%2, %3)").arg(e.publisher, e.fingerprint, signatureWord(e));
 }
 
 void printEntryLine(Io &io, const GalleryEntry &e) {
-    io.out << QString::number(e.id).rightJustified(4) << "  " << (e.verified ? tr("yes") : tr("no")).leftJustified(8)
-           << "  " << e.name.left(28).leftJustified(28) << "  " << e.version.leftJustified(8) << "  "
-           << e.task.leftJustified(14) << "  "
+    io.out << QString::number(e.id).rightJustified(4) << "  " << (e.consistent ? tr("yes") : tr("no")).leftJustified(10)
+           << "  " << signatureWord(e).leftJustified(9) << "  " << e.name.left(28).leftJustified(28) << "  "
+           << e.version.leftJustified(8) << "  " << e.task.leftJustified(14) << "  "
            << (e.keyMetric ? QStringLiteral("%1=%2").arg(e.keyMetricName).arg(*e.keyMetric, 0, 'g', 4) : QString())
            << '\n';
 }
@@ -57,7 +75,8 @@ int listOrSearch(GalleryStore &store, const CommandOptions &o, bool search, Io &
     q.task = o.values.value(QStringLiteral("--task"));
     q.domain = o.values.value(QStringLiteral("--domain"));
     q.license = o.values.value(QStringLiteral("--license"));
-    q.verifiedOnly = o.flags.contains(QStringLiteral("--verified"));
+    q.consistentOnly =
+        o.flags.contains(QStringLiteral("--consistent")) || o.flags.contains(QStringLiteral("--verified"));
     q.ascending = o.flags.contains(QStringLiteral("--asc"));
     const QString sort = o.values.value(QStringLiteral("--sort"));
     if (sort == QLatin1String("metric"))
@@ -81,9 +100,10 @@ int listOrSearch(GalleryStore &store, const CommandOptions &o, bool search, Io &
         printJson(io, {{QStringLiteral("total"), total}, {QStringLiteral("entries"), a}});
         return kOk;
     }
-    io.out << tr("id").rightJustified(4) << "  " << tr("verified").leftJustified(8) << "  "
-           << tr("name").leftJustified(28) << "  " << tr("version").leftJustified(8) << "  "
-           << tr("task").leftJustified(14) << "  " << tr("key metric") << '\n';
+    io.out << tr("id").rightJustified(4) << "  " << tr("consistent").leftJustified(10) << "  "
+           << tr("signature").leftJustified(9) << "  " << tr("name").leftJustified(28) << "  "
+           << tr("version").leftJustified(8) << "  " << tr("task").leftJustified(14) << "  " << tr("key metric")
+           << '\n';
     for (const GalleryEntry &e : entries)
         printEntryLine(io, e);
     return kOk;
@@ -105,8 +125,87 @@ int printImport(const app::gallery::ImportResult &r, GalleryStore &store, bool j
                       .arg(verb)
                       .arg(r.entry->id)
                       .arg(r.entry->name, r.entry->version, r.entry->packageSha256);
-    io.out << (r.entry->verified ? tr("Verified: %1\n") : tr("Not verified: %1\n")).arg(r.verifyMessage);
+    io.out << (r.entry->consistent ? tr("Consistent: %1\n") : tr("NOT consistent: %1\n")).arg(r.verifyMessage)
+           << tr("Signature:  %1\n").arg(signatureLine(*r.entry));
     return kOk;
+}
+
+/// `gallery key`: the publisher key's path, fingerprint and public key (what others add with `trust add`).
+int printKey(const CommandOptions &o, Io &io) {
+    const QString path = o.values.value(QStringLiteral("--key"), app::gallery::defaultPublisherKeyPath());
+    QString error;
+    const auto key = app::gallery::loadOrCreatePublisherKey(path, &error);
+    if (!key) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    const QString fingerprint = app::gallery::keyFingerprint(key->publicKey);
+    const QString publicKey = QString::fromLatin1(key->publicKey.toBase64());
+    if (o.json) {
+        printJson(io, {{QStringLiteral("path"), path},
+                       {QStringLiteral("fingerprint"), fingerprint},
+                       {QStringLiteral("public_key"), publicKey}});
+        return kOk;
+    }
+    io.out << tr("Key file:    %1\n").arg(path) << tr("Fingerprint: %1\n").arg(fingerprint)
+           << tr("Public key:  %1\n").arg(publicKey)
+           << tr("Others trust your packages with: diamondctl gallery trust add %1 --name NAME\n").arg(publicKey);
+    return kOk;
+}
+
+/// `gallery trust list|add|remove`.
+int runTrust(GalleryStore &store, const CommandOptions &o, Io &io) {
+    const QString action = o.positional.value(0);
+    if (action == QLatin1String("list") && o.positional.size() == 1) {
+        const QList<app::gallery::TrustedKey> keys = store.trustedKeys();
+        if (!store.errorString().isEmpty()) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+        if (o.json) {
+            QJsonArray a;
+            for (const auto &k : keys)
+                a.append(QJsonObject{{QStringLiteral("fingerprint"), k.fingerprint},
+                                     {QStringLiteral("public_key"), QString::fromLatin1(k.publicKey.toBase64())},
+                                     {QStringLiteral("name"), k.name},
+                                     {QStringLiteral("added_at"), k.addedAt}});
+            printJson(io, {{QStringLiteral("keys"), a}});
+            return kOk;
+        }
+        if (keys.isEmpty()) io.out << tr("No trusted publishers.\n");
+        for (const auto &k : keys)
+            io.out << k.fingerprint << "  " << k.name << "  " << tr("added %1").arg(k.addedAt) << '\n';
+        return kOk;
+    }
+    if (action == QLatin1String("add") && o.positional.size() == 2) {
+        const QString what = o.positional.at(1);
+        QByteArray publicKey;
+        QString name = o.values.value(QStringLiteral("--name"));
+        bool isId = false;
+        const qint64 id = what.toLongLong(&isId);
+        if (isId) {
+            const auto entry = store.entry(id);
+            if (!entry) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+            if (entry->publisherKey.isEmpty())
+                return io.err
+                           << tr("diamondctl: gallery entry %1 is unsigned: there is no publisher to trust\n").arg(id),
+                       kFailed;
+            publicKey = entry->publisherKey;
+            if (name.isEmpty()) name = entry->publisher;
+        } else {
+            publicKey = QByteArray::fromBase64(what.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+            if (publicKey.size() != 32)
+                return io.err << tr("diamondctl: '%1' is neither a gallery entry ID nor a public key (base64 of 32 "
+                                    "bytes, as `diamondctl gallery key` prints it)\n")
+                                     .arg(what),
+                       kUsage;
+        }
+        if (!store.trust(publicKey, name)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+        io.out << tr("Trusting %1 (%2).\n")
+                      .arg(name.isEmpty() ? QStringLiteral("?") : name, app::gallery::keyFingerprint(publicKey));
+        return kOk;
+    }
+    if (action == QLatin1String("remove") && o.positional.size() == 2) {
+        if (!store.untrust(o.positional.at(1)))
+            return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+        io.out << tr("No longer trusting %1.\n").arg(o.positional.at(1));
+        return kOk;
+    }
+    return io.err << galleryUsage(), kUsage;
 }
 
 } // namespace
@@ -119,21 +218,25 @@ int runGallery(const QStringList &args, const QString &workspaceOption, Io &io) 
     const QString sub = args.first();
     static const QStringList known{QStringLiteral("publish"), QStringLiteral("import"), QStringLiteral("list"),
                                    QStringLiteral("search"),  QStringLiteral("show"),   QStringLiteral("export"),
-                                   QStringLiteral("remove")};
+                                   QStringLiteral("remove"),  QStringLiteral("key"),    QStringLiteral("trust")};
     if (!known.contains(sub))
         return io.err << tr("diamondctl: unknown gallery command '%1'\n").arg(sub) << galleryUsage(), kUsage;
     CommandOptions o;
-    const QStringList valued{QStringLiteral("--name"),     QStringLiteral("--version"), QStringLiteral("--title"),
-                             QStringLiteral("--card"),     QStringLiteral("--license"), QStringLiteral("--tags"),
-                             QStringLiteral("--domain"),   QStringLiteral("--task"),    QStringLiteral("--author"),
-                             QStringLiteral("--citation"), QStringLiteral("--sort"),    QStringLiteral("--limit")};
-    if (!parseOptions(args.mid(1), valued, {QStringLiteral("--verified"), QStringLiteral("--asc")}, &o, io))
-        return kUsage;
+    const QStringList valued{QStringLiteral("--name"),     QStringLiteral("--version"),  QStringLiteral("--title"),
+                             QStringLiteral("--card"),     QStringLiteral("--license"),  QStringLiteral("--tags"),
+                             QStringLiteral("--domain"),   QStringLiteral("--task"),     QStringLiteral("--author"),
+                             QStringLiteral("--citation"), QStringLiteral("--sort"),     QStringLiteral("--limit"),
+                             QStringLiteral("--key"),      QStringLiteral("--publisher")};
+    const QStringList flags{QStringLiteral("--consistent"), QStringLiteral("--verified"), QStringLiteral("--asc"),
+                            QStringLiteral("--include-private-details"), QStringLiteral("--unsigned")};
+    if (!parseOptions(args.mid(1), valued, flags, &o, io)) return kUsage;
+    if (sub == QLatin1String("key")) return printKey(o, io);
     app::Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     GalleryStore store(ws);
     if (sub == QLatin1String("list") || sub == QLatin1String("search"))
         return listOrSearch(store, o, sub == QLatin1String("search"), io);
+    if (sub == QLatin1String("trust")) return runTrust(store, o, io);
 
     if (o.positional.isEmpty())
         return io.err << tr("diamondctl: gallery %1: missing argument\n").arg(sub) << galleryUsage(), kUsage;
@@ -154,6 +257,10 @@ int runGallery(const QStringList &args, const QString &workspaceOption, Io &io) 
         p.domain = o.values.value(QStringLiteral("--domain"));
         p.task = o.values.value(QStringLiteral("--task"));
         p.citation = o.values.value(QStringLiteral("--citation"));
+        p.includePrivateDetails = o.flags.contains(QStringLiteral("--include-private-details"));
+        p.sign = !o.flags.contains(QStringLiteral("--unsigned"));
+        p.keyPath = o.values.value(QStringLiteral("--key"));
+        p.publisher = o.values.value(QStringLiteral("--publisher"));
         if (o.values.contains(QStringLiteral("--author"))) p.authors << o.values.value(QStringLiteral("--author"));
         for (const QString &t : o.values.value(QStringLiteral("--tags")).split(QLatin1Char(','), Qt::SkipEmptyParts))
             p.tags << t.trimmed();
@@ -176,7 +283,10 @@ int runGallery(const QStringList &args, const QString &workspaceOption, Io &io) 
             return kOk;
         }
         io.out << tr("Entry:      %1 \"%2\" version %3\n").arg(entry->id).arg(entry->name, entry->version)
-               << tr("Verified:   %1\n").arg(entry->verified ? tr("yes") : tr("no"))
+               << tr("Title:      %1\n").arg(entry->title)
+               << tr("Consistent: %1\n")
+                      .arg(entry->consistent ? tr("yes (its test inputs reproduce its expected outputs)") : tr("no"))
+               << tr("Signature:  %1\n").arg(signatureLine(*entry))
                << tr("Task:       %1   Domain: %2   License: %3\n").arg(entry->task, entry->domain, entry->license)
                << tr("Tags:       %1\n").arg(entry->tags.join(QStringLiteral(", ")))
                << tr("Package:    %1 (sha256 %2)\n").arg(store.packageFile(*entry), entry->packageSha256) << '\n'

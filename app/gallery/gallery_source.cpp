@@ -4,6 +4,7 @@
 #include "app/gallery/model_package.h"
 #include "app/workspace/workspace.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -152,7 +153,7 @@ int LocalGallerySource::importPackage(const QString &file) {
                 return o;
             }
             o.entryId = r.entry->id;
-            o.verified = r.entry->verified;
+            o.consistent = r.entry->consistent;
             o.alreadyPresent = r.alreadyPresent;
             o.message = r.verifyMessage;
             return o;
@@ -174,6 +175,26 @@ int LocalGallerySource::remove(qint64 id) {
             return error;
         },
         [this, request, id](const QString &error) { Q_EMIT removed(request, id, error); });
+    return request;
+}
+
+int LocalGallerySource::setPublisherTrusted(qint64 id, bool trusted) {
+    const int request = nextRequest();
+    runInBackground(
+        this,
+        [folder = folder_, id, trusted] {
+            QString error;
+            app::Workspace ws;
+            if (!openWorkspace(ws, folder, &error)) return error;
+            GalleryStore store(ws);
+            const auto e = store.entry(id);
+            if (!e) return store.errorString();
+            if (e->publisherKey.isEmpty())
+                return QCoreApplication::translate("diamond::gallery", "the package is not signed");
+            const bool ok = trusted ? store.trust(e->publisherKey, e->publisher) : store.untrust(e->fingerprint);
+            return ok ? QString() : store.errorString();
+        },
+        [this, request, id, trusted](const QString &error) { Q_EMIT trustChanged(request, id, trusted, error); });
     return request;
 }
 
@@ -225,7 +246,11 @@ GalleryEntry RemoteGallerySource::entryFromJson(const QJsonObject &o) {
         e.tags << t.toString();
     e.manifest = o.value(QStringLiteral("manifest")).toObject();
     e.packageSha256 = o.value(QStringLiteral("package_sha256")).toString();
-    e.verified = o.value(QStringLiteral("verified")).toBool();
+    e.consistent = o.value(QStringLiteral("consistent")).toBool();
+    const QJsonObject signature = o.value(QStringLiteral("signature")).toObject();
+    e.publisher = signature.value(QStringLiteral("publisher")).toString();
+    e.fingerprint = signature.value(QStringLiteral("fingerprint")).toString();
+    e.trusted = signature.value(QStringLiteral("trusted")).toBool(); // as the serving gallery trusts it
     if (o.value(QStringLiteral("key_metric")).isDouble())
         e.keyMetric = o.value(QStringLiteral("key_metric")).toDouble();
     e.keyMetricName = o.value(QStringLiteral("key_metric_name")).toString();
@@ -280,7 +305,7 @@ int RemoteGallerySource::search(const GalleryQuery &query) {
     add("task", query.task);
     add("domain", query.domain);
     add("license", query.license);
-    if (query.verifiedOnly) add("verified", QStringLiteral("true"));
+    if (query.consistentOnly) add("consistent", QStringLiteral("true"));
     switch (query.sort) {
     case GalleryQuery::Sort::Relevance: add("sort", QStringLiteral("relevance")); break;
     case GalleryQuery::Sort::Metric: add("sort", QStringLiteral("metric")); break;

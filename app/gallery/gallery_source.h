@@ -23,7 +23,7 @@ namespace diamond::app::gallery {
 /// Outcome of importing a package into the local gallery.
 struct GalleryImportOutcome {
     qint64 entryId = 0; ///< 0 when refused
-    bool verified = false;
+    bool consistent = false;
     bool alreadyPresent = false;
     QString message; ///< the verification message, or why the package was refused
     QString code;    ///< stable error code when refused
@@ -80,10 +80,13 @@ public:
     int importPackage(const QString &file);
     /// Removes an entry (and its package file when no other entry uses it) -> removed().
     int remove(qint64 id);
+    /// Adds the publisher key of entry `id` to this gallery's trust list, or removes it -> trustChanged().
+    int setPublisherTrusted(qint64 id, bool trusted);
 
 Q_SIGNALS:
     void imported(int request, const diamond::app::gallery::GalleryImportOutcome &outcome);
     void removed(int request, qint64 id, const QString &error);
+    void trustChanged(int request, qint64 id, bool trusted, const QString &error);
 
 private:
     QString folder_;

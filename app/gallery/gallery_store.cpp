@@ -2,6 +2,7 @@
 
 #include "app/run/executor.h"
 #include "model_package.h"
+#include "package_signature.h"
 #include "zip_archive.h"
 
 #include "diamond/spec/analysis.h"
@@ -26,8 +27,10 @@ namespace {
 QString tr(const char *text) { return QCoreApplication::translate("diamond::gallery", text); }
 
 const char *kColumns = "e.id, e.run_id, e.name, e.version, e.title, e.task, e.domain, e.license, e.card_markdown,"
-                       " e.tags, e.manifest_json, e.package_path, e.package_sha256, e.verified, e.key_metric,"
-                       " e.created_at, e.updated_at";
+                       " e.tags, e.manifest_json, e.package_path, e.package_sha256, e.consistent, e.key_metric,"
+                       " e.created_at, e.updated_at, e.publisher, e.publisher_key,"
+                       " (SELECT count(*) FROM gallery_trust t WHERE t.public_key = e.publisher_key AND"
+                       " e.publisher_key <> '')";
 
 GalleryEntry fromRow(const QSqlQuery &q) {
     GalleryEntry e;
@@ -45,12 +48,16 @@ GalleryEntry fromRow(const QSqlQuery &q) {
     e.manifest = QJsonDocument::fromJson(q.value(10).toString().toUtf8()).object();
     e.packagePath = q.value(11).toString();
     e.packageSha256 = q.value(12).toString();
-    e.verified = q.value(13).toInt() != 0;
+    e.consistent = q.value(13).toInt() != 0;
     if (!q.value(14).isNull()) e.keyMetric = q.value(14).toDouble();
     e.keyMetricName =
         e.manifest.value(QStringLiteral("key_metric")).toObject().value(QStringLiteral("name")).toString();
     e.createdAt = q.value(15).toString();
     e.updatedAt = q.value(16).toString();
+    e.publisher = q.value(17).toString();
+    e.publisherKey = QByteArray::fromBase64(q.value(18).toString().toLatin1());
+    e.trusted = q.value(19).toInt() > 0;
+    if (!e.publisherKey.isEmpty()) e.fingerprint = keyFingerprint(e.publisherKey);
     return e;
 }
 
@@ -74,7 +81,12 @@ QJsonObject entryJson(const GalleryEntry &e, bool withManifest) {
                   {QStringLiteral("domain"), e.domain},
                   {QStringLiteral("license"), e.license},
                   {QStringLiteral("tags"), QJsonArray::fromStringList(e.tags)},
-                  {QStringLiteral("verified"), e.verified},
+                  {QStringLiteral("consistent"), e.consistent},
+                  {QStringLiteral("signature"),
+                   e.fingerprint.isEmpty() ? QJsonValue()
+                                           : QJsonValue(QJsonObject{{QStringLiteral("publisher"), e.publisher},
+                                                                    {QStringLiteral("fingerprint"), e.fingerprint},
+                                                                    {QStringLiteral("trusted"), e.trusted}})},
                   {QStringLiteral("key_metric"), e.keyMetric ? QJsonValue(*e.keyMetric) : QJsonValue()},
                   {QStringLiteral("key_metric_name"), e.keyMetricName},
                   {QStringLiteral("package_sha256"), e.packageSha256},
@@ -122,7 +134,7 @@ std::optional<GalleryEntry> GalleryStore::entry(qint64 id, bool withThumbnail) {
     if (!q.exec()) return fail(QStringLiteral("database"), q.lastError().text()), std::nullopt;
     if (!q.next()) return fail(QStringLiteral("not_found"), tr("no gallery entry %1").arg(id)), std::nullopt;
     GalleryEntry e = fromRow(q);
-    if (withThumbnail) e.thumbnail = q.value(17).toByteArray();
+    if (withThumbnail) e.thumbnail = q.value(20).toByteArray();
     return e;
 }
 
@@ -149,7 +161,7 @@ QList<GalleryEntry> GalleryStore::search(const GalleryQuery &query, int *total) 
             where << QStringLiteral("%1 = ? COLLATE NOCASE").arg(QLatin1String(column));
             binds << value;
         }
-    if (query.verifiedOnly) where << QStringLiteral("e.verified = 1");
+    if (query.consistentOnly) where << QStringLiteral("e.consistent = 1");
     const QString whereSql =
         where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
     const QString dir = query.ascending ? QStringLiteral("ASC") : QStringLiteral("DESC");
@@ -171,7 +183,7 @@ QList<GalleryEntry> GalleryStore::search(const GalleryQuery &query, int *total) 
     QSqlQuery q(ws_.database());
     if (total) {
         // Text only: count in the index alone (the join costs several times more on large hit sets).
-        const bool textOnly = !match.isEmpty() && binds.size() == 1 && !query.verifiedOnly;
+        const bool textOnly = !match.isEmpty() && binds.size() == 1 && !query.consistentOnly;
         q.prepare(textOnly ? QStringLiteral("SELECT count(*) FROM gallery_search WHERE gallery_search MATCH ?")
                            : QStringLiteral("SELECT count(*)") + from + whereSql);
         for (const QVariant &b : binds)
@@ -199,8 +211,9 @@ std::optional<qint64> GalleryStore::insert(const GalleryEntry &e) {
     QSqlQuery q(ws_.database());
     q.prepare(QStringLiteral(
         "INSERT INTO gallery_entries (run_id, title, description, tags, metrics_json, created_at, name, version,"
-        " task, domain, license, card_markdown, manifest_json, package_path, package_sha256, verified, key_metric,"
-        " thumbnail, updated_at) VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        " task, domain, license, card_markdown, manifest_json, package_path, package_sha256, consistent, key_metric,"
+        " thumbnail, updated_at, publisher, publisher_key) VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " ?, ?, ?, ?)"));
     const QString now = databaseTimestamp();
     // NOT NULL text columns: a missing manifest field is stored as "", never NULL.
     auto text = [](const QString &v) { return v.isNull() ? QStringLiteral("") : v; };
@@ -219,10 +232,12 @@ std::optional<qint64> GalleryStore::insert(const GalleryEntry &e) {
     q.addBindValue(QString::fromUtf8(QJsonDocument(e.manifest).toJson(QJsonDocument::Compact)));
     q.addBindValue(text(e.packagePath));
     q.addBindValue(text(e.packageSha256));
-    q.addBindValue(e.verified ? 1 : 0);
+    q.addBindValue(e.consistent ? 1 : 0);
     q.addBindValue(e.keyMetric ? QVariant(*e.keyMetric) : QVariant(QMetaType(QMetaType::Double)));
     q.addBindValue(e.thumbnail.isNull() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(e.thumbnail));
     q.addBindValue(now);
+    q.addBindValue(text(e.publisher));
+    q.addBindValue(QString::fromLatin1(e.publisherKey.toBase64()));
     if (!q.exec()) return fail(QStringLiteral("database"), q.lastError().text()), std::nullopt;
     const qint64 id = q.lastInsertId().toLongLong();
     QSqlQuery s(ws_.database());
@@ -291,9 +306,9 @@ ImportResult GalleryStore::importPackage(const QString &file, qint64 runId) {
         result.entry = entry(existing.value(0).toLongLong());
         result.alreadyPresent = true;
         if (result.entry)
-            result.verifyMessage = result.entry->verified
-                                       ? tr("already in the gallery (entry %1), verified").arg(result.entry->id)
-                                       : tr("already in the gallery (entry %1), not verified").arg(result.entry->id);
+            result.verifyMessage = result.entry->consistent
+                                       ? tr("already in the gallery (entry %1), consistent").arg(result.entry->id)
+                                       : tr("already in the gallery (entry %1), not consistent").arg(result.entry->id);
         return result;
     }
 
@@ -331,7 +346,11 @@ ImportResult GalleryStore::importPackage(const QString &file, qint64 runId) {
     e.manifest = m;
     e.packagePath = relative;
     e.packageSha256 = check.packageSha256;
-    e.verified = outputs.verified;
+    e.consistent = outputs.consistent;
+    if (check.signature.valid) {
+        e.publisher = check.signature.publisher;
+        e.publisherKey = check.signature.publicKey;
+    }
     const QJsonValue key = m.value(QStringLiteral("key_metric")).toObject().value(QStringLiteral("value"));
     if (key.isDouble()) e.keyMetric = key.toDouble();
     QFile thumb(QDir(extracted.path()).filePath(QLatin1String(kThumbnailFile)));
@@ -340,6 +359,39 @@ ImportResult GalleryStore::importPackage(const QString &file, qint64 runId) {
     if (!id) return result;
     result.entry = entry(*id);
     return result;
+}
+
+bool GalleryStore::trust(const QByteArray &publicKey, const QString &name) {
+    if (publicKey.size() != 32) return fail(QStringLiteral("bad_request"), tr("not an Ed25519 public key"));
+    QSqlQuery q(ws_.database());
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO gallery_trust (fingerprint, public_key, name, added_at)"
+                             " VALUES (?, ?, ?, ?)"));
+    q.addBindValue(keyFingerprint(publicKey));
+    q.addBindValue(QString::fromLatin1(publicKey.toBase64()));
+    q.addBindValue(name.trimmed().isEmpty() ? QStringLiteral("?") : name.trimmed());
+    q.addBindValue(databaseTimestamp());
+    return q.exec() || fail(QStringLiteral("database"), q.lastError().text());
+}
+
+bool GalleryStore::untrust(const QString &fingerprint) {
+    QSqlQuery q(ws_.database());
+    q.prepare(QStringLiteral("DELETE FROM gallery_trust WHERE fingerprint = ?"));
+    q.addBindValue(fingerprint);
+    if (!q.exec()) return fail(QStringLiteral("database"), q.lastError().text());
+    return q.numRowsAffected() > 0 || fail(QStringLiteral("not_found"), tr("no trusted key %1").arg(fingerprint));
+}
+
+QList<TrustedKey> GalleryStore::trustedKeys() {
+    QList<TrustedKey> out;
+    QSqlQuery q(ws_.database());
+    if (!q.exec(QStringLiteral("SELECT fingerprint, public_key, name, added_at FROM gallery_trust ORDER BY name"))) {
+        fail(QStringLiteral("database"), q.lastError().text());
+        return out;
+    }
+    while (q.next())
+        out.append({q.value(0).toString(), QByteArray::fromBase64(q.value(1).toString().toLatin1()),
+                    q.value(2).toString(), q.value(3).toString()});
+    return out;
 }
 
 } // namespace diamond::app::gallery

@@ -29,18 +29,30 @@ struct GalleryEntry {
     QJsonObject manifest;
     QString packagePath; ///< relative to the workspace folder
     QString packageSha256;
-    bool verified = false;
+    bool consistent = false; ///< the package's test inputs reproduce its expected outputs with its own weights
+    QString publisher;       ///< who signed the package; empty when unsigned
+    QByteArray publisherKey; ///< the signature's Ed25519 public key (raw); empty when unsigned or remote
+    QString fingerprint;     ///< keyFingerprint() of the publisher's key; empty when unsigned
+    bool trusted = false;    ///< publisherKey is on this gallery's trust list
     std::optional<double> keyMetric;
     QString keyMetricName;
     QByteArray thumbnail; ///< PNG; only filled by entry(id, true)
     QString createdAt, updatedAt;
 };
 
+/// A publisher key this gallery trusts.
+struct TrustedKey {
+    QString fingerprint; ///< keyFingerprint() of the key
+    QByteArray publicKey;
+    QString name;
+    QString addedAt;
+};
+
 struct GalleryQuery {
     enum class Sort { Relevance, Metric, Date, Name };
     QString text; ///< free text: every word must match name, title, card or tags (prefix match)
     QString task, domain, license;
-    bool verifiedOnly = false;
+    bool consistentOnly = false;
     Sort sort = Sort::Date; ///< Relevance applies only with text; Metric and Date sort descending
     bool ascending = false;
     int limit = 50;
@@ -51,6 +63,14 @@ struct GalleryQuery {
 struct PublishOptions {
     QString name, version, title, card, license, citation, domain, task;
     QStringList authors, tags;
+    /// Keep the computer's details (data file paths, operating system, host core count) in the package. Off by
+    /// default: a package names data files by their file name only.
+    bool includePrivateDetails = false;
+    /// Sign with this key file (default: package_signature.h defaultPublisherKeyPath(), made on first use).
+    QString keyPath;
+    bool sign = true;
+    /// The signer's name in signature.json (default: the first author, else the user's login name).
+    QString publisher;
 };
 
 struct ImportResult {
@@ -86,6 +106,16 @@ public:
     /// See the file comment. On failure returns an empty entry with errorCode()/errorString().
     ImportResult importPackage(const QString &file, qint64 runId = 0);
     ImportResult publishRun(qint64 runId, const PublishOptions &options);
+    /// The manifest publishRun() would write for the run (without what the engine's export adds: weights and spec
+    /// hashes, step, samples): what the publish dialog shows as "what is shared". Empty with errorString().
+    QJsonObject previewManifest(qint64 runId, const PublishOptions &options);
+
+    // --- trust ---
+    /// Adds a publisher key (raw Ed25519, 32 bytes) to the trust list under `name`.
+    bool trust(const QByteArray &publicKey, const QString &name);
+    /// Removes the key with this fingerprint; false when it is not on the list.
+    bool untrust(const QString &fingerprint);
+    QList<TrustedKey> trustedKeys();
 
 private:
     bool fail(const QString &code, const QString &message);
@@ -96,7 +126,8 @@ private:
 /// FTS5 MATCH expression for free text: each word (letters, digits) quoted, prefix-matched, all required.
 /// Empty when the text has no word.
 QString ftsExpression(const QString &text);
-/// JSON of an entry for diamondctl --json and the REST API (no thumbnail bytes, no manifest unless asked).
+/// JSON of an entry for diamondctl --json and the REST API (no thumbnail bytes, no manifest unless asked):
+/// ..., "consistent", "signature": {"publisher", "fingerprint", "trusted"} or null when unsigned.
 QJsonObject entryJson(const GalleryEntry &entry, bool withManifest);
 
 } // namespace diamond::app::gallery

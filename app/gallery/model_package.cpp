@@ -95,7 +95,9 @@ bool elementAsDouble(const Tensor &t, qsizetype i, double *v) {
 qint64 PackageLimits::limitFor(const QString &name) const {
     if (name == QLatin1String(kWeightsFile)) return maxWeightsBytes;
     if (name == QLatin1String(kTestInputsFile) || name == QLatin1String(kTestOutputsFile)) return maxTestBytes;
-    if (name == QLatin1String(kManifestFile) || name == QLatin1String(kSpecFile)) return maxJsonBytes;
+    if (name == QLatin1String(kManifestFile) || name == QLatin1String(kSpecFile) ||
+        name == QLatin1String(kSignatureFile))
+        return maxJsonBytes;
     if (name == QLatin1String(kThumbnailFile)) return maxThumbnailBytes;
     return maxOtherBytes;
 }
@@ -108,7 +110,8 @@ QString fileSha256(const QString &path) {
     return hex(h.result());
 }
 
-bool writePackage(const QString &path, QJsonObject manifest, const QMap<QString, QByteArray> &files, QString *error) {
+bool writePackage(const QString &path, QJsonObject manifest, const QMap<QString, QByteArray> &files, QString *error,
+                  const ManifestSigner &signer) {
     QJsonObject hashes;
     ZipWriter zip;
     for (auto it = files.begin(); it != files.end(); ++it) {
@@ -120,7 +123,13 @@ bool writePackage(const QString &path, QJsonObject manifest, const QMap<QString,
     }
     manifest.insert(QStringLiteral("format"), QString::fromLatin1(kPackageFormat));
     manifest.insert(QStringLiteral("files"), hashes);
-    zip.add(QString::fromLatin1(kManifestFile), QJsonDocument(manifest).toJson(QJsonDocument::Indented));
+    const QByteArray manifestBytes = QJsonDocument(manifest).toJson(QJsonDocument::Indented);
+    zip.add(QString::fromLatin1(kManifestFile), manifestBytes);
+    if (signer) {
+        const QByteArray signature = signer(manifestBytes);
+        if (signature.isEmpty()) return *error = tr("cannot sign the package"), false;
+        zip.add(QString::fromLatin1(kSignatureFile), signature);
+    }
     if (!zip.write(path)) return *error = zip.errorString(), false;
     return true;
 }
@@ -165,8 +174,16 @@ PackageCheck checkPackage(const QString &path, const QString &extractDir, const 
             return refuse(ErrorCode::kBadManifest,
                           tr("%1: manifest.json does not list %2").arg(path, QString::fromLatin1(required)));
     for (const ZipEntry &e : zip.entries())
-        if (e.name != QLatin1String(kManifestFile) && !files.contains(e.name))
+        if (e.name != QLatin1String(kManifestFile) && e.name != QLatin1String(kSignatureFile) &&
+            !files.contains(e.name))
             return refuse(ErrorCode::kUnlistedFile, tr("%1: \"%2\" is not listed in manifest.json").arg(path, e.name));
+    QByteArray signatureBytes;
+    if (zip.contains(QString::fromLatin1(kSignatureFile)) &&
+        !zip.read(QString::fromLatin1(kSignatureFile), &signatureBytes))
+        return refuse(ErrorCode::kCorrupt, zip.errorString());
+    const SignatureCheck signature = checkSignature(signatureBytes, manifestBytes);
+    if (signature.present && !signature.valid)
+        return refuse(ErrorCode::kBadSignature, tr("%1: %2").arg(path, signature.message));
     for (auto it = files.begin(); it != files.end(); ++it) {
         const QString name = it.key();
         if (!zip.contains(name))
@@ -196,6 +213,7 @@ PackageCheck checkPackage(const QString &path, const QString &extractDir, const 
     c.ok = true;
     c.manifest = manifest;
     c.packageSha256 = fileSha256(path);
+    c.signature = signature;
     return c;
 }
 
@@ -269,7 +287,7 @@ OutputCheck verifyOutputs(const QString &dir, const QString &enginePath, double 
                        result;
         }
     }
-    result.verified = true;
+    result.consistent = true;
     result.message = tr("test outputs match (max abs diff %1)").arg(result.maxAbsDiff, 0, 'g', 3);
     return result;
 }

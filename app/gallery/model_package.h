@@ -8,10 +8,14 @@
 // (`diamond-train predict`) and compares with the expected outputs within the manifest's tolerance.
 #pragma once
 
+#include "app/gallery/package_signature.h"
+
 #include <QByteArray>
+
 #include <QJsonObject>
 #include <QMap>
 #include <QString>
+#include <functional>
 
 namespace diamond::app::gallery {
 
@@ -44,12 +48,18 @@ struct PackageCheck {
     QString code;
     QString message;
     QJsonObject manifest;
-    QString packageSha256; ///< of the whole .diamond file
+    QString packageSha256;    ///< of the whole .diamond file
+    SignatureCheck signature; ///< signature.json: present and valid, or absent (an invalid one is refused)
 };
 
+/// Makes signature.json for the bytes of manifest.json (empty: no signature).
+using ManifestSigner = std::function<QByteArray(const QByteArray &manifestBytes)>;
+
 /// Writes a package: `files` maps entry names (flat, see zip_archive.h) to contents; manifest.json is
-/// `manifest` plus "format" and "files" (name -> SHA-256 hex of every other file). False with *error.
-bool writePackage(const QString &path, QJsonObject manifest, const QMap<QString, QByteArray> &files, QString *error);
+/// `manifest` plus "format" and "files" (name -> SHA-256 hex of every other file), signed by `signer` when given
+/// (signature.json, package_signature.h). False with *error.
+bool writePackage(const QString &path, QJsonObject manifest, const QMap<QString, QByteArray> &files, QString *error,
+                  const ManifestSigner &signer = {});
 
 /// Checks a package file (see the file comment). When `extractDir` is not empty, the checked files are
 /// written there (it must exist); a file is only written under its checked flat name.
@@ -58,10 +68,11 @@ PackageCheck checkPackage(const QString &path, const QString &extractDir = {}, c
 /// SHA-256 (lower-case hex) of a file, streamed; empty when unreadable.
 QString fileSha256(const QString &path);
 
-/// Outcome of re-running the test inputs.
+/// Outcome of re-running the test inputs: whether the package agrees with itself (its weights reproduce its test
+/// outputs). This says nothing about who made it: see the signature.
 struct OutputCheck {
-    bool verified = false;
-    QString message; ///< why not verified, or a summary ("max abs diff ...")
+    bool consistent = false;
+    QString message; ///< why not consistent, or a summary ("max abs diff ...")
     double maxAbsDiff = 0.0;
 };
 

@@ -1,9 +1,10 @@
 // GalleryStore::publishRun: a package from a finished run (docs/model-package.md, "Publishing").
 #include "gallery_store.h"
 
-#include "app/workspace/app_info.h"
 #include "app/run/run_store.h"
+#include "app/workspace/app_info.h"
 #include "model_package.h"
+#include "package_signature.h"
 
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/spec.h"
@@ -14,6 +15,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -123,6 +125,107 @@ QString defaultCard(const Run &run, const QString &title, const QJsonObject &met
     return card;
 }
 
+/// The data section with every file option (path, inputs, targets, images, labels) reduced to its file name.
+QJsonObject withoutDataPaths(QJsonObject data) {
+    for (const char *key : {"path", "inputs", "targets", "images", "labels"})
+        if (data.value(QLatin1String(key)).isString())
+            data.insert(QLatin1String(key), QFileInfo(data.value(QLatin1String(key)).toString()).fileName());
+    return data;
+}
+
+/// The manifest of a package of `run` (see GalleryStore::previewManifest()). `exportManifest` is the engine's
+/// export manifest (empty for a preview).
+QJsonObject buildManifest(Workspace &ws, const Run &run, const PublishOptions &opt, const QByteArray &specJson,
+                          const QJsonObject &exportManifest) {
+    RunStore runs(ws);
+    QJsonArray inputs, outputs;
+    describeInterface(specJson, &inputs, &outputs);
+    const QJsonObject specObject = QJsonDocument::fromJson(specJson).object();
+    QString projectName;
+    for (const auto &p : runs.projects())
+        if (p.id == run.projectId) projectName = p.name;
+    const QString specName = specObject.value(QStringLiteral("name")).toString();
+    const QString name = !opt.name.isEmpty() ? opt.name : !specName.isEmpty() ? specName : run.name;
+    const QString title = !opt.title.isEmpty() ? opt.title : name;
+    const QJsonObject data = run.config.value(QStringLiteral("data")).toObject();
+    // Private details (where the data lies on this computer, which computer) stay out unless asked for.
+    QJsonObject training = run.config;
+    const QJsonObject sharedData = opt.includePrivateDetails ? data : withoutDataPaths(data);
+    if (training.contains(QStringLiteral("data"))) training.insert(QStringLiteral("data"), sharedData);
+    const QJsonObject started = startedEvent(ws, run.id);
+    const QDateTime t0 = QDateTime::fromString(run.startedAt, Qt::ISODateWithMs);
+    const QDateTime t1 = QDateTime::fromString(run.finishedAt, Qt::ISODateWithMs);
+    const double hours = t0.isValid() && t1.isValid() ? t0.msecsTo(t1) / 3.6e6 : 0.0;
+    QJsonObject dataset{
+        {QStringLiteral("reference"),
+         sharedData.value(QStringLiteral("path")).toString(data.value(QStringLiteral("source")).toString())},
+        {QStringLiteral("config"), sharedData}};
+    const QString dataPath = data.value(QStringLiteral("path")).toString();
+    const QString dataHash = dataPath.isEmpty() ? QString() : fileSha256(dataPath);
+    dataset.insert(
+        QStringLiteral("sha256"),
+        !dataHash.isEmpty()
+            ? dataHash
+            : QString::fromLatin1(QCryptographicHash::hash(QJsonDocument(sharedData).toJson(QJsonDocument::Compact),
+                                                           QCryptographicHash::Sha256)
+                                      .toHex()));
+    dataset.insert(QStringLiteral("sha256_of"), dataHash.isEmpty() ? QStringLiteral("config") : QStringLiteral("file"));
+    QJsonObject hardware{
+        {QStringLiteral("device"), started.value(QStringLiteral("device")).toString(QStringLiteral("cpu"))},
+        {QStringLiteral("threads"), started.value(QStringLiteral("threads"))}};
+    if (opt.includePrivateDetails) {
+        hardware.insert(QStringLiteral("cpu_arch"), QSysInfo::currentCpuArchitecture());
+        hardware.insert(QStringLiteral("logical_cores"), QThread::idealThreadCount());
+        hardware.insert(QStringLiteral("os"), QSysInfo::prettyProductName());
+    }
+    QStringList tags = opt.tags;
+    if (tags.isEmpty()) tags << QStringLiteral("diamond");
+    return {
+        {QStringLiteral("name"), name},
+        {QStringLiteral("version"), opt.version.isEmpty() ? QStringLiteral("1.0.0") : opt.version},
+        {QStringLiteral("title"), title},
+        {QStringLiteral("description"), specObject.value(QStringLiteral("description")).toString()},
+        {QStringLiteral("authors"), QJsonArray::fromStringList(opt.authors)},
+        {QStringLiteral("license"), opt.license.isEmpty() ? QStringLiteral("CC-BY-4.0") : opt.license},
+        {QStringLiteral("citation"), opt.citation},
+        {QStringLiteral("card"),
+         !opt.card.isEmpty() ? opt.card
+                             : defaultCard(run, title, run.finalMetrics, training, inputs, outputs, projectName)},
+        {QStringLiteral("tags"), QJsonArray::fromStringList(tags)},
+        {QStringLiteral("domain"), opt.domain},
+        {QStringLiteral("task"), opt.task.isEmpty() ? QStringLiteral("classification") : opt.task},
+        {QStringLiteral("inputs"), inputs},
+        {QStringLiteral("outputs"), outputs},
+        {QStringLiteral("metrics"), run.finalMetrics},
+        {QStringLiteral("key_metric"), keyMetric(run.finalMetrics)},
+        {QStringLiteral("training"), training},
+        {QStringLiteral("dataset"), dataset},
+        {QStringLiteral("engine_version"), exportManifest.value(QStringLiteral("engine_version"))},
+        {QStringLiteral("libtorch_version"), exportManifest.value(QStringLiteral("libtorch_version"))},
+        {QStringLiteral("weights_sha256"), exportManifest.value(QStringLiteral("weights_sha256"))},
+        {QStringLiteral("spec_sha256"), exportManifest.value(QStringLiteral("spec_sha256"))},
+        {QStringLiteral("step"), exportManifest.value(QStringLiteral("step"))},
+        {QStringLiteral("test"),
+         QJsonObject{{QStringLiteral("inputs"), QLatin1String(kTestInputsFile)},
+                     {QStringLiteral("outputs"), QLatin1String(kTestOutputsFile)},
+                     {QStringLiteral("samples"), exportManifest.value(QStringLiteral("samples"))},
+                     {QStringLiteral("seed"), exportManifest.value(QStringLiteral("seed"))},
+                     {QStringLiteral("tolerance"), QJsonObject{{QStringLiteral("abs"), kDefaultAbsTolerance},
+                                                               {QStringLiteral("rel"), kDefaultRelTolerance}}}}},
+        {QStringLiteral("provenance"),
+         QJsonObject{{QStringLiteral("run_id"), run.id},
+                     {QStringLiteral("run_name"), run.name},
+                     {QStringLiteral("project"), projectName},
+                     {QStringLiteral("started_at"), run.startedAt},
+                     {QStringLiteral("finished_at"), run.finishedAt},
+                     {QStringLiteral("compute_hours"), hours},
+                     {QStringLiteral("hardware"), hardware},
+                     {QStringLiteral("weights_sha256"), run.weightsHash},
+                     {QStringLiteral("diamond_version"), QCoreApplication::applicationVersion()},
+                     {QStringLiteral("published_at"), databaseTimestamp()}}},
+    };
+}
+
 } // namespace
 
 ImportResult GalleryStore::publishRun(qint64 runId, const PublishOptions &opt) {
@@ -175,88 +278,37 @@ ImportResult GalleryStore::publishRun(qint64 runId, const PublishOptions &opt) {
             return fail(QStringLiteral("export_failed"), tr("the engine's export has no %1").arg(it.key())), none;
     files.insert(QLatin1String(kThumbnailFile), renderThumbnail(files.value(QLatin1String(kSpecFile))));
 
-    QJsonArray inputs, outputs;
-    describeInterface(files.value(QLatin1String(kSpecFile)), &inputs, &outputs);
-    const QJsonObject specObject = QJsonDocument::fromJson(files.value(QLatin1String(kSpecFile))).object();
-    QString projectName;
-    for (const auto &p : runs.projects())
-        if (p.id == run->projectId) projectName = p.name;
-    const QString specName = specObject.value(QStringLiteral("name")).toString();
-    const QString name = !opt.name.isEmpty() ? opt.name : !specName.isEmpty() ? specName : run->name;
-    const QString title = !opt.title.isEmpty() ? opt.title : name;
-    const QJsonObject data = run->config.value(QStringLiteral("data")).toObject();
-    const QJsonObject started = startedEvent(ws_, runId);
-    const QDateTime t0 = QDateTime::fromString(run->startedAt, Qt::ISODateWithMs);
-    const QDateTime t1 = QDateTime::fromString(run->finishedAt, Qt::ISODateWithMs);
-    const double hours = t0.isValid() && t1.isValid() ? t0.msecsTo(t1) / 3.6e6 : 0.0;
-    QJsonObject dataset{{QStringLiteral("reference"),
-                         data.value(QStringLiteral("path")).toString(data.value(QStringLiteral("source")).toString())},
-                        {QStringLiteral("config"), data}};
-    const QString dataPath = data.value(QStringLiteral("path")).toString();
-    const QString dataHash = dataPath.isEmpty() ? QString() : fileSha256(dataPath);
-    dataset.insert(QStringLiteral("sha256"),
-                   !dataHash.isEmpty() ? dataHash
-                                       : QString::fromLatin1(QCryptographicHash::hash(
-                                                                 QJsonDocument(data).toJson(QJsonDocument::Compact),
-                                                                 QCryptographicHash::Sha256)
-                                                                 .toHex()));
-    dataset.insert(QStringLiteral("sha256_of"), dataHash.isEmpty() ? QStringLiteral("config") : QStringLiteral("file"));
-    QStringList tags = opt.tags;
-    if (tags.isEmpty()) tags << QStringLiteral("diamond");
-    QJsonObject manifest{
-        {QStringLiteral("name"), name},
-        {QStringLiteral("version"), opt.version.isEmpty() ? QStringLiteral("1.0.0") : opt.version},
-        {QStringLiteral("title"), title},
-        {QStringLiteral("description"), specObject.value(QStringLiteral("description")).toString()},
-        {QStringLiteral("authors"), QJsonArray::fromStringList(opt.authors)},
-        {QStringLiteral("license"), opt.license.isEmpty() ? QStringLiteral("CC-BY-4.0") : opt.license},
-        {QStringLiteral("citation"), opt.citation},
-        {QStringLiteral("card"),
-         !opt.card.isEmpty() ? opt.card
-                             : defaultCard(*run, title, run->finalMetrics, run->config, inputs, outputs, projectName)},
-        {QStringLiteral("tags"), QJsonArray::fromStringList(tags)},
-        {QStringLiteral("domain"), opt.domain},
-        {QStringLiteral("task"), opt.task.isEmpty() ? QStringLiteral("classification") : opt.task},
-        {QStringLiteral("inputs"), inputs},
-        {QStringLiteral("outputs"), outputs},
-        {QStringLiteral("metrics"), run->finalMetrics},
-        {QStringLiteral("key_metric"), keyMetric(run->finalMetrics)},
-        {QStringLiteral("training"), run->config},
-        {QStringLiteral("dataset"), dataset},
-        {QStringLiteral("engine_version"), exportManifest.value(QStringLiteral("engine_version"))},
-        {QStringLiteral("libtorch_version"), exportManifest.value(QStringLiteral("libtorch_version"))},
-        {QStringLiteral("weights_sha256"), exportManifest.value(QStringLiteral("weights_sha256"))},
-        {QStringLiteral("spec_sha256"), exportManifest.value(QStringLiteral("spec_sha256"))},
-        {QStringLiteral("step"), exportManifest.value(QStringLiteral("step"))},
-        {QStringLiteral("test"),
-         QJsonObject{{QStringLiteral("inputs"), QLatin1String(kTestInputsFile)},
-                     {QStringLiteral("outputs"), QLatin1String(kTestOutputsFile)},
-                     {QStringLiteral("samples"), exportManifest.value(QStringLiteral("samples"))},
-                     {QStringLiteral("seed"), exportManifest.value(QStringLiteral("seed"))},
-                     {QStringLiteral("tolerance"), QJsonObject{{QStringLiteral("abs"), kDefaultAbsTolerance},
-                                                               {QStringLiteral("rel"), kDefaultRelTolerance}}}}},
-        {QStringLiteral("provenance"),
-         QJsonObject{{QStringLiteral("run_id"), run->id},
-                     {QStringLiteral("run_name"), run->name},
-                     {QStringLiteral("project"), projectName},
-                     {QStringLiteral("started_at"), run->startedAt},
-                     {QStringLiteral("finished_at"), run->finishedAt},
-                     {QStringLiteral("compute_hours"), hours},
-                     {QStringLiteral("hardware"),
-                      QJsonObject{{QStringLiteral("device"),
-                                   started.value(QStringLiteral("device")).toString(QStringLiteral("cpu"))},
-                                  {QStringLiteral("threads"), started.value(QStringLiteral("threads"))},
-                                  {QStringLiteral("cpu_arch"), QSysInfo::currentCpuArchitecture()},
-                                  {QStringLiteral("logical_cores"), QThread::idealThreadCount()},
-                                  {QStringLiteral("os"), QSysInfo::prettyProductName()}}},
-                     {QStringLiteral("weights_sha256"), run->weightsHash},
-                     {QStringLiteral("diamond_version"), QCoreApplication::applicationVersion()},
-                     {QStringLiteral("published_at"), databaseTimestamp()}}},
-    };
+    const QJsonObject manifest = buildManifest(ws_, *run, opt, files.value(QLatin1String(kSpecFile)), exportManifest);
+    ManifestSigner signer;
+    if (opt.sign) {
+        QString keyError;
+        const auto key =
+            loadOrCreatePublisherKey(opt.keyPath.isEmpty() ? defaultPublisherKeyPath() : opt.keyPath, &keyError);
+        if (!key) return fail(QStringLiteral("io"), keyError), none;
+        QString publisher = opt.publisher;
+        if (publisher.isEmpty() && !opt.authors.isEmpty()) publisher = opt.authors.first();
+        if (publisher.isEmpty()) publisher = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME"));
+        if (publisher.isEmpty()) publisher = QDir::home().dirName();
+        signer = [key = *key, publisher](const QByteArray &bytes) {
+            QString ignored;
+            return signManifest(key, publisher, bytes, &ignored);
+        };
+        trust(key->publicKey, publisher); // one's own key is trusted in one's own gallery
+    }
     const QString packagePath = work.filePath(QStringLiteral("package.diamond"));
     QString error;
-    if (!writePackage(packagePath, manifest, files, &error)) return fail(QStringLiteral("io"), error), none;
+    if (!writePackage(packagePath, manifest, files, &error, signer)) return fail(QStringLiteral("io"), error), none;
     return importPackage(packagePath, runId);
+}
+
+QJsonObject GalleryStore::previewManifest(qint64 runId, const PublishOptions &opt) {
+    code_.clear();
+    error_.clear();
+    RunStore runs(ws_);
+    const auto run = runs.run(runId);
+    if (!run) return fail(QStringLiteral("not_found"), runs.errorString()), QJsonObject();
+    return buildManifest(ws_, *run, opt, readAll(QDir(ws_.runDirectory(runId)).filePath(QStringLiteral("spec.json"))),
+                         {});
 }
 
 } // namespace diamond::app::gallery

@@ -35,6 +35,7 @@ inline constexpr const char *kHashMismatch = "package_hash_mismatch";
 inline constexpr const char *kMissingFile = "package_missing_file";
 inline constexpr const char *kUnlistedFile = "package_unlisted_file";
 inline constexpr const char *kTooLarge = "package_too_large";
+inline constexpr const char *kBadSignature = "package_bad_signature";
 } // namespace ErrorCode
 
 struct ZipEntry {

@@ -43,7 +43,8 @@ RestServer::Reply RestServer::searchGallery(const Request &req) {
     query.task = q.queryItemValue(QStringLiteral("task"), QUrl::FullyDecoded);
     query.domain = q.queryItemValue(QStringLiteral("domain"), QUrl::FullyDecoded);
     query.license = q.queryItemValue(QStringLiteral("license"), QUrl::FullyDecoded);
-    query.verifiedOnly = q.queryItemValue(QStringLiteral("verified")) == QLatin1String("true");
+    query.consistentOnly = q.queryItemValue(QStringLiteral("consistent")) == QLatin1String("true") ||
+                           q.queryItemValue(QStringLiteral("verified")) == QLatin1String("true"); // older clients
     query.ascending = q.queryItemValue(QStringLiteral("order")) == QLatin1String("asc");
     const QString sort = q.queryItemValue(QStringLiteral("sort"));
     if (sort.isEmpty())

@@ -163,6 +163,20 @@ Migration migration5() {
             })};
 }
 
+// Version 6: gallery trust. "verified" becomes "consistent" (it proves only that a package agrees with itself). An
+// entry records the publisher and public key of its package's signature (empty when
+// unsigned); gallery_trust lists the publisher keys this workspace trusts.
+Migration migration6() {
+    return {6, QStringLiteral("gallery publishers and trust"),
+            l({
+                "ALTER TABLE gallery_entries RENAME COLUMN verified TO consistent",
+                "ALTER TABLE gallery_entries ADD COLUMN publisher TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE gallery_entries ADD COLUMN publisher_key TEXT NOT NULL DEFAULT ''",
+                "CREATE TABLE gallery_trust (fingerprint TEXT PRIMARY KEY, public_key TEXT NOT NULL UNIQUE,"
+                " name TEXT NOT NULL, added_at TEXT NOT NULL)",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -173,7 +187,8 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 } // namespace
 
 const QList<Migration> &schemaMigrations() {
-    static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4(), migration5()};
+    static const QList<Migration> all = {migration1(), migration2(), migration3(),
+                                         migration4(), migration5(), migration6()};
     return all;
 }
 

@@ -54,6 +54,7 @@ QWidget *ClusterManagerPage::buildJobsTab() {
     m_jobsStatus = new QLabel;
     m_jobsStatus->setObjectName(QStringLiteral("jobsStatus"));
     m_jobsStatus->setWordWrap(true);
+    m_jobsStatus->setTextFormat(Qt::PlainText); // errors quote the cluster
     v->addWidget(m_jobsStatus);
     connect(m_refreshButton, &QPushButton::clicked, this, [this] { refreshQueue(); });
     connect(m_cancelJobButton, &QPushButton::clicked, this, [this] {

@@ -184,6 +184,7 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     m_errorBanner = new QLabel;
     m_errorBanner->setObjectName(QStringLiteral("errorBanner"));
     m_errorBanner->setWordWrap(true);
+    m_errorBanner->setTextFormat(Qt::PlainText);
     m_errorBanner->setStyleSheet(QStringLiteral(
         "background: #fdecea; color: #8c1d18; border: 1px solid #e6a19b; border-radius: 4px; padding: 6px;"));
     m_errorBanner->hide();

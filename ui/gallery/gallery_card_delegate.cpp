@@ -128,13 +128,26 @@ void GalleryCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option,
     }
     p->restore();
 
-    // Verified badge on the thumbnail's top right.
+    // Consistency badge on the thumbnail's top right, signature badge on its top left.
     const QFont badgeFont = scaled(option.font, 0.9, true);
-    const bool verified = index.data(GalleryModel::VerifiedRole).toBool();
-    const QString badge = verified ? tr("✓ Verified") : tr("Unverified");
+    const bool consistent = index.data(GalleryModel::ConsistentRole).toBool();
+    const QString badge = consistent ? tr("✓ Consistent") : tr("Not consistent");
     const int badgeWidth = pill(p, 0, 0, badge, badgeFont, {}, {}, false);
     pill(p, band.right() - badgeWidth - 8, band.top() + 8, badge, badgeFont,
-         verified ? QColor(46, 125, 50) : QColor(120, 120, 120, 220), Qt::white);
+         consistent ? QColor(46, 125, 50) : QColor(120, 120, 120, 220), Qt::white);
+    const QString signature = index.data(GalleryModel::SignatureRole).toString();
+    const QString signatureBadge = signature == QLatin1String("trusted")     ? tr("✓ Trusted")
+                                   : signature == QLatin1String("untrusted") ? tr("Untrusted")
+                                                                             : tr("Unsigned");
+    const int signatureWidth = pill(p, 0, 0, signatureBadge, badgeFont, {}, {}, false);
+    // Side by side when the card is wide enough, else under the consistency badge.
+    const bool sideBySide = band.left() + 8 + signatureWidth + 6 <= band.right() - badgeWidth - 8;
+    pill(p, sideBySide ? band.left() + 8 : band.right() - signatureWidth - 8,
+         sideBySide ? band.top() + 8 : band.top() + 8 + QFontMetrics(badgeFont).height() + 8, signatureBadge, badgeFont,
+         signature == QLatin1String("trusted")     ? QColor(21, 101, 192)
+         : signature == QLatin1String("untrusted") ? QColor(230, 81, 0)
+                                                   : QColor(120, 120, 120, 220),
+         Qt::white);
 
     // Title, subtitle, key metric, tags.
     const int x = card.left() + 12;

@@ -1,7 +1,7 @@
 // GalleryCardDelegate: paints a GalleryModel row as a card for a QListView in icon mode: the architecture
-// thumbnail with a verified / unverified badge, the title, "version · task · domain", the key metric and the
-// tags as pills. Sizes follow the view's font (readable on a projector when the font is large) and colours
-// follow its palette (light and dark themes).
+// thumbnail with a consistent / not consistent badge and a signature badge, the title, "version · task · domain", the
+// key metric and the tags as pills. Sizes follow the view's font (readable on a projector when the font is large) and
+// colours follow its palette (light and dark themes).
 #pragma once
 
 #include <QStyledItemDelegate>

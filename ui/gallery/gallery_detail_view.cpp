@@ -2,12 +2,14 @@
 
 #include "ui/gallery/gallery_model.h"
 
+#include <QDesktopServices>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStackedLayout>
@@ -43,12 +45,48 @@ QString row(const QString &key, const QString &value, bool mono = false) {
         .arg(esc(key), mono ? QStringLiteral("<code>%1</code>").arg(esc(value)) : esc(value));
 }
 
+/// The model card: Markdown from the package, so untrusted. Raw HTML in it is not interpreted, nothing is loaded
+/// from outside (images, style sheets) and a link opens only after the user has read its address and agreed.
+class CardBrowser : public QTextBrowser {
+public:
+    explicit CardBrowser(QWidget *parent) : QTextBrowser(parent) {
+        setOpenLinks(false);
+        setOpenExternalLinks(false);
+        connect(this, &QTextBrowser::anchorClicked, this, &CardBrowser::confirmLink);
+    }
+
+    QVariant loadResource(int, const QUrl &) override { return {}; }
+
+private:
+    void confirmLink(const QUrl &url) {
+        const QString scheme = url.scheme().toLower();
+        if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
+            QMessageBox::information(this, GalleryDetailView::tr("Link not opened"),
+                                     GalleryDetailView::tr("The model card links to\n\n%1\n\nDiamond opens only web "
+                                                           "links (http, https) from model cards.")
+                                         .arg(url.toString()));
+            return;
+        }
+        if (QMessageBox::question(this, GalleryDetailView::tr("Open link"),
+                                  GalleryDetailView::tr("Open this address from the model card in your browser?\n\n%1")
+                                      .arg(url.toString(QUrl::FullyEncoded))) == QMessageBox::Yes)
+            QDesktopServices::openUrl(url);
+    }
+};
+
 } // namespace
+
+/// Markdown of an untrusted card for QTextDocument: no raw HTML.
+void GalleryDetailView::setCardMarkdown(QTextBrowser *browser, const QString &markdown) {
+    browser->document()->setMarkdown(markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
+                                                                               QTextDocument::MarkdownNoHTML));
+}
 
 GalleryDetailView::GalleryDetailView(QWidget *parent) : QWidget(parent) {
     auto *stack = new QStackedLayout(this);
     placeholder_ = new QLabel(this);
     placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setTextFormat(Qt::PlainText);
     placeholder_->setWordWrap(true);
     stack->addWidget(placeholder_);
 
@@ -68,10 +106,12 @@ GalleryDetailView::GalleryDetailView(QWidget *parent) : QWidget(parent) {
     big.setPointSizeF(big.pointSizeF() * 1.5);
     big.setBold(true);
     title_->setFont(big);
+    title_->setTextFormat(Qt::PlainText); // titles come from packages: never rich text
     title_->setWordWrap(true);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     titles->addWidget(title_);
     subtitle_ = new QLabel(content_);
+    subtitle_->setTextFormat(Qt::PlainText);
     subtitle_->setWordWrap(true);
     subtitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     titles->addWidget(subtitle_);
@@ -80,6 +120,7 @@ GalleryDetailView::GalleryDetailView(QWidget *parent) : QWidget(parent) {
     badge_->setObjectName(QStringLiteral("galleryVerifiedBadge"));
     badgeRow->addWidget(badge_);
     metric_ = new QLabel(content_);
+    metric_->setTextFormat(Qt::PlainText);
     QFont metricFont = metric_->font();
     metricFont.setPointSizeF(metricFont.pointSizeF() * 1.2);
     metricFont.setBold(true);
@@ -87,9 +128,22 @@ GalleryDetailView::GalleryDetailView(QWidget *parent) : QWidget(parent) {
     badgeRow->addWidget(metric_);
     badgeRow->addStretch(1);
     titles->addLayout(badgeRow);
+    // The signature under the header, full width (a key fingerprint is long), the Trust button on its own line.
+    auto *signatureRow = new QVBoxLayout;
+    signature_ = new QLabel(content_);
+    signature_->setObjectName(QStringLiteral("gallerySignature"));
+    signature_->setTextFormat(Qt::PlainText);
+    signature_->setWordWrap(true);
+    signature_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    signatureRow->addWidget(signature_);
+    trust_ = new QPushButton(content_);
+    trust_->setObjectName(QStringLiteral("galleryTrustButton"));
+    signatureRow->addWidget(trust_, 0, Qt::AlignLeft);
+
     titles->addStretch(1);
     header->addLayout(titles, 1);
     layout->addLayout(header);
+    layout->addLayout(signatureRow);
 
     auto *buttons = new QGridLayout;
     import_ = new QPushButton(tr("&Download and import"), content_);
@@ -118,15 +172,15 @@ GalleryDetailView::GalleryDetailView(QWidget *parent) : QWidget(parent) {
     layout->addWidget(progress_);
     status_ = new QLabel(content_);
     status_->setObjectName(QStringLiteral("galleryStatus"));
+    status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     status_->setVisible(false);
     layout->addWidget(status_);
 
     tabs_ = new QTabWidget(content_);
-    card_ = new QTextBrowser(tabs_);
+    card_ = new CardBrowser(tabs_);
     card_->setObjectName(QStringLiteral("galleryCard"));
-    card_->setOpenExternalLinks(true);
     interface_ = new QTextBrowser(tabs_);
     interface_->setObjectName(QStringLiteral("galleryInterface"));
     provenance_ = new QTextBrowser(tabs_);
@@ -151,7 +205,10 @@ void GalleryDetailView::showEntry(const app::gallery::GalleryEntry &e, bool remo
     const bool same = e.id == entryId_ && remote == remote_;
     entryId_ = e.id;
     remote_ = remote;
-    verified_ = e.verified;
+    consistent_ = e.consistent;
+    publisher_ = e.publisher;
+    fingerprint_ = e.fingerprint;
+    trusted_ = e.trusted;
     title_->setText(e.title.isEmpty() ? e.name : e.title);
     QStringList parts{e.name};
     if (!e.version.isEmpty()) parts << tr("version %1").arg(e.version);
@@ -172,7 +229,7 @@ void GalleryDetailView::showEntry(const app::gallery::GalleryEntry &e, bool remo
                                  : QString());
     thumbnail_->clear();
     if (!e.thumbnail.isEmpty()) setThumbnail(e.thumbnail);
-    card_->setMarkdown(e.card.isEmpty() ? tr("*This model has no card.*") : e.card);
+    setCardMarkdown(card_, e.card.isEmpty() ? tr("*This model has no card.*") : e.card);
     interface_->setHtml(interfaceHtml(e.manifest));
     provenance_->setHtml(provenanceHtml(e.manifest, e.packageSha256));
     if (!same) {
@@ -208,20 +265,47 @@ void GalleryDetailView::updateButtons() {
     remove_->setVisible(!remote_);
     for (QPushButton *b : {import_, export_, open_, fineTune_, remove_})
         b->setEnabled(!busy_ && entryId_ > 0);
+    trust_->setVisible(!remote_ && !fingerprint_.isEmpty());
+    trust_->setEnabled(!busy_ && entryId_ > 0);
+    trust_->setText(trusted_ ? tr("Stop &trusting") : tr("&Trust this publisher"));
+    trust_->setToolTip(trusted_ ? tr("Remove %1's key from this gallery's trust list").arg(publisher_)
+                                : tr("Add %1's key (%2) to this gallery's trust list").arg(publisher_, fingerprint_));
     fineTune_->setEnabled(!busy_ && entryId_ > 0 && !remote_);
     fineTune_->setToolTip(remote_ ? tr("Import the model into this workspace first")
                                   : tr("Start a training run from these weights"));
 }
 
 void GalleryDetailView::updateBadge() {
-    badge_->setText(verified_ ? tr("✓ Verified") : tr("Not verified"));
-    badge_->setToolTip(verified_ ? tr("The test inputs were re-run through the engine and reproduce the outputs "
-                                      "stored in the package.")
-                                 : tr("The test inputs did not reproduce the stored outputs, or could not be re-run."));
-    badge_->setStyleSheet(verified_ ? QStringLiteral("QLabel { background: #2e7d32; color: white; border-radius: 6px;"
-                                                     " padding: 2px 8px; font-weight: bold; }")
-                                    : QStringLiteral("QLabel { background: #757575; color: white; border-radius: 6px;"
-                                                     " padding: 2px 8px; font-weight: bold; }"));
+    const auto pillStyle = [](const char *background) {
+        return QStringLiteral("QLabel { background: %1; color: white; border-radius: 6px; padding: 2px 8px;"
+                              " font-weight: bold; }")
+            .arg(QLatin1String(background));
+    };
+    badge_->setText(consistent_ ? tr("✓ Consistent") : tr("Not consistent"));
+    badge_->setToolTip(consistent_
+                           ? tr("The test inputs were re-run through the engine and reproduce the outputs "
+                                "stored in the package. This shows the package agrees with itself, not who "
+                                "made it: see the signature.")
+                           : tr("The test inputs did not reproduce the stored outputs, or could not be re-run."));
+    badge_->setStyleSheet(pillStyle(consistent_ ? "#2e7d32" : "#757575"));
+    // The key shortened as "SHA256:Z9gdCSGH…V3APM" (the whole of it in the tooltip and the Trust dialog).
+    const QString key =
+        fingerprint_.size() > 24 ? fingerprint_.left(15) + QChar(0x2026) + fingerprint_.right(6) : fingerprint_;
+    if (fingerprint_.isEmpty()) {
+        signature_->setText(tr("Unsigned: nothing says who made this package."));
+        signature_->setToolTip({});
+        signature_->setStyleSheet({});
+    } else if (trusted_) {
+        signature_->setText(tr("✓ Signed by %1, a publisher you trust (key %2)").arg(publisher_, key));
+        signature_->setToolTip(tr("Key %1").arg(fingerprint_));
+        signature_->setStyleSheet(QStringLiteral("QLabel { color: #1565c0; font-weight: bold; }"));
+    } else {
+        signature_->setText(tr("Signed by \"%1\", not on your trust list (key %2)").arg(publisher_, key));
+        signature_->setToolTip(tr("Key %1\nAnyone can sign with any name. Trust the key only if its owner gave you "
+                                  "the same fingerprint (diamondctl gallery key prints it).")
+                                   .arg(fingerprint_));
+        signature_->setStyleSheet(QStringLiteral("QLabel { color: #e65100; }"));
+    }
 }
 
 void GalleryDetailView::changeEvent(QEvent *event) {

@@ -1,7 +1,7 @@
-// GalleryDetailView: one gallery entry in full: header (thumbnail, title, name/version/license, verified badge,
-// key metric), the action buttons, a download/import progress bar and status line, and tabs with the rendered
-// Markdown model card, the interface and metrics, and the provenance and file hashes. Display only: the page
-// connects the buttons.
+// GalleryDetailView: one gallery entry in full: header (thumbnail, title, name/version/license, consistency badge,
+// key metric, the signature with a Trust button), the action buttons, a download/import progress bar and status line,
+// and tabs with the rendered Markdown model card (no raw HTML, nothing loaded, links open only after confirmation), the
+// interface and metrics, and the provenance and file hashes. Display only: the page connects the buttons.
 #pragma once
 
 #include "app/gallery/gallery_store.h"
@@ -44,6 +44,15 @@ public:
     QPushButton *removeButton() const { return remove_; }
     QProgressBar *progressBar() const { return progress_; }
     QLabel *statusLabel() const { return status_; }
+    QLabel *signatureLabel() const { return signature_; }
+    /// "Trust this publisher" / "Stop trusting": shown for signed local entries.
+    QPushButton *trustButton() const { return trust_; }
+    bool isTrusted() const { return trusted_; }
+    QString publisher() const { return publisher_; }
+    QString fingerprint() const { return fingerprint_; }
+
+    /// Renders untrusted Markdown into `browser` without interpreting raw HTML.
+    static void setCardMarkdown(QTextBrowser *browser, const QString &markdown);
 
     /// HTML of the interface (inputs, outputs) and metrics tab of a manifest.
     static QString interfaceHtml(const QJsonObject &manifest);
@@ -60,7 +69,9 @@ private:
     qint64 entryId_ = 0;
     bool remote_ = false;
     bool busy_ = false;
-    bool verified_ = false;
+    bool consistent_ = false;
+    bool trusted_ = false;
+    QString publisher_, fingerprint_;
     QWidget *content_ = nullptr;
     QLabel *placeholder_ = nullptr;
     QLabel *thumbnail_ = nullptr;
@@ -68,6 +79,8 @@ private:
     QLabel *subtitle_ = nullptr;
     QLabel *badge_ = nullptr;
     QLabel *metric_ = nullptr;
+    QLabel *signature_ = nullptr;
+    QPushButton *trust_ = nullptr;
     QPushButton *import_ = nullptr;
     QPushButton *export_ = nullptr;
     QPushButton *open_ = nullptr;

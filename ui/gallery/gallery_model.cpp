@@ -23,8 +23,11 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const {
         QString tip = QStringLiteral("%1 %2").arg(e.name, e.version);
         const QString description = e.manifest.value(QStringLiteral("description")).toString();
         if (!description.isEmpty()) tip += QLatin1Char('\n') + description;
-        tip += QLatin1Char('\n') +
-               (e.verified ? tr("Verified: the test inputs reproduce the expected outputs") : tr("Not verified"));
+        tip += QLatin1Char('\n') + (e.consistent ? tr("Consistent: its test inputs reproduce its expected outputs")
+                                                 : tr("Not consistent: its test inputs did not reproduce its outputs"));
+        tip += QLatin1Char('\n') + (e.fingerprint.isEmpty() ? tr("Unsigned: nothing says who made it")
+                                    : e.trusted             ? tr("Signed by %1, a publisher you trust").arg(e.publisher)
+                                                : tr("Signed by %1, not on your trust list").arg(e.publisher));
         return tip;
     }
     case Qt::DecorationRole: {
@@ -38,7 +41,12 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const {
     case DomainRole: return e.domain;
     case LicenseRole: return e.license;
     case TagsRole: return e.tags;
-    case VerifiedRole: return e.verified;
+    case ConsistentRole: return e.consistent;
+    case SignatureRole:
+        return e.fingerprint.isEmpty() ? QStringLiteral("unsigned")
+               : e.trusted             ? QStringLiteral("trusted")
+                                       : QStringLiteral("untrusted");
+    case PublisherRole: return e.publisher;
     case KeyMetricRole: return e.keyMetric ? QVariant(*e.keyMetric) : QVariant();
     case KeyMetricNameRole: return e.keyMetricName;
     case CreatedAtRole: return e.createdAt;
@@ -62,7 +70,9 @@ QHash<int, QByteArray> GalleryModel::roleNames() const {
     names.insert(DomainRole, "domain");
     names.insert(LicenseRole, "license");
     names.insert(TagsRole, "tags");
-    names.insert(VerifiedRole, "verified");
+    names.insert(ConsistentRole, "consistent");
+    names.insert(SignatureRole, "signature");
+    names.insert(PublisherRole, "publisher");
     names.insert(KeyMetricRole, "keyMetric");
     names.insert(KeyMetricNameRole, "keyMetricName");
     names.insert(CreatedAtRole, "createdAt");

@@ -22,7 +22,9 @@ public:
         DomainRole,
         LicenseRole,
         TagsRole,          ///< QStringList
-        VerifiedRole,      ///< bool
+        ConsistentRole,    ///< bool: the package's test inputs reproduce its outputs
+        SignatureRole,     ///< "trusted", "untrusted" (signed by a key not on the trust list) or "unsigned"
+        PublisherRole,     ///< the signer's name, empty when unsigned
         KeyMetricRole,     ///< double, invalid when the entry has none
         KeyMetricNameRole, ///< "val_accuracy", ...
         CreatedAtRole,

@@ -155,10 +155,10 @@ void GalleryPage::buildUi() {
     setChoices(task_, tr("Any task"), {});
     setChoices(domain_, tr("Any domain"), {});
     setChoices(license_, tr("Any license"), {});
-    verifiedOnly_ = new QCheckBox(tr("&Verified only"), middle);
+    consistentOnly_ = new QCheckBox(tr("&Consistent only"), middle);
     importFile_ = new QPushButton(tr("&Import package…"), middle);
     importFile_->setToolTip(tr("Add a .diamond file to this workspace's gallery"));
-    for (QWidget *w : std::initializer_list<QWidget *>{task_, domain_, license_, verifiedOnly_})
+    for (QWidget *w : std::initializer_list<QWidget *>{task_, domain_, license_, consistentOnly_})
         row2->addWidget(w);
     row2->addStretch(1);
     row2->addWidget(importFile_);
@@ -186,6 +186,7 @@ void GalleryPage::buildUi() {
     message_ = new QLabel(middle);
     message_->setObjectName(QStringLiteral("galleryMessage"));
     message_->setWordWrap(true);
+    message_->setTextFormat(Qt::PlainText);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusRow->addWidget(message_, 1);
     midLayout->addLayout(statusRow);
@@ -208,7 +209,7 @@ void GalleryPage::buildUi() {
     connect(search_, &QLineEdit::returnPressed, this, &GalleryPage::refresh);
     for (QComboBox *box : {sort_, task_, domain_, license_})
         connect(box, &QComboBox::currentIndexChanged, this, &GalleryPage::refresh);
-    connect(verifiedOnly_, &QCheckBox::toggled, this, &GalleryPage::refresh);
+    connect(consistentOnly_, &QCheckBox::toggled, this, &GalleryPage::refresh);
     connect(sources_, &QListWidget::currentRowChanged, this, &GalleryPage::setCurrentSource);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this, &GalleryPage::onCurrentChanged);
     connect(addRemote_, &QPushButton::clicked, this, [this] {
@@ -233,6 +234,7 @@ void GalleryPage::buildUi() {
     connect(detail_->openButton(), &QPushButton::clicked, this, &GalleryPage::openCurrentInDesigner);
     connect(detail_->fineTuneButton(), &QPushButton::clicked, this, &GalleryPage::fineTuneCurrent);
     connect(detail_->removeButton(), &QPushButton::clicked, this, [this] { removeCurrent(true); });
+    connect(detail_->trustButton(), &QPushButton::clicked, this, [this] { toggleTrustCurrent(true); });
     connect(detail_->exportButton(), &QPushButton::clicked, this, [this] {
         const GalleryEntry *e = model_->entryAt(model_->rowOf(currentEntryId()));
         const QString suggested = e ? QStringLiteral("%1-%2.diamond").arg(e->name, e->version) : QString();
@@ -341,6 +343,17 @@ void GalleryPage::setWorkspaceFolder(const QString &folder) {
             showMessage(tr("Removed entry %1 from this workspace's gallery.").arg(id));
             if (current_ == local_) refresh();
         });
+        connect(local_, &app::gallery::LocalGallerySource::trustChanged, this,
+                [this](int, qint64 id, bool trusted, const QString &error) {
+                    setActionRunning(false);
+                    if (!error.isEmpty())
+                        return showMessage(tr("Could not change the trust list: %1").arg(error), true);
+                    showMessage(trusted ? tr("The publisher of entry %1 is now on this gallery's trust list.").arg(id)
+                                        : tr("The publisher of entry %1 is no longer trusted.").arg(id));
+                    if (current_ != local_) return;
+                    refresh();
+                    if (detail_->entryId() == id) entryRequest_ = local_->fetchEntry(id);
+                });
     }
     sources_->item(0)->setToolTip(folder.isEmpty() ? tr("No workspace is open") : QDir::toNativeSeparators(folder));
     if (sources_->currentRow() <= 0) {
@@ -413,7 +426,7 @@ GalleryQuery GalleryPage::query() const {
     q.task = task_->currentData().toString();
     q.domain = domain_->currentData().toString();
     q.license = license_->currentData().toString();
-    q.verifiedOnly = verifiedOnly_->isChecked();
+    q.consistentOnly = consistentOnly_->isChecked();
     q.limit = 200;
     const QString sort = sort_->currentData().toString();
     q.ascending = sort.endsWith(QLatin1String("-asc"));
@@ -563,17 +576,17 @@ void GalleryPage::afterImport(const app::gallery::GalleryImportOutcome &o, const
         text = tr("The package was refused (%1): %2").arg(o.code, o.message);
     else if (o.alreadyPresent)
         text = tr("Already in this workspace's gallery as entry %1 (%2).").arg(o.entryId).arg(o.message);
-    else if (o.verified)
-        text = tr("Imported into this workspace as entry %1, verified: %2").arg(o.entryId).arg(o.message);
+    else if (o.consistent)
+        text = tr("Imported into this workspace as entry %1, consistent: %2").arg(o.entryId).arg(o.message);
     else
-        text = tr("Imported into this workspace as entry %1, NOT verified: %2").arg(o.entryId).arg(o.message);
+        text = tr("Imported into this workspace as entry %1, NOT consistent: %2").arg(o.entryId).arg(o.message);
     detail_->setStatus(text, o.entryId == 0);
     showMessage(text, o.entryId == 0);
     if (current_ == local_ && local_) {
         pendingSelection_ = o.entryId;
         refresh();
     }
-    Q_EMIT importFinished(o.entryId, o.verified, o.entryId ? o.message : text);
+    Q_EMIT importFinished(o.entryId, o.consistent, o.entryId ? o.message : text);
 }
 
 void GalleryPage::exportCurrent(const QString &file) {
@@ -660,12 +673,37 @@ void GalleryPage::removeCurrent(bool ask) {
     const qint64 id = currentEntryId();
     const GalleryEntry *e = model_->entryAt(model_->rowOf(id));
     if (current_ != local_ || !local_ || !e || actionRunning_) return;
-    if (ask && QMessageBox::question(this, tr("Remove model"),
-                                     tr("Remove \"%1\" %2 from this workspace's gallery?").arg(e->name, e->version)) !=
-                   QMessageBox::Yes)
-        return;
+    if (ask) {
+        QMessageBox box(QMessageBox::Question, tr("Remove model"),
+                        tr("Remove \"%1\" %2 from this workspace's gallery?").arg(e->name, e->version),
+                        QMessageBox::Yes | QMessageBox::No, this);
+        box.setTextFormat(Qt::PlainText);
+        if (box.exec() != QMessageBox::Yes) return;
+    }
     setActionRunning(true);
     local_->remove(id);
+}
+
+void GalleryPage::toggleTrustCurrent(bool ask) {
+    const qint64 id = currentEntryId();
+    if (current_ != local_ || !local_ || id == 0 || id != detail_->entryId() || actionRunning_ ||
+        detail_->fingerprint().isEmpty())
+        return;
+    const bool trust = !detail_->isTrusted();
+    if (ask) {
+        QMessageBox box(QMessageBox::Question, trust ? tr("Trust publisher") : tr("Stop trusting publisher"),
+                        trust ? tr("Trust every package signed with this key?\n\nName in the signature: %1\nKey: %2\n\n"
+                                   "Anyone can sign with any name. Compare the key with the one its owner gave "
+                                   "you (diamondctl gallery key prints it).")
+                                    .arg(detail_->publisher(), detail_->fingerprint())
+                              : tr("Stop trusting packages signed with this key?\n\nName in the signature: %1\nKey: %2")
+                                    .arg(detail_->publisher(), detail_->fingerprint()),
+                        QMessageBox::Yes | QMessageBox::No, this);
+        box.setTextFormat(Qt::PlainText);
+        if (box.exec() != QMessageBox::Yes) return;
+    }
+    setActionRunning(true);
+    local_->setPublisherTrusted(id, trust);
 }
 
 PublishDialog *GalleryPage::publishRun(qint64 runId) {

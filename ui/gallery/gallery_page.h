@@ -74,6 +74,8 @@ public:
     void openCurrentInDesigner();
     void fineTuneCurrent();
     void removeCurrent(bool ask = true);
+    /// Adds the selected local entry's publisher key to the trust list (or removes it), after asking when `ask`.
+    void toggleTrustCurrent(bool ask = true);
     /// Imports a package file into the local gallery.
     void importFile(const QString &file);
     /// Opens the publish dialog for a finished run of the workspace; the local gallery reloads on success.
@@ -88,7 +90,7 @@ public:
     QComboBox *domainFilter() const { return domain_; }
     QComboBox *licenseFilter() const { return license_; }
     QComboBox *sortBox() const { return sort_; }
-    QCheckBox *verifiedOnlyBox() const { return verifiedOnly_; }
+    QCheckBox *consistentOnlyBox() const { return consistentOnly_; }
     QLabel *messageLabel() const { return message_; }
 
 Q_SIGNALS:
@@ -97,7 +99,7 @@ Q_SIGNALS:
     /// The detail view shows an entry (card and manifest loaded).
     void entryShown(qint64 id);
     /// A download/import into the local gallery ended: the new (or existing) local entry id, 0 on failure.
-    void importFinished(qint64 localEntryId, bool verified, const QString &message);
+    void importFinished(qint64 localEntryId, bool consistent, const QString &message);
     void exportFinished(const QString &file, const QString &error);
     /// "Open in designer": the entry's spec.json, from a package whose hashes were checked.
     void openSpecRequested(const QJsonObject &spec, const QString &title);
@@ -139,7 +141,7 @@ private:
     QComboBox *task_ = nullptr;
     QComboBox *domain_ = nullptr;
     QComboBox *license_ = nullptr;
-    QCheckBox *verifiedOnly_ = nullptr;
+    QCheckBox *consistentOnly_ = nullptr;
     QPushButton *importFile_ = nullptr;
     QLabel *count_ = nullptr;
     QLabel *message_ = nullptr;

@@ -1,16 +1,19 @@
 #include "ui/gallery/publish_dialog.h"
 
+#include "app/background.h"
+#include "app/gallery/package_signature.h"
 #include "app/run/run_store.h"
 #include "app/workspace/workspace.h"
-#include "app/background.h"
 
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/spec.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QJsonArray>
@@ -20,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -32,11 +36,13 @@ namespace {
 struct Prefill {
     QString error;
     QString name, card;
+    QJsonObject sharedManifest, privateManifest;
+    QString signingNote;
 };
 
 struct PublishResult {
     qint64 entryId = 0;
-    bool verified = false;
+    bool consistent = false;
     QString message, code;
 };
 
@@ -57,7 +63,7 @@ QString shapeText(const diamond::spec::Shape &shape) {
 } // namespace
 
 QString PublishDialog::draftCard(const QString &title, const QString &projectName, const app::Run &run,
-                                 const QByteArray &specJson) {
+                                 const QByteArray &specJson, const QJsonObject &training) {
     QString card = QStringLiteral("# %1\n\n").arg(title);
     const QJsonObject specObject = QJsonDocument::fromJson(specJson).object();
     const QString description = specObject.value(QStringLiteral("description")).toString();
@@ -92,7 +98,7 @@ QString PublishDialog::draftCard(const QString &title, const QString &projectNam
             tr("*Describe what the model is for, the data it was trained on and where it should not be used.*") +
             QStringLiteral("\n\n");
     card += QStringLiteral("## ") + tr("Training") + QStringLiteral("\n\n```json\n") +
-            QString::fromUtf8(QJsonDocument(run.config).toJson()) + QStringLiteral("```\n");
+            QString::fromUtf8(QJsonDocument(training).toJson()) + QStringLiteral("```\n");
     return card;
 }
 
@@ -146,10 +152,26 @@ PublishDialog::PublishDialog(const QString &workspaceFolder, qint64 runId, QWidg
     card_->setFont(mono);
     preview_ = new QTextBrowser(cardTabs_);
     preview_->setObjectName(QStringLiteral("publishPreview"));
+    auto *sharedPage = new QWidget(cardTabs_);
+    auto *sharedLayout = new QVBoxLayout(sharedPage);
+    sharedLayout->setContentsMargins(0, 4, 0, 0);
+    privateDetails_ = new QCheckBox(tr("Include this computer's &details (data file paths, operating system, core "
+                                       "count)"),
+                                    sharedPage);
+    privateDetails_->setObjectName(QStringLiteral("publishPrivateDetails"));
+    privateDetails_->setToolTip(tr("Off: the package names data files by their file name only and says nothing "
+                                   "about this computer."));
+    shared_ = new QTextBrowser(sharedPage);
+    shared_->setObjectName(QStringLiteral("publishShared"));
+    sharedLayout->addWidget(privateDetails_);
+    sharedLayout->addWidget(shared_, 1);
+    connect(privateDetails_, &QCheckBox::toggled, this, &PublishDialog::updateShared);
     cardTabs_->addTab(card_, tr("Model card (Markdown)"));
     cardTabs_->addTab(preview_, tr("Preview"));
+    cardTabs_->addTab(sharedPage, tr("What is &shared"));
     connect(cardTabs_, &QTabWidget::currentChanged, this, [this](int i) {
         if (i == 1) preview_->setMarkdown(card_->toPlainText());
+        if (i == 2) updateShared();
     });
     layout->addWidget(cardTabs_, 1);
 
@@ -197,7 +219,22 @@ PublishDialog::PublishDialog(const QString &workspaceFolder, qint64 runId, QWidg
             QString project;
             for (const app::Project &pr : runs.projects())
                 if (pr.id == run->projectId) project = pr.name;
-            p.card = draftCard(p.name, project, *run, specJson);
+            app::gallery::GalleryStore gallery(ws);
+            app::gallery::PublishOptions shared;
+            p.sharedManifest = gallery.previewManifest(runId, shared);
+            shared.includePrivateDetails = true;
+            p.privateManifest = gallery.previewManifest(runId, shared);
+            p.card = draftCard(p.name, project, *run, specJson,
+                               p.sharedManifest.value(QStringLiteral("training")).toObject());
+            const QString keyPath = app::gallery::defaultPublisherKeyPath();
+            QString keyError;
+            const auto key =
+                QFileInfo::exists(keyPath) ? app::gallery::loadOrCreatePublisherKey(keyPath, &keyError) : std::nullopt;
+            p.signingNote = key ? tr("Signed with your publisher key %1 (%2).")
+                                      .arg(app::gallery::keyFingerprint(key->publicKey), keyPath)
+                            : keyError.isEmpty()
+                                ? tr("Signed with a publisher key made for you on first publish (%1).").arg(keyPath)
+                                : tr("Your publisher key cannot be used: %1").arg(keyError);
             return p;
         },
         [this, publishButton](const Prefill &p) {
@@ -210,6 +247,10 @@ PublishDialog::PublishDialog(const QString &workspaceFolder, qint64 runId, QWidg
                                    "outputs and this card. Edit the card: it is what others read first."));
                 if (name_->text().isEmpty()) name_->setText(p.name);
                 if (card_->toPlainText().isEmpty()) card_->setPlainText(p.card);
+                sharedManifest_ = p.sharedManifest;
+                privateManifest_ = p.privateManifest;
+                signingNote_ = p.signingNote;
+                updateShared();
                 publishButton->setEnabled(true);
             }
             Q_EMIT prefillFinished();
@@ -226,7 +267,44 @@ app::gallery::PublishOptions PublishDialog::options() const {
     o.domain = domain_->text().trimmed();
     o.task = task_->currentText().trimmed();
     o.card = card_->toPlainText();
+    o.includePrivateDetails = privateDetails_->isChecked();
     return o;
+}
+
+void PublishDialog::updateShared() {
+    if (sharedManifest_.isEmpty()) return shared_->setPlainText(tr("Reading the run…"));
+    QJsonObject m = privateDetails_->isChecked() ? privateManifest_ : sharedManifest_;
+    const app::gallery::PublishOptions o = options();
+    // What the fields of this dialog change, so that the preview is what will be written.
+    for (const auto &[key, value] : {std::pair{"name", o.name},
+                                     {"version", o.version},
+                                     {"license", o.license},
+                                     {"domain", o.domain},
+                                     {"task", o.task}})
+        if (!value.isEmpty()) m.insert(QLatin1String(key), value);
+    m.insert(QStringLiteral("authors"), QJsonArray::fromStringList(o.authors));
+    if (!o.tags.isEmpty()) m.insert(QStringLiteral("tags"), QJsonArray::fromStringList(o.tags));
+    m.insert(QStringLiteral("card"), tr("(the model card, %n character(s))", "", int(o.card.size())));
+    QString html = QStringLiteral("<p>%1</p><ul>").arg(tr("Anyone who receives the package gets:").toHtmlEscaped());
+    for (const QString &item :
+         {tr("the network (spec.json) and its trained weights (weights.safetensors)"),
+          tr("a few test inputs with the outputs this model gives for them (to check the package)"),
+          tr("a picture of the architecture and the model card"), tr("the manifest below")})
+        html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
+    html += QStringLiteral("</ul><p>%1</p>").arg(signingNote_.toHtmlEscaped());
+    html += QStringLiteral("<p><b>%1</b></p>")
+                .arg(privateDetails_->isChecked()
+                         ? tr("This computer's details are included: data file paths, operating system and core "
+                              "count.")
+                               .toHtmlEscaped()
+                         : tr("Data files are named by their file name only; nothing about this computer is "
+                              "included.")
+                               .toHtmlEscaped());
+    html += QStringLiteral("<pre>%1</pre>")
+                .arg(QString::fromUtf8(QJsonDocument(m).toJson(QJsonDocument::Indented)).toHtmlEscaped());
+    const int scroll = shared_->verticalScrollBar() ? shared_->verticalScrollBar()->value() : 0;
+    shared_->setHtml(html);
+    if (shared_->verticalScrollBar()) shared_->verticalScrollBar()->setValue(scroll);
 }
 
 void PublishDialog::showError(const QString &text) {
@@ -238,8 +316,8 @@ void PublishDialog::showError(const QString &text) {
 void PublishDialog::setBusy(bool busy, const QString &text) {
     busy_ = busy;
     progress_->setVisible(busy);
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{name_, version_, authors_, license_, tags_, domain_, task_, card_})
+    for (QWidget *w : std::initializer_list<QWidget *>{name_, version_, authors_, license_, tags_, domain_, task_,
+                                                       card_, privateDetails_})
         w->setEnabled(!busy);
     for (QAbstractButton *b : buttons_->buttons())
         b->setEnabled(!busy);
@@ -270,7 +348,7 @@ void PublishDialog::publish() {
             const app::gallery::ImportResult result = store.publishRun(runId, o);
             if (!result.entry) return r.code = store.errorCode(), r.message = store.errorString(), r;
             r.entryId = result.entry->id;
-            r.verified = result.entry->verified;
+            r.consistent = result.entry->consistent;
             r.message = result.verifyMessage;
             return r;
         },
@@ -283,7 +361,7 @@ void PublishDialog::publish() {
                 return;
             }
             entryId_ = r.entryId;
-            Q_EMIT published(r.entryId, r.verified, r.message);
+            Q_EMIT published(r.entryId, r.consistent, r.message);
             accept();
         });
 }

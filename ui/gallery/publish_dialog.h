@@ -2,14 +2,19 @@
 // license, tags, domain, task) and the Markdown model card (editor with a rendered preview) are prefilled from
 // the run on a worker thread; Publish runs app::gallery::GalleryStore::publishRun() on a worker thread (engine
 // export, package, verification re-run) with a busy progress bar, and shows a failure in the dialog, which stays
-// open. Authors and license are remembered for the next time (QSettings "gallery/authors", "gallery/license").
+// open. The "What is shared" tab lists every file and manifest field the package will carry; this computer's
+// details (data file paths, operating system, core count) stay out unless the user ticks the box. The package is
+// signed with the user's publisher key (docs/security.md). Authors and license are remembered for the next time
+// (QSettings "gallery/authors", "gallery/license").
 #pragma once
 
 #include "app/gallery/gallery_store.h"
 #include "app/run/run_store.h"
 
 #include <QDialog>
+#include <QJsonObject>
 
+class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -43,11 +48,16 @@ public:
     QLineEdit *domainEdit() const { return domain_; }
     QComboBox *taskBox() const { return task_; }
     QPlainTextEdit *cardEdit() const { return card_; }
+    /// "Include this computer's details": off by default.
+    QCheckBox *privateDetailsBox() const { return privateDetails_; }
+    /// The "What is shared" tab.
+    QTextBrowser *sharedView() const { return shared_; }
     QProgressBar *progressBar() const { return progress_; }
 
-    /// A Markdown card draft for a run (title, provenance sentence, interface, final metrics, training config).
+    /// A Markdown card draft for a run (title, provenance sentence, interface, final metrics, and `training`: the
+    /// training configuration as the package will share it).
     static QString draftCard(const QString &title, const QString &projectName, const app::Run &run,
-                             const QByteArray &specJson);
+                             const QByteArray &specJson, const QJsonObject &training);
 
 public Q_SLOTS:
     /// Validates the fields and publishes on a worker thread (ignored while busy or before the prefill).
@@ -56,12 +66,13 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void prefillFinished();
-    void published(qint64 entryId, bool verified, const QString &verifyMessage);
+    void published(qint64 entryId, bool consistent, const QString &verifyMessage);
     void publishFailed(const QString &error);
 
 private:
     void setBusy(bool busy, const QString &text = {});
     void showError(const QString &text);
+    void updateShared();
 
     QString folder_;
     qint64 runId_ = 0;
@@ -80,6 +91,10 @@ private:
     QTabWidget *cardTabs_ = nullptr;
     QPlainTextEdit *card_ = nullptr;
     QTextBrowser *preview_ = nullptr;
+    QTextBrowser *shared_ = nullptr;
+    QCheckBox *privateDetails_ = nullptr;
+    QJsonObject sharedManifest_, privateManifest_; ///< previews without / with this computer's details
+    QString signingNote_;
     QProgressBar *progress_ = nullptr;
     QLabel *status_ = nullptr;
     QDialogButtonBox *buttons_ = nullptr;

@@ -113,6 +113,7 @@ void RunMonitorPage::buildUi() {
     big.setPointSizeF(big.pointSizeF() * 1.4);
     big.setBold(true);
     heading_->setFont(big);
+    heading_->setTextFormat(Qt::PlainText);
     stateLabel_ = new QLabel(this);
     stateLabel_->setObjectName(QStringLiteral("runState"));
     progress_ = new QProgressBar(this);
@@ -127,7 +128,8 @@ void RunMonitorPage::buildUi() {
     resume_->setToolTip(tr("Continue the run from its newest checkpoint."));
     publish_ = new QPushButton(QIcon::fromTheme(QStringLiteral("document-send")), tr("&Publish…"), this);
     publish_->setObjectName(QStringLiteral("publishRun"));
-    publish_->setToolTip(tr("Publish the finished run to the model gallery as a shareable, verifiable package."));
+    publish_->setToolTip(
+        tr("Publish the finished run to the model gallery as a signed package that others can check."));
     heading_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     heading_->setMinimumWidth(120);
     header->addWidget(heading_, 2);
@@ -142,6 +144,7 @@ void RunMonitorPage::buildUi() {
     job_ = new QLabel(this);
     job_->setObjectName(QStringLiteral("clusterJob"));
     job_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    job_->setTextFormat(Qt::PlainText); // job ids and states come from the cluster
     job_->hide();
     layout->addWidget(job_);
 

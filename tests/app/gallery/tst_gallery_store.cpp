@@ -1,10 +1,13 @@
 // GalleryStore (app/gallery/gallery_store.h) on a real workspace database: FTS5 search over name, title,
 // card and tags (prefix words, hostile query text), filters, sorting by metric/date/name, paging totals, the
-// search index kept in sync on remove, and package paths that cannot leave the packages folder.
+// search index kept in sync on remove, package paths that cannot leave the packages folder, the trust list
+// (a consistent package is trusted only when signed by a key on it) and what a publish shares by default.
 #include "common/test_paths.h"
 
 #include "app/gallery/gallery_store.h"
 #include "app/gallery/model_package.h"
+#include "app/gallery/package_signature.h"
+#include "app/run/run_store.h"
 
 #include <QDir>
 #include <QFile>
@@ -153,9 +156,9 @@ private Q_SLOTS:
         int total = 0;
         QCOMPARE(names(page, &total), QStringList{QStringLiteral("sine-regressor")});
         QCOMPARE(total, 3);
-        GalleryQuery verified;
-        verified.verifiedOnly = true;
-        QVERIFY(names(verified).isEmpty());
+        GalleryQuery consistent;
+        consistent.consistentOnly = true;
+        QVERIFY(names(consistent).isEmpty());
     }
 
     void packageFileStaysInside() {
@@ -178,7 +181,8 @@ private Q_SLOTS:
     }
 
     /// A package whose files are given, written to `name` in the temporary folder.
-    QString package(const QString &name, const QByteArray &spec, const QByteArray &expected) {
+    QString package(const QString &name, const QByteArray &spec, const QByteArray &expected,
+                    const ManifestSigner &signer = {}) {
         QMap<QString, QByteArray> files;
         files.insert(QStringLiteral("spec.json"), spec);
         files.insert(QStringLiteral("weights.safetensors"), safetensors(QStringLiteral("fc1.weight"), {1, 2}));
@@ -193,7 +197,7 @@ private Q_SLOTS:
              QJsonObject{{QStringLiteral("name"), QStringLiteral("accuracy")}, {QStringLiteral("value"), 0.5}}}};
         QString error;
         const QString path = tmp_.filePath(name + QStringLiteral(".diamond"));
-        return writePackage(path, manifest, files, &error) ? path : QString();
+        return writePackage(path, manifest, files, &error, signer) ? path : QString();
     }
 
     /// A stand-in engine whose `predict` writes `output` (the comparison is under test, not the engine).
@@ -224,13 +228,13 @@ private Q_SLOTS:
         qputenv("DIAMOND_TRAIN", standInEngine(QStringLiteral("match"), expected).toLocal8Bit());
         ImportResult r = store.importPackage(package(QStringLiteral("good"), spec, expected));
         QVERIFY2(r.entry, qPrintable(store.errorString()));
-        QVERIFY2(r.entry->verified, qPrintable(r.verifyMessage));
+        QVERIFY2(r.entry->consistent, qPrintable(r.verifyMessage));
         QCOMPARE(r.entry->keyMetric.value_or(-1), 0.5);
         QVERIFY(QFile::exists(store.packageFile(*r.entry)));
         QVERIFY(!store.entry(r.entry->id, true)->thumbnail.isEmpty());
         GalleryQuery q;
         q.text = QStringLiteral("importtag");
-        q.verifiedOnly = true;
+        q.consistentOnly = true;
         QCOMPARE(names(q), QStringList{QStringLiteral("good")});
         QVERIFY(store.importPackage(package(QStringLiteral("good"), spec, expected)).alreadyPresent);
 
@@ -239,7 +243,7 @@ private Q_SLOTS:
                     .toLocal8Bit());
         r = store.importPackage(package(QStringLiteral("drifted"), spec, expected));
         QVERIFY(r.entry);
-        QVERIFY(!r.entry->verified);
+        QVERIFY(!r.entry->consistent);
         QVERIFY2(r.verifyMessage.contains(QStringLiteral("element 2")), qPrintable(r.verifyMessage));
 
         r = store.importPackage(
@@ -249,9 +253,80 @@ private Q_SLOTS:
         qunsetenv("DIAMOND_TRAIN");
         for (const GalleryEntry &e : store.search(q))
             QVERIFY(store.remove(e.id));
-        q.verifiedOnly = false;
+        q.consistentOnly = false;
         for (const GalleryEntry &e : store.search(q))
             QVERIFY(store.remove(e.id));
+    }
+
+    /// The review's point: a package that agrees with itself says nothing about who made it. Consistent and
+    /// unsigned, or signed by a key not on the list, is not trusted; trust follows the list, by key.
+    void trustFollowsTheTrustList() {
+        QFile specFile(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json")));
+        QVERIFY(specFile.open(QIODevice::ReadOnly));
+        const QByteArray spec = specFile.readAll();
+        const QByteArray expected = safetensors(QStringLiteral("logits"), {1, 2, 3});
+        qputenv("DIAMOND_TRAIN", standInEngine(QStringLiteral("trust"), expected).toLocal8Bit());
+        GalleryStore store(ws_);
+        ImportResult r = store.importPackage(package(QStringLiteral("anonymous"), spec, expected));
+        QVERIFY2(r.entry, qPrintable(store.errorString()));
+        QVERIFY(r.entry->consistent);
+        QVERIFY(r.entry->fingerprint.isEmpty());
+        QVERIFY(!r.entry->trusted);
+        QVERIFY(entryJson(*r.entry, false).value(QStringLiteral("signature")).isNull());
+
+        QString error;
+        const auto key = loadOrCreatePublisherKey(tmp_.filePath(QStringLiteral("eve.pem")), &error);
+        QVERIFY2(key, qPrintable(error));
+        r = store.importPackage(package(QStringLiteral("signed"), spec, expected, [&](const QByteArray &bytes) {
+            return signManifest(*key, QStringLiteral("Eve"), bytes, &error);
+        }));
+        QVERIFY2(r.entry, qPrintable(store.errorString()));
+        const qint64 id = r.entry->id;
+        QCOMPARE(r.entry->publisher, QStringLiteral("Eve"));
+        QCOMPARE(r.entry->fingerprint, keyFingerprint(key->publicKey));
+        QVERIFY(!r.entry->trusted);
+        QVERIFY(store.trust(key->publicKey, QStringLiteral("Eve from the lab")));
+        QVERIFY(store.entry(id)->trusted);
+        QCOMPARE(store.trustedKeys().size(), 1);
+        QCOMPARE(store.trustedKeys().first().name, QStringLiteral("Eve from the lab"));
+        const QJsonObject json = entryJson(*store.entry(id), false).value(QStringLiteral("signature")).toObject();
+        QCOMPARE(json.value(QStringLiteral("publisher")).toString(), QStringLiteral("Eve"));
+        QVERIFY(json.value(QStringLiteral("trusted")).toBool());
+        QVERIFY(store.untrust(keyFingerprint(key->publicKey)));
+        QVERIFY(!store.entry(id)->trusted);
+        QVERIFY(!store.untrust(keyFingerprint(key->publicKey)));
+        QCOMPARE(store.errorCode(), QStringLiteral("not_found"));
+        QVERIFY(!store.trust(QByteArray(31, 'x'), QStringLiteral("short")));
+        qunsetenv("DIAMOND_TRAIN");
+        QVERIFY(store.remove(id));
+        QVERIFY(store.remove(store.search({}).first().id));
+    }
+
+    /// A publish shares data files by name only and nothing about the computer unless asked.
+    void previewLeavesPrivateDetailsOut() {
+        RunStore runs(ws_);
+        const auto project = runs.createProject(QStringLiteral("private"));
+        QVERIFY2(project, qPrintable(runs.errorString()));
+        const QJsonObject config{
+            {QStringLiteral("steps"), 10},
+            {QStringLiteral("data"),
+             QJsonObject{{QStringLiteral("source"), QStringLiteral("csv")},
+                         {QStringLiteral("path"), QStringLiteral("/home/ada/secret-project/patients.csv")}}}};
+        QFile specFile(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json")));
+        QVERIFY(specFile.open(QIODevice::ReadOnly));
+        const auto run = runs.createRunWithSpec(QStringLiteral("private"),
+                                                QJsonDocument::fromJson(specFile.readAll()).object(), {}, {}, config);
+        QVERIFY2(run, qPrintable(runs.errorString()));
+        GalleryStore store(ws_);
+        PublishOptions o;
+        const QByteArray shared = QJsonDocument(store.previewManifest(run->id, o)).toJson();
+        QVERIFY2(!shared.isEmpty() && shared.contains("patients.csv"), shared.constData());
+        QVERIFY2(!shared.contains("/home/ada"), shared.constData());
+        QVERIFY(!shared.contains("\"os\""));
+        o.includePrivateDetails = true;
+        const QByteArray all = QJsonDocument(store.previewManifest(run->id, o)).toJson();
+        QVERIFY(all.contains("/home/ada/secret-project/patients.csv"));
+        QVERIFY(all.contains("\"os\""));
     }
 
     void removeKeepsIndexInSync() {

@@ -1,6 +1,8 @@
-// diamondctl gallery publish|list|search|show|export|import|remove as processes, with the real diamond-train
-// (spirals, 300 steps, 1 thread) in workspaces inside a temporary folder: the card from the run and the
-// caller's overrides, exit codes and stable error codes for refused packages.
+// diamondctl gallery publish|list|search|show|export|import|remove|key|trust as processes, with the real
+// diamond-train (spirals, 300 steps, 1 thread) in workspaces inside a temporary folder: the card from the run and
+// the caller's overrides, exit codes and stable error codes for refused packages, publisher signatures and the
+// trust list, forged packages (zeroed weights with regenerated outputs), no private paths in a default publish,
+// and no terminal control characters from a package reaching the terminal.
 #include "common/test_paths.h"
 
 #include <QCryptographicHash>
@@ -49,6 +51,17 @@ class TestGalleryCli : public QObject {
         return f.fileName();
     }
 
+    /// Runs a Python script (standard library only) with arguments; true when it exits 0.
+    bool python(const QString &script, const QStringList &args) {
+        QProcess p;
+        p.start(QStringLiteral("python3"), QStringList{QStringLiteral("-c"), script} + args);
+        if (!p.waitForFinished(60000) || p.exitCode() != 0) {
+            qWarning() << p.readAllStandardError();
+            return false;
+        }
+        return true;
+    }
+
     QString startRun(int steps, bool follow) {
         QFile f(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/run.json")));
         f.open(QIODevice::ReadOnly);
@@ -89,6 +102,11 @@ private Q_SLOTS:
         QVERIFY2(card.contains(QStringLiteral("val_accuracy")), qPrintable(card)); // prefilled from the run
         QVERIFY(card.contains(QStringLiteral("`x`")));
         QVERIFY(QFile::exists(r.json().value(QStringLiteral("package_file")).toString()));
+
+        // Nothing about this computer by default: no data path, no operating system.
+        const QByteArray shared = QJsonDocument(r.json().value(QStringLiteral("manifest")).toObject()).toJson();
+        QVERIFY2(!shared.contains(home_.path().toUtf8()), shared.constData());
+        QVERIFY(!shared.contains("\"os\""));
 
         const QString cardFile = write(QStringLiteral("card.md"), "# My spirals\n\nHand-written card about arms.");
         r = ctl(ws_, {QStringLiteral("gallery"), QStringLiteral("publish"), QStringLiteral("1"),
@@ -184,6 +202,161 @@ private Q_SLOTS:
                      .value(QStringLiteral("total"))
                      .toInt(),
                  1);
+    }
+
+    void signaturesAndTrust() {
+        const Result key = ctl(ws_, {QStringLiteral("gallery"), QStringLiteral("key"), QStringLiteral("--json")});
+        QCOMPARE(key.exitCode, 0);
+        const QString fingerprint = key.json().value(QStringLiteral("fingerprint")).toString();
+        const QString publicKey = key.json().value(QStringLiteral("public_key")).toString();
+        QVERIFY(fingerprint.startsWith(QStringLiteral("SHA256:")));
+        QCOMPARE(QFile(key.json().value(QStringLiteral("path")).toString()).permissions() & 0x7777,
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+        // The publisher's own gallery trusts its key.
+        Result r = ctl(
+            ws_, {QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("2"), QStringLiteral("--json")});
+        QJsonObject signature = r.json().value(QStringLiteral("signature")).toObject();
+        QCOMPARE(signature.value(QStringLiteral("fingerprint")).toString(), fingerprint);
+        QCOMPARE(signature.value(QStringLiteral("publisher")).toString(), QStringLiteral("Ada"));
+        QVERIFY(signature.value(QStringLiteral("trusted")).toBool());
+        // Elsewhere the same package is signed by a key nobody has vouched for.
+        r = ctl(other_, {QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("1")});
+        QVERIFY2(r.out.contains(QStringLiteral("Signature:  signed by Ada (%1, untrusted)").arg(fingerprint)),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("Consistent: yes")));
+        QVERIFY(
+            ctl(other_, {QStringLiteral("gallery"), QStringLiteral("list")}).out.contains(QStringLiteral("untrusted")));
+        r = ctl(other_,
+                {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("add"), QStringLiteral("1")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        auto trusted = [this] {
+            return ctl(other_, {QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("1"),
+                                QStringLiteral("--json")})
+                .json()
+                .value(QStringLiteral("signature"))
+                .toObject()
+                .value(QStringLiteral("trusted"))
+                .toBool();
+        };
+        QVERIFY(trusted());
+        r = ctl(other_,
+                {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("list"), QStringLiteral("--json")});
+        const QJsonArray keys = r.json().value(QStringLiteral("keys")).toArray();
+        QCOMPARE(keys.size(), 1);
+        QCOMPARE(keys.first().toObject().value(QStringLiteral("public_key")).toString(), publicKey);
+        QCOMPARE(
+            ctl(other_, {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("remove"), fingerprint})
+                .exitCode,
+            0);
+        QVERIFY(!trusted());
+        QCOMPARE(ctl(other_, {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("add"), publicKey,
+                              QStringLiteral("--name"), QStringLiteral("Ada Lovelace")})
+                     .exitCode,
+                 0);
+        QVERIFY(trusted());
+        QCOMPARE(
+            ctl(other_, {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("remove"), fingerprint})
+                .exitCode,
+            0);
+        QCOMPARE(ctl(other_, {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("add"),
+                              QStringLiteral("bm90IGEga2V5")})
+                     .exitCode,
+                 2);
+        QCOMPARE(
+            ctl(other_, {QStringLiteral("gallery"), QStringLiteral("trust"), QStringLiteral("remove"), fingerprint})
+                .exitCode,
+            1);
+    }
+
+    /// The review's forgery: weights zeroed, test outputs regenerated with the engine, manifest hashes updated. It
+    /// agrees with itself, so it is "consistent"; with the publisher's signature kept it is refused, without one it
+    /// is shown as unsigned: nothing claims it comes from the publisher.
+    void forgedPackageIsNotPassedOffAsThePublishers() {
+        const QString original = home_.filePath(QStringLiteral("out.diamond"));
+        const QString dir = home_.filePath(QStringLiteral("forge"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(python(
+            QStringLiteral("import zipfile,sys,os\n"
+                           "z=zipfile.ZipFile(sys.argv[1])\n"
+                           "for n in z.namelist(): open(os.path.join(sys.argv[2],n),'wb').write(z.read(n))\n"
+                           "w=open(os.path.join(sys.argv[2],'weights.safetensors'),'rb').read()\n"
+                           "h=8+int.from_bytes(w[:8],'little')\n"
+                           "open(os.path.join(sys.argv[2],'weights.safetensors'),'wb').write(w[:h]+bytes(len(w)-h))\n"),
+            {original, dir}));
+        QProcess predict;
+        predict.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                      {QStringLiteral("predict"), QStringLiteral("--spec"), dir + QStringLiteral("/spec.json"),
+                       QStringLiteral("--weights"), dir + QStringLiteral("/weights.safetensors"),
+                       QStringLiteral("--inputs"), dir + QStringLiteral("/test_inputs.safetensors"),
+                       QStringLiteral("--output"), dir + QStringLiteral("/test_outputs.safetensors"),
+                       QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY(predict.waitForFinished(60000));
+        QCOMPARE(predict.exitCode(), 0);
+        const QString pack = QStringLiteral(
+            "import zipfile,sys,os,json,hashlib\n"
+            "d=sys.argv[1]; m=json.load(open(os.path.join(d,'manifest.json')))\n"
+            "for n in m['files']: m['files'][n]=hashlib.sha256(open(os.path.join(d,n),'rb').read()).hexdigest()\n"
+            "z=zipfile.ZipFile(sys.argv[2],'w')\n"
+            "z.writestr('manifest.json',json.dumps(m,indent=4))\n"
+            "for n in m['files']: z.write(os.path.join(d,n),n)\n"
+            "if sys.argv[3]=='keep': z.write(os.path.join(d,'signature.json'),'signature.json')\n"
+            "z.close()\n");
+        const QString withSignature = home_.filePath(QStringLiteral("forged-signed.diamond"));
+        const QString unsigned_ = home_.filePath(QStringLiteral("forged-unsigned.diamond"));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/signature.json")));
+        QVERIFY(python(pack, {dir, withSignature, QStringLiteral("keep")}));
+        QVERIFY(python(pack, {dir, unsigned_, QStringLiteral("drop")}));
+        const QString third = home_.filePath(QStringLiteral("third"));
+        QCOMPARE(ctl(third, {QStringLiteral("init"), QStringLiteral("--no-examples")}).exitCode, 0);
+        Result r = ctl(third, {QStringLiteral("gallery"), QStringLiteral("import"), withSignature});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("package_bad_signature")), qPrintable(r.err));
+        r = ctl(third, {QStringLiteral("gallery"), QStringLiteral("import"), unsigned_, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.json().value(QStringLiteral("consistent")).toBool(), qPrintable(r.out));
+        QVERIFY(r.json().value(QStringLiteral("signature")).isNull());
+        r = ctl(third, {QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("1")});
+        QVERIFY2(r.out.contains(QStringLiteral("Signature:  unsigned")), qPrintable(r.out));
+    }
+
+    /// Escape sequences in a package's title, card and tags (set a terminal title, plant a link, clear the screen)
+    /// reach the terminal as U+FFFD, and the JSON output keeps them escaped.
+    void controlCharactersNeverReachTheTerminal() {
+        const QString hostile = home_.filePath(QStringLiteral("hostile.diamond"));
+        QVERIFY(python(
+            QStringLiteral("import zipfile,sys,json\n"
+                           "s=zipfile.ZipFile(sys.argv[1]); d=zipfile.ZipFile(sys.argv[2],'w')\n"
+                           "m=json.loads(s.read('manifest.json'))\n"
+                           "m['title']='Evil\\x1b]0;pwned\\x07 \\x1b]8;;http://127.0.0.1/\\x07click\\x1b]8;;\\x07'\n"
+                           "m['card']='# Card\\x1b[2J\\x1b[31mred\\u009b31m\\u202eevil'\n"
+                           "m['tags']=['a\\x1b[8mhidden']\n"
+                           "d.writestr('manifest.json',json.dumps(m))\n"
+                           "for n in s.namelist():\n"
+                           "    if n not in ('manifest.json','signature.json'): d.writestr(n,s.read(n))\n"
+                           "d.close()\n"),
+            {home_.filePath(QStringLiteral("out.diamond")), hostile}));
+        const QString fourth = home_.filePath(QStringLiteral("fourth"));
+        QCOMPARE(ctl(fourth, {QStringLiteral("init"), QStringLiteral("--no-examples")}).exitCode, 0);
+        Result r = ctl(fourth, {QStringLiteral("gallery"), QStringLiteral("import"), hostile});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("1")},
+              QStringList{QStringLiteral("gallery"), QStringLiteral("list")},
+              QStringList{QStringLiteral("gallery"), QStringLiteral("search"), QStringLiteral("card")}}) {
+            r = ctl(fourth, args);
+            QCOMPARE(r.exitCode, 0);
+            for (const QChar c : QString(r.out + r.err))
+                QVERIFY2(
+                    c == u'\n' || (c >= u' ' && c != u'\x7f' && !(c >= u'\x80' && c <= u'\x9f') && c != u'\u202e'),
+                    qPrintable(
+                        QStringLiteral("U+%1 in: %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(args.join(u' '))));
+        }
+        r = ctl(fourth, {QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("1")});
+        QVERIFY2(r.out.contains(QStringLiteral("Evil\uFFFD]0;pwned\uFFFD")), qPrintable(r.out));
+        r = ctl(fourth,
+                {QStringLiteral("gallery"), QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY(r.out.contains(QStringLiteral("\\u001b]0;pwned")));
+        QVERIFY(r.json().value(QStringLiteral("title")).toString().startsWith(QStringLiteral("Evil\x1b]0;")));
     }
 
     void publishRefusals() {

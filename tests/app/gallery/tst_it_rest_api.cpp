@@ -649,12 +649,17 @@ private Q_SLOTS:
         r = http(s2_, "POST", QStringLiteral("/api/v1/gallery"), package, {}, "application/octet-stream");
         QVERIFY2(r.status == 201, r.body.constData());
         QCOMPARE(r.json().value(QStringLiteral("package_sha256")).toString().toLatin1(), sha);
-        // "verified" only when the engine re-ran the test inputs and matched.
+        // "consistent" only when the engine re-ran the test inputs and matched; signed by the publishing user, whom
+        // the receiving gallery does not trust.
         QProcess probe;
         probe.start(diamond::test::binary(QStringLiteral("diamond-train")), {QStringLiteral("--help")});
         QVERIFY(probe.waitForFinished(30000));
         const bool enginePredicts = probe.readAllStandardOutput().contains("diamond-train predict");
-        QCOMPARE(r.json().value(QStringLiteral("verified")).toBool(), enginePredicts);
+        QCOMPARE(r.json().value(QStringLiteral("consistent")).toBool(), enginePredicts);
+        const QJsonObject signature = r.json().value(QStringLiteral("signature")).toObject();
+        QVERIFY2(signature.value(QStringLiteral("fingerprint")).toString().startsWith(QStringLiteral("SHA256:")),
+                 r.body.constData());
+        QCOMPARE(signature.value(QStringLiteral("trusted")).toBool(), false);
         if (!enginePredicts)
             QVERIFY(r.json().value(QStringLiteral("verify_message")).toString().contains(QStringLiteral("predict")));
         r = http(s2_, "POST", QStringLiteral("/api/v1/gallery"), package, {}, "application/octet-stream");

@@ -1,10 +1,13 @@
 // Model package format (app/gallery/model_package.h): writing, checking, every refusal (zip-slip, absolute
 // paths, symlinks, oversize, unknown format, hash mismatch, unlisted/missing files), the output comparison of
-// verifyOutputs() and the thumbnail. Hostile archives are built with Python's zipfile (a different writer
-// than ours), so the reader is tested against archives it did not make.
+// verifyOutputs(), the thumbnail, and publisher signatures (Ed25519 over manifest.json: signed packages check,
+// any change to a signed package is refused, malformed signature files are refused, key files stay private). Hostile
+// archives are built with Python's zipfile (a different writer than ours), so the reader is tested against archives it
+// did not make.
 #include "common/test_paths.h"
 
 #include "app/gallery/model_package.h"
+#include "app/gallery/package_signature.h"
 #include "app/gallery/zip_archive.h"
 
 #include <QCryptographicHash>
@@ -216,6 +219,76 @@ private Q_SLOTS:
         QVERIFY(c.message.contains(QStringLiteral("weights.safetensors")));
     }
 
+    void signedPackageChecks() {
+        QString error;
+        const QString keyPath = path(QStringLiteral("keys/publisher.pem"));
+        const auto key = loadOrCreatePublisherKey(keyPath, &error);
+        QVERIFY2(key, qPrintable(error));
+        QCOMPARE(key->publicKey.size(), 32);
+        QCOMPARE(QFile(keyPath).permissions() & 0x7777,
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+        // The same key on the next load; a key file others can read is refused.
+        QCOMPARE(loadOrCreatePublisherKey(keyPath, &error)->publicKey, key->publicKey);
+        QFile(keyPath).setPermissions(QFile(keyPath).permissions() | QFileDevice::ReadOther);
+        QVERIFY(!loadOrCreatePublisherKey(keyPath, &error));
+        QVERIFY2(error.contains(keyPath), qPrintable(error));
+        QFile(keyPath).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+
+        QByteArray signature;
+        const ManifestSigner signer = [&](const QByteArray &bytes) {
+            return signature = signManifest(*key, QStringLiteral("Ada"), bytes, &error);
+        };
+        QVERIFY(writePackage(path(QStringLiteral("signed.diamond")), manifest(), files_, &error, signer));
+        PackageCheck c = checkPackage(path(QStringLiteral("signed.diamond")));
+        QVERIFY2(c.ok, qPrintable(c.message));
+        QVERIFY(c.signature.present && c.signature.valid);
+        QCOMPARE(c.signature.publisher, QStringLiteral("Ada"));
+        QCOMPARE(c.signature.publicKey, key->publicKey);
+        QCOMPARE(c.signature.fingerprint, keyFingerprint(key->publicKey));
+        QVERIFY(c.signature.fingerprint.startsWith(QStringLiteral("SHA256:")));
+
+        // Other weights with a manifest listing their hash, carrying the original signature: refused.
+        QMap<QString, QByteArray> other = files_;
+        other[QStringLiteral("weights.safetensors")] = safetensors(QStringLiteral("fc1.weight"), {0, 0, 0});
+        const QByteArray original = signature;
+        QVERIFY(writePackage(path(QStringLiteral("resigned.diamond")), manifest(), other, &error,
+                             [&](const QByteArray &) { return original; }));
+        c = checkPackage(path(QStringLiteral("resigned.diamond")));
+        QCOMPARE(c.code, QStringLiteral("package_bad_signature"));
+        QVERIFY2(c.message.contains(QStringLiteral("resigned.diamond")), qPrintable(c.message));
+        // Unsigned is accepted and says so.
+        QVERIFY(writePackage(path(QStringLiteral("unsigned.diamond")), manifest(), other, &error));
+        c = checkPackage(path(QStringLiteral("unsigned.diamond")));
+        QVERIFY(c.ok);
+        QVERIFY(!c.signature.present);
+        QVERIFY(c.signature.fingerprint.isEmpty());
+    }
+
+    void malformedSignaturesRefused_data() {
+        QTest::addColumn<QByteArray>("signature");
+        QTest::newRow("not json") << QByteArray("ed25519!");
+        QTest::newRow("other format") << QByteArray(
+            "{\"format\": \"x\", \"publisher\": \"a\", \"public_key\": \"AA==\","
+            " \"signature\": \"AA==\"}");
+        QTest::newRow("short key") << QByteArray("{\"format\": \"diamond.signature/1\", \"publisher\": \"a\","
+                                                 " \"public_key\": \"AAAA\", \"signature\": \"AAAA\"}");
+        const QByteArray zeros32 = QByteArray(32, '\0').toBase64();
+        const QByteArray zeros64 = QByteArray(64, '\0').toBase64();
+        QTest::newRow("zero signature") << QByteArray("{\"format\": \"diamond.signature/1\", \"publisher\": \"a\","
+                                                      " \"public_key\": \"" +
+                                                      zeros32 + "\", \"signature\": \"" + zeros64 + "\"}");
+    }
+
+    void malformedSignaturesRefused() {
+        QFETCH(QByteArray, signature);
+        QString error;
+        QVERIFY(writePackage(path(QStringLiteral("bad-sig.diamond")), manifest(), files_, &error,
+                             [&](const QByteArray &) { return signature; }));
+        const PackageCheck c = checkPackage(path(QStringLiteral("bad-sig.diamond")));
+        QVERIFY(!c.ok);
+        QCOMPARE(c.code, QStringLiteral("package_bad_signature"));
+    }
+
     void missingFileRefused() {
         QMap<QString, QByteArray> fewer = files_;
         fewer.remove(QStringLiteral("thumbnail.png"));
@@ -283,27 +356,27 @@ private Q_SLOTS:
         const OutputCheck same = verifyOutputs(
             dir.path(), standIn(QStringLiteral("same"), files_.value(QStringLiteral("test_outputs.safetensors"))), 1e-5,
             1e-4);
-        QVERIFY2(same.verified, qPrintable(same.message));
+        QVERIFY2(same.consistent, qPrintable(same.message));
         const OutputCheck close = verifyOutputs(
             dir.path(), standIn(QStringLiteral("close"), safetensors(QStringLiteral("logits"), {0.250001f, 1.5f, -2})),
             1e-5, 1e-4);
-        QVERIFY2(close.verified, qPrintable(close.message));
+        QVERIFY2(close.consistent, qPrintable(close.message));
         const OutputCheck off = verifyOutputs(
             dir.path(), standIn(QStringLiteral("off"), safetensors(QStringLiteral("logits"), {0.26f, 1.5f, -2})), 1e-5,
             1e-4);
-        QVERIFY(!off.verified);
+        QVERIFY(!off.consistent);
         QVERIFY2(off.message.contains(QStringLiteral("element 0")), qPrintable(off.message));
         const OutputCheck renamed = verifyOutputs(
             dir.path(), standIn(QStringLiteral("renamed"), safetensors(QStringLiteral("y"), {0.25f, 1.5f, -2})), 1e-5,
             1e-4);
-        QVERIFY(!renamed.verified);
+        QVERIFY(!renamed.consistent);
         const OutputCheck shape = verifyOutputs(
             dir.path(), standIn(QStringLiteral("shape"), safetensors(QStringLiteral("logits"), {0.25f, 1.5f})), 1e-5,
             1e-4);
-        QVERIFY(!shape.verified);
+        QVERIFY(!shape.consistent);
         const OutputCheck missing =
             verifyOutputs(dir.path(), dir.filePath(QStringLiteral("no-such-engine")), 1e-5, 1e-4);
-        QVERIFY(!missing.verified);
+        QVERIFY(!missing.consistent);
     }
 
     void thumbnail() {

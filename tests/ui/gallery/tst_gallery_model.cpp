@@ -49,7 +49,7 @@ private Q_SLOTS:
         GalleryEntry first = entry(7, QStringLiteral("seven"), 0.925);
         first.title = QStringLiteral("Seven");
         first.thumbnail = png(Qt::red);
-        first.verified = true;
+        first.consistent = true;
         model.setEntries({first, entry(9, QStringLiteral("nine"))});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.rowOf(9), 1);
@@ -58,7 +58,7 @@ private Q_SLOTS:
         QCOMPARE(a.data().toString(), QStringLiteral("Seven")); // title wins over the name
         QCOMPARE(model.index(1).data().toString(), QStringLiteral("nine"));
         QCOMPARE(a.data(ui::GalleryModel::IdRole).toLongLong(), 7);
-        QCOMPARE(a.data(ui::GalleryModel::VerifiedRole).toBool(), true);
+        QCOMPARE(a.data(ui::GalleryModel::ConsistentRole).toBool(), true);
         QCOMPARE(a.data(ui::GalleryModel::SubtitleRole).toString(), QStringLiteral("v1.0.0 · classification · toy"));
         QCOMPARE(a.data(ui::GalleryModel::TagsRole).toStringList(),
                  (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
@@ -137,7 +137,7 @@ private Q_SLOTS:
             {QStringLiteral("name"), QStringLiteral("net")},
             {QStringLiteral("version"), QStringLiteral("2.0")},
             {QStringLiteral("tags"), QJsonArray{QStringLiteral("x"), QStringLiteral("y")}},
-            {QStringLiteral("verified"), true},
+            {QStringLiteral("consistent"), true},
             {QStringLiteral("key_metric"), 0.75},
             {QStringLiteral("key_metric_name"), QStringLiteral("val_accuracy")},
             {QStringLiteral("package_sha256"), QStringLiteral("ab")},
@@ -148,7 +148,7 @@ private Q_SLOTS:
         QCOMPARE(e.id, 3);
         QCOMPARE(e.runId, 0);
         QCOMPARE(e.tags, (QStringList{QStringLiteral("x"), QStringLiteral("y")}));
-        QVERIFY(e.verified);
+        QVERIFY(e.consistent);
         QCOMPARE(e.keyMetric.value_or(-1), 0.75);
         QCOMPARE(e.card, QStringLiteral("# Net"));
         QCOMPARE(e.manifest.value(QStringLiteral("license")).toString(), QStringLiteral("MIT"));

@@ -3,9 +3,12 @@
 // verification re-run), listed by GalleryPage with its card, searched and filtered; a second workspace served
 // by a real `diamondctl serve` on a free 127.0.0.1 port as a remote source: listed, downloaded with the progress
 // bar reaching 100 %, imported and verified into the local gallery, exported, opened for the designer. Models
-// are checked with QAbstractItemModelTester; screenshots go to <build>/screenshots/gallery*.png.
+// are checked with QAbstractItemModelTester; screenshots go to <build>/screenshots/gallery*.png. Also: what the
+// publish dialog says is shared (this computer's details only when ticked), the signature line and the Trust
+// button of the detail view, and package text shown as text (no raw HTML, no links that open on one click).
 #include "common/test_paths.h"
 
+#include "app/gallery/gallery_source.h"
 #include "app/gallery/gallery_store.h"
 #include "app/gallery/model_package.h"
 #include "app/workspace/workspace.h"
@@ -13,7 +16,6 @@
 #include "ui/gallery/gallery_detail_view.h"
 #include "ui/gallery/gallery_model.h"
 #include "ui/gallery/gallery_page.h"
-#include "app/gallery/gallery_source.h"
 #include "ui/gallery/publish_dialog.h"
 
 #include <QAbstractItemModelTester>
@@ -107,6 +109,8 @@ private Q_SLOTS:
         QSettings().clear();
         QVERIFY(home_.isValid());
         qputenv("DIAMOND_TRAIN", test::binary(QStringLiteral("diamond-train")).toLocal8Bit());
+        // One publisher key for the dialog (in this process) and diamondctl (children inherit the variable).
+        qputenv("DIAMOND_PUBLISHER_KEY", home_.filePath(QStringLiteral("publisher.pem")).toLocal8Bit());
         shots_ = QStringLiteral(DIAMOND_BINARY_DIR "/screenshots");
         ws_ = home_.filePath(QStringLiteral("ws"));
         other_ = home_.filePath(QStringLiteral("other"));
@@ -167,6 +171,23 @@ private Q_SLOTS:
         dialog.tagsEdit()->setText(QStringLiteral("spirals, mlp, teaching"));
         dialog.domainEdit()->setText(QStringLiteral("toy"));
         dialog.cardEdit()->setPlainText(card + QStringLiteral("\nThe zebracorn arm is the hardest.\n"));
+        // What is shared: the manifest as it will be written; this computer's details only when ticked.
+        auto *tabs = dialog.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(2);
+        QVERIFY(!dialog.privateDetailsBox()->isChecked());
+        QString shared = dialog.sharedView()->toPlainText();
+        QVERIFY2(shared.contains(QStringLiteral("\"spiral-mlp\"")), qPrintable(shared)); // follows the fields
+        QVERIFY(shared.contains(QStringLiteral("weights")));
+        QVERIFY(shared.contains(QStringLiteral("publisher key made for you")));
+        QVERIFY(!shared.contains(QStringLiteral("\"os\"")));
+        dialog.privateDetailsBox()->setChecked(true);
+        QVERIFY(dialog.sharedView()->toPlainText().contains(QStringLiteral("\"os\"")));
+        QVERIFY(dialog.options().includePrivateDetails);
+        dialog.resize(820, 760);
+        shoot(&dialog, QStringLiteral("gallery-publish-shared.png"));
+        dialog.privateDetailsBox()->setChecked(false);
+        tabs->setCurrentIndex(0);
         dialog.resize(820, 760);
         shoot(&dialog, QStringLiteral("gallery-publish.png"));
         QSignalSpy published(&dialog, &ui::PublishDialog::published);
@@ -188,6 +209,14 @@ private Q_SLOTS:
         QCOMPARE(e->license, QStringLiteral("MIT"));
         QCOMPARE(e->tags, (QStringList{QStringLiteral("spirals"), QStringLiteral("mlp"), QStringLiteral("teaching")}));
         QVERIFY(e->card.contains(QStringLiteral("zebracorn")));
+        QCOMPARE(e->publisher, QStringLiteral("Ada")); // the first author signs
+        QVERIFY(!e->fingerprint.isEmpty());
+        QVERIFY(e->trusted); // one's own key
+        QVERIFY(!e->manifest.value(QStringLiteral("provenance"))
+                     .toObject()
+                     .value(QStringLiteral("hardware"))
+                     .toObject()
+                     .contains(QStringLiteral("os")));
     }
 
     void localGalleryListsSearchesAndShowsTheCard() {
@@ -198,7 +227,7 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(*page));
         QCOMPARE(names(*page), QStringList{QStringLiteral("spiral-mlp")});
         const QModelIndex card = page->model()->index(0);
-        QCOMPARE(card.data(ui::GalleryModel::VerifiedRole).toBool(), true);
+        QCOMPARE(card.data(ui::GalleryModel::ConsistentRole).toBool(), true);
         QCOMPARE(card.data(ui::GalleryModel::KeyMetricNameRole).toString(), QStringLiteral("val_accuracy"));
         QVERIFY(card.data(ui::GalleryModel::KeyMetricRole).toDouble() > 0.0);
         QVERIFY(!card.data(Qt::DecorationRole).value<QImage>().isNull()); // architecture thumbnail
@@ -216,6 +245,9 @@ private Q_SLOTS:
         QVERIFY(detail->provenanceBrowser()->toPlainText().contains(QStringLiteral("weights.safetensors")));
         QVERIFY(!detail->importButton()->isVisibleTo(detail));
         QVERIFY(detail->removeButton()->isEnabled());
+        QVERIFY2(detail->signatureLabel()->text().contains(QStringLiteral("Signed by Ada, a publisher you trust")),
+                 qPrintable(detail->signatureLabel()->text()));
+        QCOMPARE(card.data(ui::GalleryModel::SignatureRole).toString(), QStringLiteral("trusted"));
 
         // Debounced full-text search.
         page->searchBox()->setText(QStringLiteral("zebra"));
@@ -238,7 +270,7 @@ private Q_SLOTS:
         page->domainFilter()->setCurrentIndex(page->domainFilter()->findData(QStringLiteral("toy")));
         QVERIFY(waitLoaded(*page));
         QCOMPARE(page->model()->rowCount(), 1);
-        page->verifiedOnlyBox()->setChecked(true);
+        page->consistentOnlyBox()->setChecked(true);
         QVERIFY(waitLoaded(*page));
         QCOMPARE(page->model()->rowCount(), 1);
     }
@@ -305,6 +337,8 @@ private Q_SLOTS:
             QVERIFY(!settings.value(key).toString().contains(token_));
 
         const qint64 remoteId = page->model()->index(0).data(ui::GalleryModel::IdRole).toLongLong();
+        // The serving gallery has not been told to trust the publisher.
+        QCOMPARE(page->model()->index(0).data(ui::GalleryModel::SignatureRole).toString(), QStringLiteral("untrusted"));
         QSignalSpy shown(page.get(), &ui::GalleryPage::entryShown);
         QVERIFY(page->selectEntry(remoteId));
         QVERIFY(shown.wait(30000));
@@ -336,7 +370,7 @@ private Q_SLOTS:
             const auto e = store.entry(localId);
             QVERIFY(e.has_value());
             QCOMPARE(e->name, QStringLiteral("arms-remote"));
-            QVERIFY(e->verified);
+            QVERIFY(e->consistent);
             QCOMPARE(store.count(), 2);
         }
 
@@ -366,6 +400,64 @@ private Q_SLOTS:
         QVERIFY(fineTune.wait(30000));
         QCOMPARE(fineTune.first().at(0).toLongLong(), localId);
         QVERIFY(QFile::exists(fineTune.first().at(1).toString()));
+    }
+
+    /// The publisher of a package imported into the second workspace is not trusted there until the user says
+    /// so with the detail view's button; the card and the whole page follow.
+    void trustAPublisherFromTheDetailView() {
+        auto page = makePage();
+        page->setWorkspaceFolder(other_);
+        QVERIFY(waitLoaded(*page));
+        QCOMPARE(names(*page), QStringList{QStringLiteral("arms-remote")});
+        const qint64 id = page->model()->index(0).data(ui::GalleryModel::IdRole).toLongLong();
+        QSignalSpy shown(page.get(), &ui::GalleryPage::entryShown);
+        QVERIFY(page->selectEntry(id));
+        QVERIFY(shown.wait(30000));
+        ui::GalleryDetailView *detail = page->detailView();
+        QVERIFY2(detail->signatureLabel()->text().contains(QStringLiteral("not on your trust list")),
+                 qPrintable(detail->signatureLabel()->text()));
+        QVERIFY(detail->trustButton()->isVisibleTo(detail));
+        QCOMPARE(detail->trustButton()->text(), QStringLiteral("&Trust this publisher"));
+        page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(page.get()));
+        shoot(page.get(), QStringLiteral("gallery-untrusted.png"));
+        // The detail view and the card follow (the page reloads both; wait for the state, not for one signal).
+        page->toggleTrustCurrent(false);
+        QTRY_VERIFY_WITH_TIMEOUT(detail->isTrusted(), 30000);
+        QVERIFY(detail->signatureLabel()->text().contains(QStringLiteral("a publisher you trust")));
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->index(0).data(ui::GalleryModel::SignatureRole).toString(),
+                                  QStringLiteral("trusted"), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isLoading() && detail->trustButton()->isEnabled(), 30000);
+        page->toggleTrustCurrent(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!detail->isTrusted(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->index(0).data(ui::GalleryModel::SignatureRole).toString(),
+                                  QStringLiteral("untrusted"), 30000);
+        {
+            app::Workspace ws;
+            QVERIFY(ws.open(other_));
+            QVERIFY(app::gallery::GalleryStore(ws).trustedKeys().isEmpty());
+        }
+    }
+
+    /// Titles are plain text; the card's Markdown shows raw HTML as text, loads nothing and opens no link on a click.
+    void untrustedTextIsShownAsText() {
+        ui::GalleryDetailView view;
+        app::gallery::GalleryEntry e;
+        e.id = 42;
+        e.name = QStringLiteral("evil");
+        e.title = QStringLiteral("<a href='file:///etc/passwd'>Click me</a>");
+        e.card = QStringLiteral("# Card\n\n<b>bold?</b> <img src='file:///etc/hostname'> [a link](file:///bin/sh)\n");
+        view.showEntry(e, false);
+        QCOMPARE(view.findChild<QLabel *>(QStringLiteral("galleryDetailTitle"))->textFormat(), Qt::PlainText);
+        const QString card = view.cardBrowser()->toPlainText();
+        QVERIFY2(card.contains(QStringLiteral("<b>bold?</b>")), qPrintable(card)); // shown, not interpreted
+        QVERIFY(card.contains(QStringLiteral("<img")));
+        QVERIFY(card.contains(QStringLiteral("a link")));
+        QVERIFY(!view.cardBrowser()->openLinks());
+        QVERIFY(!view.cardBrowser()->openExternalLinks());
+        QVERIFY(!view.cardBrowser()
+                     ->loadResource(QTextDocument::ImageResource, QUrl(QStringLiteral("file:///etc/hostname")))
+                     .isValid());
     }
 
     void screenshots() {
