@@ -10,9 +10,9 @@ namespace diamond::remote {
 
 struct EngineCommand {
     enum class Mode {
-        Train,  ///< diamond-train --spec S --config C --run-dir D [--resume] ...
-        DryRun, ///< the same with --dry-run: check everything, time a few steps, print the plan
-        Pack,   ///< diamond-train pack --trials FILE (trial packing, docs/trial-packing.md)
+        Train,   ///< diamond-train --spec S --config C --run-dir D [--resume] ...
+        DryRun,  ///< the same with --dry-run: check everything, time a few steps, print the plan
+        Pack,    ///< diamond-train pack --trials FILE (trial packing, docs/trial-packing.md)
         Export,  ///< diamond-train export --spec S --run-dir D [--out DIR] [--samples N]
         Predict, ///< diamond-train predict --spec S --weights W --inputs I --output O
     };

@@ -46,7 +46,7 @@ struct JobRequest {
     ContainerSettings container;
     QMap<QString, QString> environment; ///< exported before the engine starts
     QStringList extraDirectives;        ///< appended verbatim after the generated directives ("--constraint=x")
-    EngineCommand engine; ///< the engine command of one attempt (paths on the cluster)
+    EngineCommand engine;               ///< the engine command of one attempt (paths on the cluster)
 
     /// Fills scheduler-independent fields from a profile: account, modules, container, environment, engine path.
     void applyProfile(const ClusterProfile &profile);

@@ -49,21 +49,22 @@ using Options = CommandOptions;
 constexpr int kClusterWaitMs = 10 * 60 * 1000;
 
 QString runUsage() {
-    return tr("Usage:\n"
-              "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
-              "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
-              "                                         [--follow] [--json]\n"
-              "  diamondctl [--workspace DIR] run list [--json]\n"
-              "  diamondctl [--workspace DIR] run show ID [--json]\n"
-              "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
-              "  diamondctl [--workspace DIR] run logs ID\n"
-              "  diamondctl [--workspace DIR] run cancel ID [--json]\n"
-              "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
-              "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
-              "  diamondctl [--workspace DIR] run delete ID\n"
-              "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
-              "0 finished, 85 preempted, 1 failed or cancelled. Without it, a cluster run returns once its job is\n"
-              "submitted. A cluster that asks for a password or a one-time code asks on the terminal.\n");
+    return tr(
+        "Usage:\n"
+        "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
+        "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
+        "                                         [--follow] [--json]\n"
+        "  diamondctl [--workspace DIR] run list [--json]\n"
+        "  diamondctl [--workspace DIR] run show ID [--json]\n"
+        "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
+        "  diamondctl [--workspace DIR] run logs ID\n"
+        "  diamondctl [--workspace DIR] run cancel ID [--json]\n"
+        "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
+        "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
+        "  diamondctl [--workspace DIR] run delete ID\n"
+        "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
+        "0 finished, 85 preempted, 1 failed or cancelled. Without it, a cluster run returns once its job is\n"
+        "submitted. A cluster that asks for a password or a one-time code asks on the terminal.\n");
 }
 
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
@@ -272,8 +273,8 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
 
     if (n.target != QLatin1String("local")) {
         if (!app::ClusterStore(ws).profile(n.target)) {
-            io.err << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n")
-                          .arg(n.target);
+            io.err
+                << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n").arg(n.target);
             return kUsage;
         }
         QString error;
@@ -394,8 +395,8 @@ int runList(Workspace &ws, const Options &o, Io &io) {
         printJson(io, {{QStringLiteral("workspace"), ws.path()}, {QStringLiteral("runs"), array}});
         return kOk;
     }
-    io.out << tr("id").rightJustified(4) << "  " << tr("state").leftJustified(9) << "  " << tr("target").leftJustified(8)
-           << "  " << tr("name").leftJustified(20) << "  " << tr("created") << '\n';
+    io.out << tr("id").rightJustified(4) << "  " << tr("state").leftJustified(9) << "  "
+           << tr("target").leftJustified(8) << "  " << tr("name").leftJustified(20) << "  " << tr("created") << '\n';
     for (const Run &r : runs)
         io.out << QString::number(r.id).rightJustified(4) << "  " << app::runStateName(r.state).leftJustified(9) << "  "
                << r.target.leftJustified(8) << "  " << r.name.leftJustified(20) << "  " << r.createdAt << '\n';
@@ -435,9 +436,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),  QStringLiteral("list"),   QStringLiteral("show"),
-                                   QStringLiteral("metrics"), QStringLiteral("logs"),  QStringLiteral("cancel"),
-                                   QStringLiteral("resume"), QStringLiteral("export"), QStringLiteral("delete")};
+    static const QStringList known{QStringLiteral("start"),   QStringLiteral("list"),   QStringLiteral("show"),
+                                   QStringLiteral("metrics"), QStringLiteral("logs"),   QStringLiteral("cancel"),
+                                   QStringLiteral("resume"),  QStringLiteral("export"), QStringLiteral("delete")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;

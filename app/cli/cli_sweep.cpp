@@ -8,8 +8,8 @@
 
 #include "app/run/run_service.h"
 #include "app/run/run_store.h"
-#include "app/sweep/sweep_json.h"
 #include "app/sweep/sweep_controller.h"
+#include "app/sweep/sweep_json.h"
 #include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
@@ -184,7 +184,8 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io) {
         }
         SweepController *c = service.startSweep(*def);
         if (!c) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
-        if (!o.json) io.out << tr("Sweep %1 (\"%2\", %3) started.\n").arg(c->sweepId()).arg(def->name, def->algorithm.name);
+        if (!o.json)
+            io.out << tr("Sweep %1 (\"%2\", %3) started.\n").arg(c->sweepId()).arg(def->name, def->algorithm.name);
         return control(*c, o.json, io);
     }
     if (sub == QLatin1String("list")) {

@@ -10,7 +10,8 @@ ClusterClient::ClusterClient(ClusterLinks *links, QObject *parent) : QObject(par
     qRegisterMetaType<ClusterQueueResult>();
 }
 
-int ClusterClient::post(const remote::ClusterProfile &profile, std::function<void(ClusterLink &, int, const Reply &)> work) {
+int ClusterClient::post(const remote::ClusterProfile &profile,
+                        std::function<void(ClusterLink &, int, const Reply &)> work) {
     const int id = nextId_++;
     ++pending_;
     ClusterLink *link = links_->link(profile);
@@ -25,7 +26,11 @@ int ClusterClient::post(const remote::ClusterProfile &profile, std::function<voi
 
 void ClusterClient::Reply::progress(int id, const QString &text) const {
     QMetaObject::invokeMethod(
-        context, [self = client, id, text] { if (self) Q_EMIT self->progress(id, text); }, Qt::QueuedConnection);
+        context,
+        [self = client, id, text] {
+            if (self) Q_EMIT self->progress(id, text);
+        },
+        Qt::QueuedConnection);
 }
 
 void ClusterClient::Reply::finish(std::function<void(ClusterClient *)> f) const {

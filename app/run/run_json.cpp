@@ -32,9 +32,12 @@ QJsonObject runTransitionJson(const RunTransition &t) {
 }
 
 QJsonObject clusterJobJson(const ClusterJob &j) {
-    return {{QStringLiteral("cluster"), j.cluster},           {QStringLiteral("job_id"), j.jobId},
-            {QStringLiteral("phase"), j.phase},               {QStringLiteral("reason"), j.reason},
-            {QStringLiteral("continuation"), j.continuation}, {QStringLiteral("submitted_at"), j.submittedAt},
+    return {{QStringLiteral("cluster"), j.cluster},
+            {QStringLiteral("job_id"), j.jobId},
+            {QStringLiteral("phase"), j.phase},
+            {QStringLiteral("reason"), j.reason},
+            {QStringLiteral("continuation"), j.continuation},
+            {QStringLiteral("submitted_at"), j.submittedAt},
             {QStringLiteral("updated_at"), j.updatedAt}};
 }
 

@@ -128,9 +128,8 @@ void RunsPanel::updateButtons() {
     }
     openAction_->setEnabled(selected >= 1);
     compareAction_->setEnabled(selected >= 2);
-    publishAction_->setEnabled(selected == 1 &&
-                               app::RunState(rows.first().data(RunsTableModel::StateRole).toInt()) ==
-                                   app::RunState::Finished);
+    publishAction_->setEnabled(selected == 1 && app::RunState(rows.first().data(RunsTableModel::StateRole).toInt()) ==
+                                                    app::RunState::Finished);
     stopAction_->setEnabled(anyActive);
     resumeAction_->setEnabled(anyResumable);
     deleteAction_->setEnabled(allEnded);

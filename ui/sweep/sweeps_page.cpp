@@ -127,18 +127,17 @@ void SweepsPage::reload() {
             i->setEditable(false);
             return i;
         };
-        QList<QStandardItem *> row{
-            item(QString::number(s.id)),
-            item(s.name),
-            item(s.document.value(QStringLiteral("target")).toString(QStringLiteral("local"))),
-            item(s.strategy),
-            item(s.state),
-            item(QString::number(trials.size())),
-            item(best ? QStringLiteral("%1 = %2 (trial %3)")
-                            .arg(s.objective)
-                            .arg(*trials.at(*best).objective, 0, 'g', 4)
-                            .arg(trials.at(*best).index)
-                      : QStringLiteral("–"))};
+        QList<QStandardItem *> row{item(QString::number(s.id)),
+                                   item(s.name),
+                                   item(s.document.value(QStringLiteral("target")).toString(QStringLiteral("local"))),
+                                   item(s.strategy),
+                                   item(s.state),
+                                   item(QString::number(trials.size())),
+                                   item(best ? QStringLiteral("%1 = %2 (trial %3)")
+                                                   .arg(s.objective)
+                                                   .arg(*trials.at(*best).objective, 0, 'g', 4)
+                                                   .arg(trials.at(*best).index)
+                                             : QStringLiteral("–"))};
         row[IdCol]->setData(s.id, Qt::UserRole);
         row[StateCol]->setData(s.state, Qt::UserRole);
         if (service_.sweepController(s.id)) row[StateCol]->setToolTip(tr("Controlled by this window"));
