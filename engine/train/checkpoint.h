@@ -1,7 +1,11 @@
 // Checkpoints: everything needed to continue a run bit for bit — model parameters and buffers,
 // optimizer state, the CPU RNG state, the step (which fixes the data order and the schedule)
 // and the early-stopping state. Files are <run-dir>/checkpoints/step-<step>.pt, written to a
-// temporary file, fsync'ed and renamed, so a reader sees either the old or the new file.
+// temporary file, fsync'ed, renamed and read back, so a reader sees either the old or the new file
+// and a checkpoint that was written is known to load. Hostile or damaged files: before libtorch
+// reads one, its zip structure is checked (every record inside the file, sizes within the memory
+// cap, only the records a checkpoint has, no TorchScript methods that loading would run), and the
+// tensors it holds must match the expected names, shapes and dtypes.
 #pragma once
 
 #include <torch/torch.h>
@@ -27,18 +31,40 @@ struct CheckpointState {
     bool hasBest = false;
 };
 
-/// Writes atomically; returns the final path. Throws EngineError on I/O failure.
+/// Writes atomically, then verifies the file (checkpointProblem() against `state`); returns the final
+/// path. Throws EngineError on I/O failure or when the file written does not read back (it is removed
+/// then, and nothing else is touched).
 std::string writeCheckpoint(const std::string &runDir, const CheckpointState &state);
 
-/// Keeps the newest `keep` checkpoint files, deletes older ones.
-void pruneCheckpoints(const std::string &runDir, int keep);
+/// Why `path` is no usable checkpoint for a run whose model and optimizer entries are `expected`'s
+/// (names, shapes and dtypes; the tensors' values are not used), or an empty string when it is. An
+/// `expected` without entries checks only the file itself. `maxBytes`: the most the file's records may
+/// take in memory (0: diamond::config::defaultDataMaxBytes()). Never throws.
+std::string checkpointProblem(const std::string &path, const CheckpointState &expected, std::int64_t maxBytes = 0);
+
+/// What pruneCheckpoints() did, paths in each list.
+struct PruneResult {
+    std::vector<std::string> kept, deleted, quarantined;
+    std::vector<std::string> problems; ///< per quarantined file, checkpointProblem()'s reason
+};
+
+/// Keeps the newest `keep` (>= 1) usable checkpoints: files are checked newest first with
+/// checkpointProblem() against `expected` (each file once per process while its size and time stay
+/// the same) until `keep` usable ones are found; usable files older than those are deleted. A file that
+/// is not usable is never counted as kept: when it is newer than the oldest kept one it is moved to
+/// <run-dir>/checkpoints/unreadable/ (kept for inspection, no longer tried by resume or export, not
+/// deleted); older ones are deleted with the other old checkpoints. Never throws for a single file.
+PruneResult pruneCheckpoints(const std::string &runDir, int keep, const CheckpointState &expected);
 
 /// Checkpoint files of a run, newest step first.
 std::vector<std::pair<std::int64_t, std::string>> listCheckpoints(const std::string &runDir);
 
-/// Reads `path` into `state` (whose model/optimizer entries give the expected names; tensors
-/// are copied into them in place). Throws on a corrupt, partial or mismatching file.
-void readCheckpoint(const std::string &path, CheckpointState &state);
+/// Reads `path` into `state` (whose model/optimizer entries give the expected names, shapes and
+/// dtypes; model tensors are copied into them in place, optimizer tensors replaced). Throws EngineError
+/// naming the file on a corrupt, partial, hostile or mismatching file (libtorch's errors included), leaving
+/// `state` as it was.
+/// `maxBytes` as for checkpointProblem().
+void readCheckpoint(const std::string &path, CheckpointState &state, std::int64_t maxBytes = 0);
 
 torch::Tensor cpuRngState();
 void setCpuRngState(const torch::Tensor &state);

@@ -2,6 +2,7 @@
 
 #include "engine_error.h"
 
+#include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -10,8 +11,11 @@
 #endif
 
 #include <arpa/inet.h>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <netinet/in.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -105,6 +109,7 @@ Rendezvous rendezvousFromEnvironment(const EnvLookup &lookup) {
         r.localRank = parseInt(lookup, "LOCAL_RANK", r.rank, 0, 1 << 20);
         if (has("MASTER_ADDR")) r.masterAddr = lookup("MASTER_ADDR");
         r.masterPort = parseInt(lookup, "MASTER_PORT", 29500, 1, 65535);
+        if (has("DIAMOND_LOCAL_STORE")) r.fileStore = lookup("DIAMOND_LOCAL_STORE");
         checkRanks(r, "RANK", "WORLD_SIZE");
         return r;
     }
@@ -360,22 +365,43 @@ void GradientReducer::finish() {
         b.slice.div_(world);
 }
 
-std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::milliseconds timeout,
-                                      const std::string &device) {
-    if (r.world == 1) return std::make_unique<SingleProcess>();
+namespace {
+
+/// The TCP store of a torchrun/Slurm rendezvous: rank 0 serves it (libtorch 1.13 listens on every interface; the
+/// other ranks may be on other hosts), the others connect to masterAddr:masterPort.
+c10::intrusive_ptr<c10d::Store> tcpStore(const Rendezvous &r, std::chrono::milliseconds timeout) {
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(r.masterPort);
     options.isServer = r.rank == 0;
     options.numWorkers = c10::nullopt;
     options.waitWorkers = false;
     options.timeout = timeout;
-    c10::intrusive_ptr<c10d::Store> store;
     try {
-        store = c10::make_intrusive<c10d::TCPStore>(r.masterAddr, options);
+        return c10::make_intrusive<c10d::TCPStore>(r.masterAddr, options);
     } catch (const std::exception &e) {
         throw EngineError("Rank " + std::to_string(r.rank) + " cannot reach the rendezvous at " + r.masterAddr + ":" +
                               std::to_string(r.masterPort) + ": " + e.what(),
                           "rendezvous");
+    }
+}
+
+} // namespace
+
+std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::milliseconds timeout,
+                                      const std::string &device) {
+    if (r.world == 1) return std::make_unique<SingleProcess>();
+    c10::intrusive_ptr<c10d::Store> store;
+    if (!r.fileStore.empty()) {
+        try {
+            store = c10::make_intrusive<c10d::FileStore>(r.fileStore, r.world);
+            store->setTimeout(timeout);
+        } catch (const std::exception &e) {
+            throw EngineError("Rank " + std::to_string(r.rank) + " cannot open the local rendezvous file " +
+                                  r.fileStore + ": " + e.what(),
+                              "rendezvous");
+        }
+    } else {
+        store = tcpStore(r, timeout);
     }
     waitForAllRanks(*store, r, timeout);
     auto prefixed = c10::make_intrusive<c10d::PrefixStore>("diamond/pg", store);
@@ -428,6 +454,21 @@ int freeLoopbackPort() {
 
 int launchLocalRanks(const std::string &executable, const std::vector<std::string> &args, int nproc) {
     const std::string port = std::to_string(freeLoopbackPort());
+    // The rendezvous goes through a file in a folder only this user can open (mkdtemp: mode 0700).
+    const char *tmp = std::getenv("TMPDIR");
+    std::string folder = std::string(tmp && *tmp ? tmp : "/tmp") + "/diamond-rendezvous-XXXXXX";
+    if (!::mkdtemp(folder.data()))
+        throw EngineError("Cannot create a private folder for the local rendezvous in " +
+                              std::string(tmp && *tmp ? tmp : "/tmp") + ": " + std::strerror(errno) + ".",
+                          "--nproc", {}, "Set TMPDIR to a writable folder.");
+    const std::string storeFile = folder + "/store";
+    struct RemoveFolder {
+        std::string path;
+        ~RemoveFolder() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    } removeFolder{folder};
     gChildren.clear();
     for (int rank = 0; rank < nproc; ++rank) {
         const pid_t pid = ::fork();
@@ -440,6 +481,7 @@ int launchLocalRanks(const std::string &executable, const std::vector<std::strin
             ::setenv("WORLD_SIZE", std::to_string(nproc).c_str(), 1);
             ::setenv("MASTER_ADDR", "127.0.0.1", 1);
             ::setenv("MASTER_PORT", port.c_str(), 1);
+            ::setenv("DIAMOND_LOCAL_STORE", storeFile.c_str(), 1);
             std::vector<char *> argv;
             argv.push_back(const_cast<char *>(executable.c_str()));
             for (const auto &a : args)

@@ -21,11 +21,16 @@ struct Rendezvous {
     std::string masterAddr = "127.0.0.1";
     int masterPort = 29500;
     std::string source = "single"; ///< "single", "torchrun" or "slurm"
+    /// Ranks started by launchLocalRanks() (DIAMOND_LOCAL_STORE): the path of a file store in a folder only this
+    /// user can open; connect() then rendezvouses through it instead of a TCP store, so nothing listens on the
+    /// network for the rendezvous. Empty otherwise (torchrun, Slurm: a TCP store at masterAddr:masterPort).
+    std::string fileStore;
 };
 
 using EnvLookup = std::function<const char *(const char *)>;
 
-/// torchrun variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT) win; otherwise
+/// torchrun variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, and DIAMOND_LOCAL_STORE
+/// from launchLocalRanks()) win; otherwise
 /// Slurm's (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID; the master is the first host of
 /// SLURM_JOB_NODELIST, the port MASTER_PORT or 29500 + SLURM_JOB_ID % 1000); otherwise a single
 /// process. Throws EngineError naming the variable on inconsistent values.
@@ -82,16 +87,19 @@ private:
     std::shared_ptr<State> state_;
 };
 
-/// Connects to the other ranks. Every rank registers in the store; when one has not arrived
-/// within `timeout`, throws EngineError naming the missing rank(s). Collectives that wait
-/// longer than `timeout` (a dead peer) throw.
+/// Connects to the other ranks. Every rank registers in the store (a file store for local ranks, see
+/// Rendezvous::fileStore; else a TCP store that rank 0 serves); when one has not arrived within `timeout`,
+/// throws EngineError naming the missing rank(s). Gloo binds to 127.0.0.1 when the master is local.
+/// Collectives that wait longer than `timeout` (a dead peer) throw.
 std::unique_ptr<Communicator> connect(const Rendezvous &rendezvous, std::chrono::milliseconds timeout,
                                       const std::string &device);
 
 /// Launches `nproc` local ranks of this executable with `args` (argv without the program and
-/// without --nproc), setting the torchrun variables and a free loopback port; forwards
-/// SIGTERM/SIGINT/SIGUSR1 to every rank; when a rank fails, stops the others. Returns 0 when
-/// all finished, 85 when they checkpointed on request, else the first failing rank's code.
+/// without --nproc), setting the torchrun variables (MASTER_ADDR 127.0.0.1, a free loopback port)
+/// and DIAMOND_LOCAL_STORE, a file in a new private folder under TMPDIR (or /tmp) that is removed
+/// when the ranks have ended; forwards SIGTERM/SIGINT/SIGUSR1 to every rank; when a rank fails,
+/// stops the others. Returns 0 when all finished, 85 when they checkpointed on request, else the
+/// first failing rank's code.
 int launchLocalRanks(const std::string &executable, const std::vector<std::string> &args, int nproc);
 
 } // namespace diamond::engine

@@ -55,7 +55,8 @@ double countCorrect(const torch::Tensor &output, const torch::Tensor &target) {
 
 MetricAccumulator::MetricAccumulator(std::vector<std::string> metrics, std::int64_t numClasses, bool confusion)
     : metrics_(std::move(metrics)), numClasses_(numClasses) {
-    if (confusion && numClasses_ > 0) confusion_ = torch::zeros({numClasses_, numClasses_}, torch::kInt64);
+    if (confusion && numClasses_ > 0 && numClasses_ <= kMaxConfusionClasses)
+        confusion_ = torch::zeros({numClasses_, numClasses_}, torch::kInt64);
 }
 
 void MetricAccumulator::reset() {

@@ -19,9 +19,13 @@ torch::Tensor computeLoss(const LossConfig &loss, const torch::Tensor &output, c
 std::string defaultLoss(const std::string &task);
 std::vector<std::string> defaultMetrics(const std::string &task);
 
+/// Most classes for which a confusion matrix is kept (1024^2 counts, 8 MB; the `eval` event carries it).
+inline constexpr std::int64_t kMaxConfusionClasses = 1024;
+
 /// Running sums for the configured metrics over any number of batches.
 class MetricAccumulator {
 public:
+    /// `confusion`: also count a confusion matrix, when numClasses <= kMaxConfusionClasses (else none is kept).
     MetricAccumulator(std::vector<std::string> metrics, std::int64_t numClasses, bool confusion = false);
     /// Adds one batch; `lossSum` is the loss summed over the batch's samples.
     void add(const torch::Tensor &output, const torch::Tensor &target, double lossSum);
@@ -29,7 +33,8 @@ public:
     std::int64_t samples() const { return samples_; }
     /// "loss" and each configured metric, averaged over the samples added.
     std::map<std::string, double> values() const;
-    /// [C, C] counts, rows = true class, columns = predicted (only with confusion = true).
+    /// [C, C] counts, rows = true class, columns = predicted (only with confusion = true; undefined when C >
+    /// kMaxConfusionClasses).
     torch::Tensor confusion() const { return confusion_; }
     /// The running sums as one float64 tensor, and back: for summing across ranks.
     torch::Tensor sums() const;

@@ -103,9 +103,13 @@ public:
 
     int execute() {
         const auto wallStart = Clock::now();
-        setUp();
-        if (options_.dryRun) return dryRun();
-        restore();
+        try {
+            setUp();
+            if (options_.dryRun) return dryRun();
+            restore();
+        } catch (const StopRequested &stop) {
+            return stoppedBeforeTraining(stop.signal);
+        }
         emitStarted();
         const int code = loop();
         if (code != 0) return code;
@@ -133,10 +137,19 @@ private:
                                   std::to_string(spec_.inputs.size()) + " inputs and " +
                                   std::to_string(spec_.outputs.size()) + " outputs.",
                               {}, {}, "Combine inputs with Concat, or keep one output.");
+        // Weights to start from are read and checked against the spec before the network is built, so that a
+        // spec far larger than its weights is refused before its parameters are allocated.
+        SafetensorsFile initWeights;
+        if (!options_.initWeights.empty()) {
+            initWeights = readSafetensors(options_.initWeights, config_.data.maxBytesOrDefault());
+            checkWeightsFitSpec(spec::analyze(spec_), initWeights, options_.initWeights);
+        }
         network_ = Network::build(spec_);
         if (device_ == "cpu") startLinearWarmUp();
-        if (!options_.initWeights.empty())
-            loadNetworkWeights(*network_, readSafetensors(options_.initWeights), options_.initWeights);
+        if (!options_.initWeights.empty()) {
+            loadNetworkWeights(*network_, initWeights, options_.initWeights);
+            initWeights = SafetensorsFile();
+        }
         data_ = loadAndSplit(config_.data, config_.seed);
         checkDataAgainstSpec();
         if (loss_.name.empty()) loss_.name = defaultLoss(data_.train.task);
@@ -286,6 +299,20 @@ private:
         if (leader_)
             events_.emit(
                 {{"event", "warning"}, {"message", "no usable checkpoint found; starting from the beginning"}});
+    }
+
+    /// A stop signal arrived while the run was being set up (usually while the data loaded): nothing was trained
+    /// and nothing is written; the run ends as stopped on request (resume continues from the newest readable
+    /// checkpoint, if any).
+    int stoppedBeforeTraining(int signal) {
+        if (leader_)
+            events_.emit({{"event", "requeue"},
+                          {"step", step_},
+                          {"signal", signal},
+                          {"checkpoint", nullptr},
+                          {"message", "stopped on request before training started (while loading the data); "
+                                      "nothing was checkpointed; resume to continue"}});
+        return 85;
     }
 
     void emitStarted() {
@@ -589,7 +616,13 @@ private:
         s.hasBest = hasBest_;
         s.evalsWithoutImprovement = evalsWithoutImprovement_;
         const std::string path = writeCheckpoint(options_.runDir, s);
-        pruneCheckpoints(options_.runDir, config_.checkpoint.keepLast);
+        const PruneResult pruned = pruneCheckpoints(options_.runDir, config_.checkpoint.keepLast, s);
+        for (std::size_t i = 0; i < pruned.quarantined.size(); ++i)
+            events_.emit({{"event", "warning"},
+                          {"message", "moved an unreadable checkpoint out of the way (it is not counted among the "
+                                      "kept ones): " +
+                                          pruned.problems[i]},
+                          {"path", pruned.quarantined[i]}});
         events_.emit({{"event", "checkpoint"}, {"step", step_}, {"path", path}});
         return path;
     }

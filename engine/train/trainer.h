@@ -4,6 +4,7 @@
 #include "distributed.h"
 #include "events.h"
 #include "run_config.h"
+#include "stop_request.h"
 
 #include "diamond/spec/spec.h"
 
@@ -21,8 +22,9 @@ struct TrainerOptions {
     std::string deviceOverride; ///< --device; empty = from the config
 };
 
-/// Set by SIGTERM/SIGINT/SIGUSR1: finish the current step, checkpoint, exit with kExitRequeue.
-extern std::atomic<int> gStopSignal;
+/// SIGTERM/SIGINT/SIGUSR1 set gStopSignal (stop_request.h): the run finishes the current step, checkpoints and
+/// exits with kExitRequeue; before the first step (while the data loads) it stops within about a second
+/// without a checkpoint.
 void installStopSignalHandlers();
 
 /// Physical cores of this machine (unique core ids per package), at least 1.

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <utility>
 
+#include <unistd.h>
+
 namespace diamond::config {
 
 using nlohmann::json;
@@ -116,6 +118,14 @@ const std::vector<std::string> kMetricNames = {"accuracy", "top5", "mae", "rmse"
 
 } // namespace
 
+std::int64_t defaultDataMaxBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pageSize <= 0) return kMaxDefaultDataMaxBytes;
+    const double physical = static_cast<double>(pages) * static_cast<double>(pageSize);
+    const double threeQuarters = std::min(physical * 0.75, static_cast<double>(kMaxDefaultDataMaxBytes));
+    return std::max(kMinDataMaxBytes, static_cast<std::int64_t>(threeQuarters));
+}
+
 std::string resolveDataPath(const std::string &baseDir, const std::string &path) {
     std::filesystem::path p(path);
     if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;
@@ -145,6 +155,7 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
         c.data.source = source->get<std::string>();
         d.number("validation_split", c.data.validationSplit, 0.0, 0.9);
         d.boolean("standardize", c.data.standardize);
+        d.integer("max_bytes", c.data.maxBytes, kMinDataMaxBytes, std::numeric_limits<std::int64_t>::max());
         c.data.options = *data;
         c.data.baseDir = baseDir;
         d.allowAll(); // the source checks its own options
@@ -264,6 +275,10 @@ json toJson(const RunConfig &c) {
     json data = c.data.options;
     data["validation_split"] = c.data.validationSplit;
     data["standardize"] = c.data.standardize;
+    if (c.data.maxBytes > 0)
+        data["max_bytes"] = c.data.maxBytes;
+    else
+        data.erase("max_bytes"); // not set: the machine's default applies, which is no fixed number
     json loss = {{"label_smoothing", c.loss.labelSmoothing}, {"delta", c.loss.delta}};
     if (!c.loss.name.empty()) loss["name"] = c.loss.name; // empty = by task; "" would not parse again
     return {

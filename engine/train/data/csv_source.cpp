@@ -3,23 +3,43 @@
 // features (default: every other column), task ("auto"|"classification"|"regression").
 // Parsing follows RFC 4180 (quoted fields, "" inside quotes, quoted line breaks); blank lines are skipped,
 // unquoted fields are trimmed, CRLF and a UTF-8 BOM are accepted. Numbers are parsed locale-independently.
+// Memory: the (decompressed) text, the parsed values and labels and the tensors built from them are charged to
+// data.max_bytes as they grow (a 1 MB file can hold millions of one-character labels); parsing polls the stop
+// request.
 #include "data/data_internal.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
-#include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace diamond::engine::data {
 
 namespace {
 
+/// Heap bytes a std::string of `size` characters takes beyond the object itself (libstdc++: 15 fit inline).
+std::uint64_t heapBytes(std::size_t size) { return size > 15 ? size + 1 : 0; }
+
+/// Grows `v`'s capacity for `extra` more elements (doubling), charging `budget` for the capacity added.
+template <typename T>
+void reserveCharged(std::vector<T> &v, std::size_t extra, ByteBudget &budget, const std::string &what) {
+    if (v.size() + extra <= v.capacity()) return;
+    const std::size_t wanted = std::max(v.capacity() * 2, v.size() + extra);
+    budget.charge((wanted - v.capacity()) * sizeof(T), what, "data.path");
+    v.reserve(wanted);
+}
+
 /// Parses `text` record by record; `onRecord(fields, line)` gets the fields and the 1-based line the record
-/// starts on. Quoted fields are unescaped; unquoted ones trimmed of blanks (other than the delimiter).
+/// starts on. Quoted fields are unescaped; unquoted ones trimmed of blanks (other than the delimiter). The
+/// field list of a record is charged to `budget` as it grows.
 template <typename OnRecord>
-void parseRecords(const std::string &text, char delimiter, const std::string &file, OnRecord onRecord) {
+void parseRecords(std::string_view text, char delimiter, const std::string &file, ByteBudget &budget,
+                  OnRecord onRecord) {
+    const std::string what = "'" + file + "' (data.path)";
     std::vector<std::string> fields;
     std::string field;
     bool quoted = false;     // inside quotes
@@ -38,6 +58,7 @@ void parseRecords(const std::string &text, char delimiter, const std::string &fi
                 --b;
             field = field.substr(a, b - a);
         }
+        reserveCharged(fields, 1, budget, what);
         fields.push_back(std::move(field));
         field.clear();
         wasQuoted = afterQuote = false;
@@ -49,6 +70,7 @@ void parseRecords(const std::string &text, char delimiter, const std::string &fi
         fields.clear();
     };
     for (; i < text.size(); ++i) {
+        if ((i & 0xFFFF) == 0) throwIfStopRequested();
         const char c = text[i];
         if (quoted) {
             if (c == '"') {
@@ -98,6 +120,13 @@ bool parseNumber(const std::string &s, double &out) {
     return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
 }
 
+/// A tensor over `values`' memory (no copy; the tensor owns the vector).
+template <typename T> torch::Tensor tensorOf(std::vector<T> values, at::IntArrayRef shape, torch::ScalarType type) {
+    auto owner = std::make_shared<std::vector<T>>(std::move(values));
+    return torch::from_blob(
+        owner->data(), shape, [owner](void *) mutable { owner.reset(); }, torch::TensorOptions().dtype(type));
+}
+
 std::string numberName(double v) {
     if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
     char buf[64];
@@ -123,9 +152,19 @@ public:
         if (!targetOpt)
             throw EngineError("The data source 'csv' needs 'data.target', the column to predict.", "data.target");
 
-        const std::vector<std::uint8_t> bytes = readFileMaybeGz(path, "data.path");
-        const std::string text(bytes.begin(), bytes.end());
+        ByteBudget &budget = o.budget();
+        const std::string what = "'" + path + "' (data.path)";
+        ByteBuffer bytes = readFileMaybeGz(path, "data.path", budget);
+        const std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
 
+        // An upper bound of the records (lines that are not empty), so the per-row vectors are reserved once
+        // instead of being copied while they double.
+        std::size_t recordBound = 0;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if ((i & 0xFFFFF) == 0) throwIfStopRequested();
+            const char c = text[i];
+            recordBound += c != '\n' && c != '\r' && (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r');
+        }
         std::vector<std::string> names;
         std::vector<std::int64_t> featureCols, targetCols;
         std::vector<float> values;       // features, row-major
@@ -134,13 +173,17 @@ public:
         std::size_t columns = 0;
         bool first = true;
 
-        parseRecords(text, delim[0], path, [&](const std::vector<std::string> &fields, std::int64_t line) {
+        parseRecords(text, delim[0], path, budget, [&](const std::vector<std::string> &fields, std::int64_t line) {
             if (first) {
                 first = false;
                 columns = fields.size();
+                budget.charge(columns * (sizeof(std::string) + 24), what + " header", "data.path");
                 for (std::size_t c = 0; c < columns; ++c)
                     names.push_back(header ? fields[c] : std::to_string(c));
                 resolveColumns(names, targetOpt, featuresOpt, header, path, targetCols, featureCols);
+                reserveCharged(values, recordBound * featureCols.size(), budget, what);
+                reserveCharged(labels, recordBound * targetCols.size(), budget, what);
+                reserveCharged(lines, recordBound, budget, what);
                 if (header) return;
             }
             if (fields.size() != columns)
@@ -148,6 +191,9 @@ public:
                                       " fields, but " + (header ? "the header has " : "the first row has ") +
                                       std::to_string(columns) + ".",
                                   "data.path", {}, "Every row needs the same number of fields.");
+            reserveCharged(values, featureCols.size(), budget, what);
+            reserveCharged(labels, targetCols.size(), budget, what);
+            reserveCharged(lines, 1, budget, what);
             for (const std::int64_t c : featureCols) {
                 double v = 0;
                 if (!parseNumber(fields[c], v))
@@ -158,6 +204,10 @@ public:
                             ".",
                         "data.features", {},
                         "Features must be numbers; fix the value or leave the column out of data.features.");
+                if (std::fabs(v) > std::numeric_limits<float>::max())
+                    throw EngineError(path + ":" + std::to_string(line) + ": column '" + names[c] +
+                                          "' has the value '" + fields[c] + "', beyond the range of float32.",
+                                      "data.features");
                 values.push_back(static_cast<float>(v));
             }
             for (const std::int64_t c : targetCols) {
@@ -165,6 +215,7 @@ public:
                     throw EngineError(path + ":" + std::to_string(line) + ": the target column '" + names[c] +
                                           "' has no value.",
                                       "data.target");
+                budget.charge(heapBytes(fields[c].size()), what, "data.path");
                 labels.push_back(fields[c]);
             }
             lines.push_back(line);
@@ -172,11 +223,12 @@ public:
         if (first) throw EngineError("'" + path + "' (data.path) is empty.", "data.path");
         const auto s = static_cast<std::int64_t>(lines.size());
         if (s == 0) throw EngineError("'" + path + "' (data.path) has a header but no rows.", "data.path");
+        budget.release(bytes.size());
+        bytes = ByteBuffer(); // the text is parsed: free it before the tensors are built
 
         Dataset d;
-        d.inputs = torch::from_blob(values.data(), {s, static_cast<std::int64_t>(featureCols.size())}, torch::kFloat32)
-                       .clone();
-        fillTargets(d, labels, lines, targetCols, names, task, path);
+        d.inputs = tensorOf(std::move(values), {s, static_cast<std::int64_t>(featureCols.size())}, torch::kFloat32);
+        fillTargets(d, labels, lines, targetCols, names, task, path, budget);
         d.description = describe("csv " + std::filesystem::path(path).filename().string(), d);
         return d;
     }
@@ -231,17 +283,28 @@ private:
         }
     }
 
+    static void checkClassCount(std::size_t classes, const std::string &path) {
+        if (classes > static_cast<std::size_t>(kMaxClassIndex) + 1)
+            throw EngineError("'" + path + "' (data.target) has " + std::to_string(classes) +
+                                  " distinct labels; a classification dataset may have at most " +
+                                  std::to_string(kMaxClassIndex + 1) + " classes.",
+                              "data.target", {}, "Set \"task\": \"regression\" for numeric targets.");
+    }
+
     /// Targets: numeric columns become regression values or class indices; text becomes classes in sorted
     /// order. Classes of numeric labels are sorted numerically ("2" before "10").
     static void fillTargets(Dataset &d, const std::vector<std::string> &labels, const std::vector<std::int64_t> &lines,
                             const std::vector<std::int64_t> &targetCols, const std::vector<std::string> &names,
-                            const std::string &task, const std::string &path) {
+                            const std::string &task, const std::string &path, ByteBudget &budget) {
+        const std::string what = "'" + path + "' (data.path) targets";
         const auto s = static_cast<std::int64_t>(lines.size());
         const auto k = static_cast<std::int64_t>(targetCols.size());
+        budget.charge(labels.size() * sizeof(double), what, "data.path");
         std::vector<double> numbers(labels.size());
         std::int64_t firstText = -1;
         bool integral = true;
         for (std::size_t i = 0; i < labels.size(); ++i) {
+            if ((i & 0xFFFF) == 0) throwIfStopRequested();
             if (!parseNumber(labels[i], numbers[i])) {
                 if (firstText < 0) firstText = static_cast<std::int64_t>(i);
             } else if (std::floor(numbers[i]) != numbers[i]) {
@@ -265,25 +328,57 @@ private:
                                       labels[firstText] + "', but the task is regression.",
                                   "data.target", {}, "Set \"task\": \"classification\" for class labels.");
             }
-            std::vector<float> v(numbers.begin(), numbers.end());
-            d.targets = torch::from_blob(v.data(), {s, k}, torch::kFloat32).clone();
+            for (std::size_t i = 0; i < numbers.size(); ++i)
+                if (std::fabs(numbers[i]) > std::numeric_limits<float>::max())
+                    throw EngineError(path + ":" + std::to_string(lines[i / k]) + ": the target column '" +
+                                          names[targetCols[i % k]] + "' has the value '" + labels[i] +
+                                          "', beyond the range of float32.",
+                                      "data.target");
+            budget.charge(numbers.size() * sizeof(float), what, "data.path");
+            d.targets = tensorOf(std::vector<float>(numbers.begin(), numbers.end()), {s, k}, torch::kFloat32);
             return;
         }
+        // Classes: the distinct labels (hashed while polling the stop request, then sorted: usually few), then
+        // one index per sample.
+        budget.charge(static_cast<std::uint64_t>(s) * sizeof(std::int64_t), what, "data.path");
         std::vector<std::int64_t> index(s);
+        constexpr std::size_t kDistinctBytes = 64; // per hashed label, roughly
         if (numeric) {
-            const std::set<double> distinct(numbers.begin(), numbers.end());
-            const std::vector<double> sorted(distinct.begin(), distinct.end());
-            for (std::int64_t i = 0; i < s; ++i)
+            std::unordered_set<double> distinct;
+            for (std::size_t i = 0; i < numbers.size(); ++i) {
+                if ((i & 0xFFFF) == 0) throwIfStopRequested();
+                if (distinct.insert(numbers[i]).second) {
+                    budget.charge(kDistinctBytes, what, "data.path");
+                    checkClassCount(distinct.size(), path);
+                }
+            }
+            std::vector<double> sorted(distinct.begin(), distinct.end());
+            std::sort(sorted.begin(), sorted.end());
+            for (std::int64_t i = 0; i < s; ++i) {
+                if ((i & 0xFFFF) == 0) throwIfStopRequested();
                 index[i] = std::lower_bound(sorted.begin(), sorted.end(), numbers[i]) - sorted.begin();
+            }
+            budget.charge(sorted.size() * (sizeof(std::string) + 24), what, "data.path");
             for (const double v : sorted)
                 d.classNames.push_back(numberName(v));
         } else {
-            const std::set<std::string> distinct(labels.begin(), labels.end());
+            std::unordered_set<std::string_view> distinct;
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                if ((i & 0xFFFF) == 0) throwIfStopRequested();
+                if (distinct.insert(labels[i]).second) {
+                    budget.charge(kDistinctBytes + sizeof(std::string) + heapBytes(labels[i].size()), what,
+                                  "data.path");
+                    checkClassCount(distinct.size(), path);
+                }
+            }
             d.classNames.assign(distinct.begin(), distinct.end());
-            for (std::int64_t i = 0; i < s; ++i)
+            std::sort(d.classNames.begin(), d.classNames.end());
+            for (std::int64_t i = 0; i < s; ++i) {
+                if ((i & 0xFFFF) == 0) throwIfStopRequested();
                 index[i] = std::lower_bound(d.classNames.begin(), d.classNames.end(), labels[i]) - d.classNames.begin();
+            }
         }
-        d.targets = torch::from_blob(index.data(), {s}, torch::kInt64).clone();
+        d.targets = tensorOf(std::move(index), {s}, torch::kInt64);
         d.numClasses = static_cast<std::int64_t>(d.classNames.size());
     }
 };

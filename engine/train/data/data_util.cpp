@@ -23,7 +23,7 @@ namespace diamond::engine::data {
 
 namespace {
 
-const char *const kCommonKeys[] = {"source", "validation_split", "standardize"};
+const char *const kCommonKeys[] = {"source", "validation_split", "standardize", "max_bytes"};
 
 std::uint64_t splitmix64(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ULL;
@@ -48,7 +48,19 @@ bool isIntegerType(torch::ScalarType t) {
 
 // ---- Options ----------------------------------------------------------------------------------------------
 
-Options::Options(const DataConfig &config, std::string sourceName) : config_(config), source_(std::move(sourceName)) {
+void ByteBudget::charge(std::uint64_t bytes, const std::string &what, const std::string &field) {
+    if (bytes <= remaining()) {
+        used_ += bytes;
+        return;
+    }
+    throw EngineError(what + " needs " + std::to_string(bytes) + " bytes in memory" +
+                          (used_ ? " on top of the " + std::to_string(used_) + " this data source already holds" : "") +
+                          ", more than data.max_bytes allows (" + std::to_string(cap_) + " bytes).",
+                      field, {}, "Use a smaller dataset, or raise data.max_bytes if this machine has the memory.");
+}
+
+Options::Options(const DataConfig &config, std::string sourceName)
+    : config_(config), source_(std::move(sourceName)), budget_(config.maxBytesOrDefault()) {
     if (!config_.options.is_null() && !config_.options.is_object())
         throw EngineError("'data' must be a JSON object.", "data");
 }
@@ -194,6 +206,7 @@ torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int 
     const auto work = [&] {
         try {
             for (std::int64_t b = next++; b < blocks; b = next++) {
+                throwIfStopRequested();
                 const std::int64_t first = b * rowsPerBlock, count = std::min(rowsPerBlock, rows - first);
                 torch::Tensor block = x.narrow(0, first, count);
                 block.normal_(0.0, 1.0, seededGenerator(base, static_cast<std::uint64_t>(b)));
@@ -219,15 +232,40 @@ torch::Tensor standardNormalRows(at::IntArrayRef shape, at::Generator &gen, int 
 
 // ---- files ------------------------------------------------------------------------------------------------
 
-MappedFile::MappedFile(const std::string &path, const std::string &field) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+std::string fileKind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+} // namespace
+
+int openRegularFile(const std::string &path, const std::string &field, std::uint64_t &size) {
+    // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever; it changes nothing for files.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw EngineError("Cannot open '" + path + "' (" + field + "): " + std::strerror(errno) + ".", field);
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const std::string kind = fileKind(st.st_mode);
         ::close(fd);
-        throw EngineError("'" + path + "' (" + field + ") is not a regular file.", field);
+        throw EngineError("'" + path + "' (" + field + ") is not a regular file (it is " + kind + ").", field, {},
+                          "Point " + field + " at a data file.");
     }
-    size_ = static_cast<std::size_t>(st.st_size);
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    size = static_cast<std::uint64_t>(st.st_size);
+    return fd;
+}
+
+MappedFile::MappedFile(const std::string &path, const std::string &field) : path_(path) {
+    std::uint64_t size = 0;
+    const int fd = openRegularFile(path, field, size);
+    size_ = static_cast<std::size_t>(size);
     if (size_ > 0) {
         addr_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
         if (addr_ == MAP_FAILED) {
@@ -245,25 +283,63 @@ MappedFile::~MappedFile() {
     if (addr_) ::munmap(addr_, size_);
 }
 
-std::vector<std::uint8_t> readFileMaybeGz(const std::string &path, const std::string &field) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) throw EngineError("Cannot open '" + path + "' (" + field + "): " + std::strerror(errno) + ".", field);
+SequentialFile::SequentialFile(const std::string &path, const std::string &field) : path_(path), field_(field) {
+    std::uint64_t size = 0;
+    const int fd = openRegularFile(path, field, size);
+    sizeHint_ = size;
+    std::uint8_t head[2] = {}, trailer[4] = {};
+    if (size >= 18 && ::pread(fd, head, 2, 0) == 2 && head[0] == 0x1f && head[1] == 0x8b &&
+        ::pread(fd, trailer, 4, static_cast<off_t>(size - 4)) == 4)
+        sizeHint_ = trailer[0] | (trailer[1] << 8) | (trailer[2] << 16) | (std::uint64_t(trailer[3]) << 24);
+    gzFile f = gzdopen(fd, "rb"); // takes the descriptor: gzclose() closes it
+    if (!f) {
+        ::close(fd);
+        throw EngineError("Cannot read '" + path + "' (" + field + "): out of memory.", field);
+    }
     gzbuffer(f, 1 << 17);
-    std::vector<std::uint8_t> out;
-    std::size_t used = 0;
-    for (;;) {
-        if (out.size() - used < (1u << 20)) out.resize(std::max<std::size_t>(out.size() * 2, used + (1u << 20)));
-        const int n = gzread(f, out.data() + used, static_cast<unsigned>(out.size() - used));
-        if (n < 0) {
+    gz_ = f;
+}
+
+SequentialFile::~SequentialFile() { gzclose(static_cast<gzFile>(gz_)); }
+
+std::size_t SequentialFile::read(void *out, std::size_t n) {
+    auto *f = static_cast<gzFile>(gz_);
+    std::size_t done = 0;
+    while (done < n) {
+        throwIfStopRequested();
+        const auto chunk = static_cast<unsigned>(std::min<std::size_t>(n - done, std::size_t(1) << 22));
+        const int got = gzread(f, static_cast<std::uint8_t *>(out) + done, chunk);
+        if (got < 0) {
             int code = 0;
             const std::string message = gzerror(f, &code);
-            gzclose(f);
-            throw EngineError("Cannot read '" + path + "' (" + field + "): " + message + ".", field);
+            throw EngineError("Cannot read '" + path_ + "' (" + field_ + "): " + message + ".", field_);
         }
-        if (n == 0) break;
-        used += static_cast<std::size_t>(n);
+        if (got == 0) break;
+        done += static_cast<std::size_t>(got);
     }
-    gzclose(f);
+    return done;
+}
+
+ByteBuffer readFileMaybeGz(const std::string &path, const std::string &field, ByteBudget &budget) {
+    SequentialFile file(path, field);
+    const std::string what = "'" + path + "' (" + field + ")";
+    constexpr std::size_t kStep = std::size_t(1) << 20;
+    const auto remaining = [&] {
+        return static_cast<std::size_t>(std::min<std::uint64_t>(budget.remaining(), 1ULL << 62));
+    };
+    ByteBuffer out;
+    // One allocation for the expected size (one step more, to see the end or passing the cap); doubling after.
+    out.resize(std::min(static_cast<std::size_t>(std::min<std::uint64_t>(file.sizeHint(), 1ULL << 62)), remaining()) +
+               kStep);
+    std::size_t used = 0;
+    for (;;) {
+        if (out.size() - used < kStep)
+            out.resize(std::min(std::max(out.size() * 2, used + kStep), used + remaining() + kStep));
+        const std::size_t n = file.read(out.data() + used, out.size() - used);
+        if (n == 0) break;
+        budget.charge(n, what, field);
+        used += n;
+    }
     out.resize(used);
     return out;
 }
@@ -310,6 +386,11 @@ void setClassCount(Dataset &d, const std::string &what, const std::string &field
     if (lo < 0)
         throw EngineError(
             what + " holds the negative class index " + std::to_string(lo) + "; class indices must be 0..k-1.", field);
+    if (hi > kMaxClassIndex)
+        throw EngineError(
+            what + " holds the class index " + std::to_string(hi) + "; class indices must be at most " +
+                std::to_string(kMaxClassIndex) + " (at most " + std::to_string(kMaxClassIndex + 1) + " classes).",
+            field, {}, "Store class indices 0..k-1, or set \"task\": \"regression\" for numeric targets.");
     d.numClasses = hi + 1;
 }
 
@@ -325,34 +406,61 @@ Dataset finishArrays(torch::Tensor inputs, torch::Tensor targets, Options &optio
                               std::to_string(inputs.size(0)) + " samples; both need the same first dimension.",
                           Options::field(targetsKey));
 
+    if (inputs.numel() == 0)
+        throw EngineError(inputsWhat + " has shape " + shapeText(inputs.sizes()) + ": its samples hold no values.",
+                          Options::field(inputsKey));
+    if (targets.numel() == 0)
+        throw EngineError(targetsWhat + " has shape " + shapeText(targets.sizes()) + ": its samples hold no values.",
+                          Options::field(targetsKey));
+
+    ByteBudget &budget = options.budget();
+    const auto bytesOf = [](const torch::Tensor &t, torch::ScalarType type) {
+        return static_cast<std::uint64_t>(t.numel()) * torch::elementSize(type);
+    };
     Dataset d;
     if (inputs.dim() == 1) inputs = inputs.unsqueeze(1);
+    if (inputs.scalar_type() != inType) budget.charge(bytesOf(inputs, inType), inputsWhat, Options::field(inputsKey));
     d.inputs = inputs.scalar_type() == inType ? inputs.contiguous() : inputs.to(inType).contiguous();
 
     const bool integral = isIntegerType(targets.scalar_type());
     d.task = task == "auto" ? (integral ? "classification" : "regression") : task;
     const std::int64_t s = targets.size(0);
+    const std::string targetsField = Options::field(targetsKey);
     if (d.task == "classification") {
         if (targets.dim() == 2 && targets.size(1) == 1) targets = targets.reshape({s});
         if (targets.dim() != 1)
             throw EngineError(targetsWhat + " has shape " + shapeText(targets.sizes()) +
                                   ", but classification targets are one class index per sample ([S]).",
-                              Options::field(targetsKey), {},
-                              "Set \"task\": \"regression\" for several outputs per sample.");
+                              targetsField, {}, "Set \"task\": \"regression\" for several outputs per sample.");
         if (!integral) {
+            // Whole numbers within the class-index range only: a float beyond int64 has no int64 value.
+            const std::uint64_t temporary = bytesOf(targets, torch::kFloat64);
+            budget.charge(temporary, targetsWhat, targetsField);
             const torch::Tensor t = targets.to(torch::kFloat64);
             if (!t.isfinite().all().item<bool>() || !t.eq(t.round()).all().item<bool>())
                 throw EngineError(targetsWhat + " holds non-integer values, so they cannot be class indices.",
-                                  Options::field(targetsKey), {},
-                                  "Set \"task\": \"regression\" or store class indices.");
+                                  targetsField, {}, "Set \"task\": \"regression\" or store class indices.");
+            const double lo = t.min().item<double>(), hi = t.max().item<double>();
+            if (lo < 0 || hi > static_cast<double>(kMaxClassIndex)) {
+                std::ostringstream value;
+                value << (lo < 0 ? lo : hi);
+                throw EngineError(targetsWhat + " holds the class index " + value.str() +
+                                      "; class indices must be 0.." + std::to_string(kMaxClassIndex) + ".",
+                                  targetsField, {}, "Store class indices 0..k-1, or set \"task\": \"regression\".");
+            }
+            budget.release(temporary);
         }
+        if (targets.scalar_type() != torch::kInt64)
+            budget.charge(bytesOf(targets, torch::kInt64), targetsWhat, targetsField);
         d.targets =
             targets.scalar_type() == torch::kInt64 ? targets.contiguous() : targets.to(torch::kInt64).contiguous();
-        setClassCount(d, targetsWhat, Options::field(targetsKey));
+        setClassCount(d, targetsWhat, targetsField);
     } else {
+        if (targets.scalar_type() != torch::kFloat32)
+            budget.charge(bytesOf(targets, torch::kFloat32), targetsWhat, targetsField);
         d.targets = targets.reshape({s, -1}).to(torch::kFloat32).contiguous();
         if (!d.targets.isfinite().all().item<bool>())
-            throw EngineError(targetsWhat + " holds NaN or infinite values.", Options::field(targetsKey));
+            throw EngineError(targetsWhat + " holds NaN or infinite values.", targetsField);
     }
     if (d.inputs.is_floating_point() && !d.inputs.isfinite().all().item<bool>())
         throw EngineError(inputsWhat + " holds NaN or infinite values.", Options::field(inputsKey));

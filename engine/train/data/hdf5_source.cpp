@@ -1,12 +1,23 @@
-// hdf5: two datasets of one HDF5 file, read with the HDF5 C API in hyperslabs of up to 4096 rows straight into a
-// preallocated tensor (HDF5 converts the element type on the way, e.g. float64 -> float32 inputs).
-// Options: path, inputs ("/x"), targets ("/y"), task, input_dtype. File types: float32, float64, int64, int32,
-// uint8.
+// hdf5: two datasets of one HDF5 file, read with the HDF5 C API in a child process (readInChildProcess: libhdf5
+// 1.10.8 crashes on some damaged files) in hyperslabs of up to 4096 rows straight into a preallocated shared tensor
+// (HDF5 converts the element type on the way, e.g. float64 -> float32 inputs). Options: path, inputs ("/x"), targets
+// ("/y"), task, input_dtype. File types: float32, float64, int64, int32, uint8. Before a tensor is allocated its
+// declared size is checked against what the file stores for the dataset (uncompressed: at least as many bytes;
+// filtered/compressed: at most 1032 times as many, deflate's limit), against data.max_bytes (charged), and its chunks
+// against data.max_bytes too (HDF5 allocates whole chunks); datasets stored in external files or virtual datasets are
+// refused (they would read other files); each chunk of a compressed dataset must inflate to exactly one chunk
+// (checkChunks), and only gzip and shuffle are read.
 #include "data/data_internal.h"
+#include "data/isolated_reader.h"
 
 #include <hdf5.h>
+#include <zlib.h>
 
 #include <filesystem>
+#include <limits>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace diamond::engine::data {
 
@@ -74,9 +85,124 @@ hid_t memoryType(torch::ScalarType t) {
     }
 }
 
-/// Reads dataset `name` into a new tensor of `want` (or of the file's own type when `want` is null).
+/// What libhdf5 may allocate in the reading child beyond the tensors (metadata, chunk cache, one chunk's buffers).
+constexpr std::uint64_t kParserMemory = std::uint64_t(1) << 30;
+
+/// Checks that every stored chunk of a chunked dataset holds exactly `chunkBytes` bytes: as stored, or inflated
+/// into a small window when compressed. libhdf5 1.10 does not check this and reads a shorter chunk past its end
+/// (found by fuzz_hdf5: chunk dimensions changed in the header, with and without a filter pipeline).
+/// Pipelines other than deflate (gzip) and shuffle are refused; `stored` bounds a chunk's raw size.
+void checkChunks(hid_t ds, hid_t dcpl, std::uint64_t chunkBytes, std::uint64_t stored, const std::string &what,
+                 const std::string &field) {
+    const int filters = H5Pget_nfilters(dcpl);
+    int deflateIndex = -1;
+    for (int i = 0; i < filters; ++i) {
+        unsigned flags = 0, config = 0;
+        std::size_t values = 0;
+        char name[64] = {};
+        const H5Z_filter_t id =
+            H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &values, nullptr, sizeof name, name, &config);
+        if (id == H5Z_FILTER_DEFLATE && deflateIndex < 0) {
+            deflateIndex = i;
+        } else if (id != H5Z_FILTER_SHUFFLE) {
+            throw EngineError(what + " is stored with the HDF5 filter " + std::to_string(id) +
+                                  (name[0] ? " (" + std::string(name) + ")" : std::string()) +
+                                  "; the engine reads uncompressed, gzip (deflate) and shuffle datasets.",
+                              field, {}, "Rewrite the file with gzip compression, e.g. h5repack -f GZIP=4.");
+        }
+    }
+    const Handle space(H5Dget_space(ds), H5Sclose); // libhdf5 1.10 takes no H5S_ALL for the chunk queries
+    hsize_t count = 0;
+    if (!space.valid() || H5Dget_num_chunks(ds, space.get(), &count) < 0)
+        throw EngineError(what + ": cannot list the dataset's chunks (damaged chunk index).", field);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> offset(static_cast<std::size_t>(std::max(rank, 1)));
+    std::vector<std::uint8_t> raw, window(std::size_t(1) << 16);
+    for (hsize_t k = 0; k < count; ++k) {
+        throwIfStopRequested();
+        unsigned mask = 0;
+        haddr_t address = 0;
+        hsize_t size = 0;
+        if (H5Dget_chunk_info(ds, space.get(), k, offset.data(), &mask, &address, &size) < 0 || size > stored)
+            throw EngineError(what + ": chunk " + std::to_string(k) + " lies outside the dataset's storage.", field);
+        const bool deflated = deflateIndex >= 0 && !(mask & (1u << deflateIndex));
+        std::uint64_t produced = size;
+        if (deflated) {
+            raw.resize(static_cast<std::size_t>(size));
+            std::uint32_t readMask = 0;
+            if (H5Dread_chunk(ds, H5P_DEFAULT, offset.data(), &readMask, raw.data()) < 0)
+                throw EngineError(what + ": cannot read chunk " + std::to_string(k) + ".", field);
+            z_stream zs{};
+            if (inflateInit(&zs) != Z_OK) throw EngineError(what + ": cannot start zlib.", field);
+            zs.next_in = raw.data();
+            zs.avail_in = static_cast<uInt>(raw.size());
+            int rc = Z_OK;
+            while (rc == Z_OK && zs.total_out <= chunkBytes) {
+                zs.next_out = window.data();
+                zs.avail_out = static_cast<uInt>(window.size());
+                rc = inflate(&zs, Z_NO_FLUSH);
+            }
+            produced = rc == Z_STREAM_END || zs.total_out > chunkBytes ? zs.total_out
+                                                                       : std::numeric_limits<std::uint64_t>::max();
+            inflateEnd(&zs);
+        }
+        if (produced != chunkBytes)
+            throw EngineError(what + ": chunk " + std::to_string(k) + " holds " +
+                                  (produced == std::numeric_limits<std::uint64_t>::max()
+                                       ? std::string("damaged compressed data")
+                                       : std::to_string(produced) + " bytes") +
+                                  " where a chunk of this dataset has " + std::to_string(chunkBytes) + ".",
+                              field, {}, "The file is damaged; write it again.");
+    }
+}
+
+/// Refuses a dataset whose declared size the file cannot back, that the engine should not read, or whose chunks
+/// are larger than data.max_bytes. `shape` is the declared shape, `fileType` the dataset's element type.
+void checkStorage(hid_t ds, hid_t fileType, const std::vector<std::int64_t> &shape, const std::string &what,
+                  const std::string &field, ByteBudget &budget) {
+    Handle dcpl(H5Dget_create_plist(ds), H5Pclose);
+    if (!dcpl.valid()) throw EngineError(what + ": cannot read the dataset's storage properties.", field);
+    const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+    if (layout == H5D_VIRTUAL || H5Pget_external_count(dcpl.get()) > 0)
+        throw EngineError(what + " keeps its data in other files (external storage or a virtual dataset), which the "
+                                 "engine does not read.",
+                          field, {}, "Copy the data into the file (e.g. with h5repack).");
+    std::uint64_t declared = 0;
+    if (!checkedBytes(shape, H5Tget_size(fileType), declared))
+        throw EngineError(what + " declares the shape " + shapeText(shape) + ", too large to be an array.", field);
+    const std::uint64_t stored = H5Dget_storage_size(ds);
+    const int filters = H5Pget_nfilters(dcpl.get());
+    std::uint64_t backed = stored;
+    if (filters > 0 && !checkedMul(stored, 1032, backed)) backed = std::numeric_limits<std::uint64_t>::max();
+    if (declared > backed)
+        throw EngineError(what + " declares " + shapeText(shape) + " (" + std::to_string(declared) +
+                              " bytes) but the file stores " + std::to_string(stored) + " bytes for it" +
+                              (filters > 0 ? " (compressed; at most 1032:1)." : "."),
+                          field, {}, "The dataset was never (fully) written; write its data or use another dataset.");
+    if (layout == H5D_CHUNKED) {
+        std::vector<hsize_t> chunk(shape.size());
+        const int chunkRank = H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
+        std::uint64_t chunkBytes = H5Tget_size(fileType);
+        for (int i = 0; i < chunkRank && i < static_cast<int>(chunk.size()); ++i)
+            if (!checkedMul(chunkBytes, chunk[static_cast<std::size_t>(i)], chunkBytes))
+                chunkBytes = std::numeric_limits<std::uint64_t>::max();
+        if (chunkBytes > budget.remaining())
+            throw EngineError(what + " is stored in chunks of " + std::to_string(chunkBytes) +
+                                  " bytes, more than data.max_bytes allows (" + std::to_string(budget.cap()) +
+                                  " bytes, " + std::to_string(budget.used()) + " in use).",
+                              field, {}, "Rewrite the dataset with smaller chunks (e.g. with h5repack).");
+        if (chunkRank != static_cast<int>(shape.size()))
+            throw EngineError(what + " has " + std::to_string(shape.size()) + " dimensions but chunks of " +
+                                  std::to_string(chunkRank) + ".",
+                              field, {}, "The file is damaged; write it again.");
+        checkChunks(ds, dcpl.get(), chunkBytes, stored, what, field);
+    }
+}
+
+/// Reads dataset `name` into a new tensor of `want` (or of the file's own type when `want` is null) from
+/// `allocate`, charging `budget` before it allocates. Runs in the reading child (readInChildProcess).
 torch::Tensor readDataset(hid_t file, const std::string &path, const std::string &name, const std::string &key,
-                          Options *inputOptions) {
+                          Options *inputOptions, ByteBudget &budget, const SharedTensorAllocator &allocate) {
     const std::string field = "data." + key;
     const std::string what = "'" + path + "' dataset '" + name + "' (" + field + ")";
     if (H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0)
@@ -108,8 +234,19 @@ torch::Tensor readDataset(hid_t file, const std::string &path, const std::string
     if (rank < 1) throw EngineError(what + " is a scalar; expected an array of samples.", field);
     std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
     H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-    std::vector<std::int64_t> shape(dims.begin(), dims.end());
-    torch::Tensor out = torch::empty(shape, torch::TensorOptions().dtype(want));
+    std::vector<std::int64_t> shape;
+    for (const hsize_t d : dims) {
+        if (d > static_cast<hsize_t>(std::numeric_limits<std::int64_t>::max()))
+            throw EngineError(what + " declares a dimension of " + std::to_string(d) + ".", field);
+        shape.push_back(static_cast<std::int64_t>(d));
+    }
+    checkStorage(ds.get(), type.get(), shape, what, field, budget);
+    const std::size_t outElement = torch::elementSize(want);
+    std::uint64_t outBytes = 0;
+    if (!checkedBytes(shape, outElement, outBytes))
+        throw EngineError(what + " declares the shape " + shapeText(shape) + ", too large to be an array.", field);
+    budget.charge(outBytes, what + " (shape " + shapeText(shape) + ")", field);
+    torch::Tensor out = allocate(shape, want);
 
     const std::int64_t rowElements = dims[0] ? out.numel() / static_cast<std::int64_t>(dims[0]) : 0;
     const std::int64_t rowBytes =
@@ -117,6 +254,7 @@ torch::Tensor readDataset(hid_t file, const std::string &path, const std::string
     const hsize_t chunk = static_cast<hsize_t>(std::clamp<std::int64_t>((64 << 20) / rowBytes, 1, 4096));
     auto *base = static_cast<std::uint8_t *>(out.data_ptr());
     for (hsize_t start = 0; start < dims[0] && rowElements > 0; start += chunk) {
+        throwIfStopRequested();
         std::vector<hsize_t> offset(dims.size(), 0), count(dims);
         offset[0] = start;
         count[0] = std::min(chunk, dims[0] - start);
@@ -141,16 +279,29 @@ public:
         o.raw("task");
         o.raw("input_dtype");
         o.checkUnknown();
-        QuietErrors quiet;
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec))
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0)
             throw EngineError("Cannot open '" + path + "' (data.path): no such file.", "data.path");
-        if (H5Fis_hdf5(path.c_str()) <= 0)
-            throw EngineError("'" + path + "' (data.path) is not an HDF5 file.", "data.path");
-        Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-        if (!file.valid()) throw EngineError("Cannot open the HDF5 file '" + path + "' (data.path).", "data.path");
-        torch::Tensor x = readDataset(file.get(), path, inputs, "inputs", &o);
-        torch::Tensor y = readDataset(file.get(), path, targets, "targets", nullptr);
+        std::uint64_t size = 0;
+        ::close(openRegularFile(path, "data.path", size)); // names what else it is (folder, device, FIFO)
+        // libhdf5 runs in a child process: some damaged files crash it (readInChildProcess).
+        ByteBudget &budget = o.budget();
+        const std::vector<torch::Tensor> read = readInChildProcess(
+            "'" + path + "' (data.path)", budget.remaining() + kParserMemory,
+            [&](const SharedTensorAllocator &allocate) {
+                QuietErrors quiet;
+                if (H5Fis_hdf5(path.c_str()) <= 0)
+                    throw EngineError("'" + path + "' (data.path) is not an HDF5 file.", "data.path");
+                Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+                if (!file.valid())
+                    throw EngineError("Cannot open the HDF5 file '" + path + "' (data.path).", "data.path");
+                readDataset(file.get(), path, inputs, "inputs", &o, budget, allocate);
+                readDataset(file.get(), path, targets, "targets", nullptr, budget, allocate);
+            });
+        if (read.size() != 2) throw EngineError("Cannot read '" + path + "' (data.path).", "data.path");
+        const torch::Tensor &x = read[0], &y = read[1];
+        for (const torch::Tensor &t : read)
+            budget.charge(static_cast<std::uint64_t>(t.nbytes()), "'" + path + "' (data.path)", "data.path");
         Dataset d = finishArrays(x, y, o, "'" + path + "' dataset '" + inputs + "' (data.inputs)",
                                  "'" + path + "' dataset '" + targets + "' (data.targets)", "inputs", "targets");
         d.description = describe("hdf5 " + std::filesystem::path(path).filename().string(), d);

@@ -2,8 +2,21 @@
 // entries skipped). Images (PNG, JPEG, BMP, GIF, TGA, PNM) are decoded with stb_image, converted to RGB (or to
 // luminance with grayscale=true; alpha is dropped), resized bilinearly (half-pixel centres, no antialiasing) to
 // size=[H, W] when given (else all images must share one size), and stored as [S, C, H, W] float32 in [0, 1].
+// Memory: each image's header is read first (stbi_info) and its decoding, up to 8 bytes per pixel inside
+// stb_image, is checked against data.max_bytes before it is decoded; the [S, C, H, W] tensor is charged before
+// it is allocated. Only regular files are read; decoding polls the stop request between images.
+// Hostile images: stb_image is compiled with the documented formats only (no PSD, HDR, PIC decoders), sides of at
+// most 65536 pixels; JPEG Huffman tables that stb 2.27 would overflow (more than 256 codes, CVE-2021-28021) and
+// 16-bit PNM images (whose conversion to 8 bits overflows its buffer in stb 2.27) are refused before stb decodes.
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_GIF
+#define STBI_ONLY_TGA
+#define STBI_ONLY_PNM
+#define STBI_MAX_DIMENSIONS (1 << 16)
 #include <stb_image.h>
 
 #include "data/data_internal.h"
@@ -13,7 +26,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
+
+#include <unistd.h>
 
 namespace diamond::engine::data {
 
@@ -36,9 +52,129 @@ struct Decoded {
     ~Decoded() { stbi_image_free(pixels); }
 };
 
-void decode(const std::string &file, int channels, Decoded &out) {
-    int c = 0;
-    out.pixels = stbi_load(file.c_str(), &out.width, &out.height, &c, channels);
+/// The most bytes stb_image holds per pixel while decoding (16-bit RGBA before conversion to 8 bits).
+constexpr std::uint64_t kDecodeBytesPerPixel = 8;
+
+/// Whether every Huffman table of a JPEG's DHT segments declares at most 256 codes (true for other files). Walks
+/// the markers as stb_image reads them; bytes past the end count as 0, as stb reads them.
+bool jpegHuffmanTablesFit(const std::vector<stbi_uc> &bytes) {
+    const std::size_t n = bytes.size();
+    const auto at = [&](std::size_t i) -> std::size_t { return i < n ? bytes[i] : 0; };
+    // stb takes any number of 0xFF fill bytes before a marker, SOI included (found by fuzz_image_folder).
+    std::size_t start = 0;
+    while (start < n && bytes[start] == 0xFF)
+        ++start;
+    if (start == 0 || start >= n || bytes[start] != 0xD8) return true;
+    for (std::size_t i = start + 1; i + 1 < n;) {
+        const std::size_t m = bytes[i + 1];
+        if (bytes[i] != 0xFF || m == 0xFF) { // entropy-coded data, or a fill byte before a marker
+            ++i;
+            continue;
+        }
+        if (m == 0x00 || m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) { // stuffed 0xFF, TEM, SOI, RSTn
+            i += 2;
+            continue;
+        }
+        if (m == 0xD9) return true; // EOI
+        const std::size_t length = at(i + 2) << 8 | at(i + 3);
+        if (m == 0xC4) {
+            std::ptrdiff_t left = static_cast<std::ptrdiff_t>(length) - 2;
+            for (std::size_t table = i + 4; left > 0;) {
+                std::size_t codes = 0;
+                for (std::size_t k = 1; k <= 16; ++k)
+                    codes += at(table + k);
+                if (codes > 256) return false;
+                table += 17 + codes;
+                left -= static_cast<std::ptrdiff_t>(17 + codes);
+            }
+        }
+        i += 2 + length;
+    }
+    return true;
+}
+
+/// Whether the width, height and maximum value of a binary PNM header (P5/P6) are at most 2^24, read as stb_image
+/// reads them (whitespace and # comments between); true for other files. stb 2.27 accumulates them in an int
+/// without a bound (signed overflow, found by fuzz_image_folder).
+bool pnmHeaderFits(const std::vector<stbi_uc> &bytes) {
+    const std::size_t n = bytes.size();
+    if (n < 2 || bytes[0] != 'P' || (bytes[1] != '5' && bytes[1] != '6')) return true;
+    const auto space = [](stbi_uc c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    std::size_t i = 2;
+    for (int field = 0; field < 3; ++field) {
+        for (;;) {
+            while (i < n && space(bytes[i]))
+                ++i;
+            if (i >= n || bytes[i] != '#') break;
+            while (i < n && bytes[i] != '\n' && bytes[i] != '\r')
+                ++i;
+        }
+        std::uint64_t value = 0;
+        for (; i < n && bytes[i] >= '0' && bytes[i] <= '9'; ++i) {
+            value = value * 10 + static_cast<std::uint64_t>(bytes[i] - '0');
+            if (value > (std::uint64_t(1) << 24)) return false;
+        }
+    }
+    return true;
+}
+
+/// The bytes of the image `file` (a regular file), after checking that it fits `budget`.
+std::vector<stbi_uc> readImage(const std::string &file, const ByteBudget &budget) {
+    std::uint64_t size = 0;
+    const int fd = openRegularFile(file, "data.path", size);
+    std::vector<stbi_uc> bytes;
+    if (size > budget.remaining() || size > (std::uint64_t(1) << 31)) {
+        ::close(fd);
+        throw EngineError("The image '" + file + "' (data.path) has " + std::to_string(size) +
+                              " bytes, more than data.max_bytes allows (" + std::to_string(budget.cap()) + " bytes, " +
+                              std::to_string(budget.used()) + " in use).",
+                          "data.path");
+    }
+    bytes.resize(static_cast<std::size_t>(size));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t got = ::read(fd, bytes.data() + done, bytes.size() - done);
+        if (got <= 0) break;
+        done += static_cast<std::size_t>(got);
+    }
+    ::close(fd);
+    bytes.resize(done);
+    return bytes;
+}
+
+/// Decodes `file` into `out` (`channels` interleaved 8-bit channels), after checking its declared size against
+/// `budget` (decoding memory is temporary: checked, not charged) and its JPEG tables. Throws naming the file.
+void decode(const std::string &file, int channels, const ByteBudget &budget, Decoded &out) {
+    throwIfStopRequested();
+    const std::vector<stbi_uc> bytes = readImage(file, budget);
+    const int length = static_cast<int>(bytes.size());
+    if (!jpegHuffmanTablesFit(bytes)) // before stb reads anything: its header parser builds the tables too
+        throw EngineError("Cannot decode the image '" + file +
+                              "' (data.path): a JPEG Huffman table declares more than 256 codes (corrupt file).",
+                          "data.path");
+    if (!pnmHeaderFits(bytes))
+        throw EngineError("Cannot decode the image '" + file +
+                              "' (data.path): its PNM header declares a size or maximum value above 16777216 "
+                              "(corrupt file).",
+                          "data.path");
+    if (length >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '6' &&
+        stbi_is_16_bit_from_memory(bytes.data(), length))
+        throw EngineError("Cannot decode the image '" + file +
+                              "' (data.path): 16-bit PNM images (maximum value above 255) are not supported.",
+                          "data.path", {}, "Convert it to 8 bits per channel, or to PNG.");
+    int width = 0, height = 0, c = 0;
+    if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &c))
+        throw EngineError("Cannot decode the image '" + file + "' (data.path): " + stbi_failure_reason() + ".",
+                          "data.path");
+    const std::uint64_t decoding = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) *
+                                   kDecodeBytesPerPixel; // sides < 2^31: no overflow
+    if (width <= 0 || height <= 0 || decoding > budget.remaining())
+        throw EngineError("The image '" + file + "' (data.path) declares " + std::to_string(width) + "x" +
+                              std::to_string(height) + " pixels; decoding it needs up to " + std::to_string(decoding) +
+                              " bytes, more than data.max_bytes allows (" + std::to_string(budget.cap()) + " bytes, " +
+                              std::to_string(budget.used()) + " in use).",
+                          "data.path", {}, "Use smaller images, or raise data.max_bytes.");
+    out.pixels = stbi_load_from_memory(bytes.data(), length, &out.width, &out.height, &c, channels);
     if (!out.pixels)
         throw EngineError("Cannot decode the image '" + file + "' (data.path): " + stbi_failure_reason() + ".",
                           "data.path");
@@ -130,13 +266,20 @@ public:
         }
 
         const int channels = grayscale ? 1 : 3;
+        ByteBudget &budget = o.budget();
         if (height == 0) { // no size: every image must have the size of the first one
             Decoded first;
-            decode(files[0], channels, first);
+            decode(files[0], channels, budget, first);
             height = first.height;
             width = first.width;
         }
         const auto s = static_cast<std::int64_t>(files.size());
+        std::uint64_t bytes = 0;
+        if (!checkedBytes({s, channels, height, width}, sizeof(float), bytes)) bytes = ~std::uint64_t(0);
+        budget.charge(bytes,
+                      "'" + root + "' (data.path): " + std::to_string(s) + " images of " + std::to_string(channels) +
+                          "x" + std::to_string(height) + "x" + std::to_string(width) + " float32",
+                      "data.path");
         d.inputs = torch::empty({s, channels, height, width}, torch::kFloat32);
         float *out = d.inputs.data_ptr<float>();
         const std::int64_t sampleSize = channels * height * width;
@@ -144,7 +287,7 @@ public:
         at::parallel_for(0, s, 8, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
                 Decoded img;
-                decode(files[i], channels, img);
+                decode(files[i], channels, budget, img);
                 if (!fixedSize && (img.height != height || img.width != width))
                     throw EngineError("The image '" + files[i] + "' is " + std::to_string(img.width) + "x" +
                                           std::to_string(img.height) + " but '" + files[0] + "' is " +

@@ -2,7 +2,12 @@
 // <i8 <i4 |u1 |b1. .npy files are memory-mapped and wrapped with from_blob (the tensor owns the mapping and
 // unmaps it when the last view goes); .npz members are read from the mapped zip: STORED members in place,
 // DEFLATED members inflated with zlib. Dtypes are converted only where the Dataset contract needs it.
+// Hostile files: every offset and size read from a file is combined with checked arithmetic (checked_math.h)
+// and bounded by the file before it is used; a STORED member must declare as many bytes as it occupies; a
+// DEFLATED member may declare at most what its compressed bytes can produce (deflate expands at most 1032:1);
+// arrays and inflate buffers are charged to data.max_bytes before they are allocated.
 #include "data/data_internal.h"
+#include "zip_directory.h"
 
 #include <zlib.h>
 
@@ -10,6 +15,7 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 namespace diamond::engine::data {
 
@@ -137,37 +143,46 @@ std::uint64_t le(const std::uint8_t *p, int bytes) {
     return v;
 }
 
+/// Longest .npy header read (numpy writes well under 1 KB; numpy itself refuses more than 10000 bytes).
+constexpr std::uint64_t kMaxHeaderBytes = 1 << 20;
+
 /// The array in the .npy bytes [base, base + len). The tensor aliases the bytes (keeping `owner` alive) when
-/// they are aligned for the dtype, else it is a copy.
-torch::Tensor npyTensor(const std::uint8_t *base, std::size_t len, std::shared_ptr<void> owner, const std::string &what,
-                        const std::string &field) {
+/// they are aligned for the dtype, else it is a copy. `budget` is charged for the array's bytes unless it aliases
+/// bytes that were charged already (`charged`, e.g. an inflated buffer).
+torch::Tensor npyTensor(const std::uint8_t *base, std::size_t len, std::shared_ptr<void> owner, bool charged,
+                        ByteBudget &budget, const std::string &what, const std::string &field) {
     static const char kMagic[] = "\x93NUMPY";
     if (len < 10 || std::memcmp(base, kMagic, 6) != 0) npyError(what, field, "not a .npy file (no \\x93NUMPY magic).");
     const int major = base[6];
     if (major < 1 || major > 3) npyError(what, field, "unsupported .npy format version " + std::to_string(major) + ".");
     const std::size_t prefix = major == 1 ? 10 : 12;
     if (len < prefix) npyError(what, field, "truncated header.");
-    const std::size_t headerLen = le(base + 8, major == 1 ? 2 : 4);
-    if (prefix + headerLen > len) npyError(what, field, "truncated header.");
+    const std::uint64_t headerLen = le(base + 8, major == 1 ? 2 : 4);
+    if (!withinSize(prefix, headerLen, len))
+        npyError(what, field,
+                 "truncated header: it declares " + std::to_string(headerLen) + " bytes, " +
+                     std::to_string(len - prefix) + " follow.");
+    if (headerLen > kMaxHeaderBytes)
+        npyError(what, field,
+                 "the header declares " + std::to_string(headerLen) + " bytes, more than the " +
+                     std::to_string(kMaxHeaderBytes) + " a .npy header may have.");
     const std::string text(reinterpret_cast<const char *>(base + prefix), headerLen);
     NpyHeader h = HeaderParser(text, what, field).parse();
     h.dataOffset = prefix + headerLen;
     if (h.shape.empty()) npyError(what, field, "holds a scalar; expected an array of samples.");
 
     const std::size_t element = torch::elementSize(h.dtype);
-    std::size_t count = 1;
-    for (const std::int64_t dim : h.shape) {
-        if (dim != 0 && count > (std::size_t(1) << 60) / static_cast<std::size_t>(dim))
-            npyError(what, field, "the shape is too large.");
-        count *= static_cast<std::size_t>(dim);
-    }
-    const std::size_t bytes = count * element;
-    if (h.dataOffset + bytes > len)
+    std::uint64_t bytes = 0;
+    if (!checkedBytes(h.shape, element, bytes))
+        npyError(what, field, "the shape " + shapeText(h.shape) + " is too large to be an array.");
+    if (!withinSize(h.dataOffset, bytes, len))
         npyError(what, field,
                  "truncated: shape " + shapeText(h.shape) + " needs " + std::to_string(bytes) +
                      " bytes of data, the file has " + std::to_string(len - h.dataOffset) + ".");
     const std::uint8_t *data = base + h.dataOffset;
-    if (reinterpret_cast<std::uintptr_t>(data) % element == 0 && count > 0) {
+    const bool alias = reinterpret_cast<std::uintptr_t>(data) % element == 0 && bytes > 0;
+    if (!alias || !charged) budget.charge(bytes, what + " (shape " + shapeText(h.shape) + ")", field);
+    if (alias) {
         return torch::from_blob(
             const_cast<std::uint8_t *>(data), h.shape, [owner](void *) mutable { owner.reset(); },
             torch::TensorOptions().dtype(h.dtype));
@@ -177,9 +192,9 @@ torch::Tensor npyTensor(const std::uint8_t *base, std::size_t len, std::shared_p
     return t;
 }
 
-torch::Tensor loadNpy(const std::string &path, const std::string &field) {
+torch::Tensor loadNpy(const std::string &path, const std::string &field, ByteBudget &budget) {
     auto file = std::make_shared<MappedFile>(path, field);
-    return npyTensor(file->data(), file->size(), file, "'" + path + "' (" + field + ")", field);
+    return npyTensor(file->data(), file->size(), file, false, budget, "'" + path + "' (" + field + ")", field);
 }
 
 class NpySource : public DataSource {
@@ -191,9 +206,10 @@ public:
         o.raw("task");
         o.raw("input_dtype");
         o.checkUnknown();
-        Dataset d =
-            finishArrays(loadNpy(inputs, "data.inputs"), loadNpy(targets, "data.targets"), o,
-                         "'" + inputs + "' (data.inputs)", "'" + targets + "' (data.targets)", "inputs", "targets");
+        torch::Tensor x = loadNpy(inputs, "data.inputs", o.budget());
+        torch::Tensor y = loadNpy(targets, "data.targets", o.budget());
+        Dataset d = finishArrays(x, y, o, "'" + inputs + "' (data.inputs)", "'" + targets + "' (data.targets)",
+                                 "inputs", "targets");
         d.description = describe("npy " + std::filesystem::path(inputs).filename().string(), d);
         return d;
     }
@@ -201,80 +217,44 @@ public:
 
 // ---- npz --------------------------------------------------------------------------------------------------
 
-struct ZipMember {
-    std::string name;
-    std::uint16_t flags = 0, method = 0;
-    std::uint32_t crc = 0;
-    std::uint64_t compressedSize = 0, size = 0, localOffset = 0;
-};
-
-std::vector<ZipMember> zipDirectory(const MappedFile &f, const std::string &what) {
-    const std::uint8_t *p = f.data();
-    const std::size_t n = f.size();
-    auto bad = [&](const std::string &m) -> EngineError {
-        return EngineError(what + ": not a readable .npz (zip) file: " + m, "data.path");
-    };
-    if (n < 22) throw bad("too short.");
-    std::size_t eocd = std::string::npos;
-    for (std::size_t i = n - 22 + 1; i-- > 0 && n - i <= 22 + 65535;)
-        if (le(p + i, 4) == 0x06054b50) {
-            eocd = i;
-            break;
-        }
-    if (eocd == std::string::npos) throw bad("no end of central directory.");
-    std::uint64_t entries = le(p + eocd + 10, 2);
-    std::uint64_t cdSize = le(p + eocd + 12, 4);
-    std::uint64_t cdOffset = le(p + eocd + 16, 4);
-    if (entries == 0xFFFF || cdSize == 0xFFFFFFFF || cdOffset == 0xFFFFFFFF) {
-        if (eocd < 20 || le(p + eocd - 20, 4) != 0x07064b50) throw bad("zip64 locator missing.");
-        const std::uint64_t at = le(p + eocd - 20 + 8, 8);
-        if (at + 56 > n || le(p + at, 4) != 0x06064b50) throw bad("zip64 end record missing.");
-        entries = le(p + at + 32, 8);
-        cdSize = le(p + at + 40, 8);
-        cdOffset = le(p + at + 48, 8);
-    }
-    if (cdOffset + cdSize > n) throw bad("central directory out of range.");
-    std::vector<ZipMember> members;
-    std::size_t at = cdOffset;
-    for (std::uint64_t e = 0; e < entries; ++e) {
-        if (at + 46 > n || le(p + at, 4) != 0x02014b50) throw bad("corrupt central directory.");
-        ZipMember m;
-        m.flags = static_cast<std::uint16_t>(le(p + at + 8, 2));
-        m.method = static_cast<std::uint16_t>(le(p + at + 10, 2));
-        m.crc = static_cast<std::uint32_t>(le(p + at + 16, 4));
-        m.compressedSize = le(p + at + 20, 4);
-        m.size = le(p + at + 24, 4);
-        const std::size_t nameLen = le(p + at + 28, 2), extraLen = le(p + at + 30, 2), commentLen = le(p + at + 32, 2);
-        m.localOffset = le(p + at + 42, 4);
-        if (at + 46 + nameLen + extraLen + commentLen > n) throw bad("corrupt central directory.");
-        m.name.assign(reinterpret_cast<const char *>(p + at + 46), nameLen);
-        // Zip64 extended information: the 64-bit values of the fields stored as 0xFFFFFFFF, in this order.
-        const std::uint8_t *x = p + at + 46 + nameLen;
-        for (std::size_t k = 0; k + 4 <= extraLen;) {
-            const std::size_t id = le(x + k, 2), len = le(x + k + 2, 2);
-            if (k + 4 + len > extraLen) break;
-            if (id == 0x0001) {
-                std::size_t q = k + 4;
-                auto take = [&](std::uint64_t &v) {
-                    if (v == 0xFFFFFFFF && q + 8 <= k + 4 + len) {
-                        v = le(x + q, 8);
-                        q += 8;
-                    }
-                };
-                take(m.size);
-                take(m.compressedSize);
-                take(m.localOffset);
+/// Inflates `compressed` raw-deflate bytes into exactly `size` bytes of `out`; false when the stream is corrupt
+/// or produces another amount. Polls the stop request between chunks.
+bool inflateExactly(const std::uint8_t *compressed, std::uint64_t compressedSize, std::uint8_t *out,
+                    std::uint64_t size) {
+    z_stream zs{};
+    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) return false;
+    constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
+    std::uint64_t inLeft = compressedSize, outLeft = size;
+    zs.next_in = const_cast<Bytef *>(compressed);
+    zs.next_out = out;
+    int rc = Z_OK;
+    try {
+        for (;;) {
+            throwIfStopRequested();
+            if (zs.avail_in == 0 && inLeft > 0) {
+                zs.avail_in = static_cast<uInt>(std::min(inLeft, kChunk));
+                inLeft -= zs.avail_in;
             }
-            k += 4 + len;
+            if (zs.avail_out == 0 && outLeft > 0) {
+                zs.avail_out = static_cast<uInt>(std::min(outLeft, kChunk));
+                outLeft -= zs.avail_out;
+            }
+            rc = inflate(&zs, Z_NO_FLUSH);
+            if (rc == Z_STREAM_END) break;
+            const bool canFeed = (zs.avail_in == 0 && inLeft > 0) || (zs.avail_out == 0 && outLeft > 0);
+            if (rc != Z_OK && !(rc == Z_BUF_ERROR && canFeed)) break;
         }
-        members.push_back(std::move(m));
-        at += 46 + nameLen + extraLen + commentLen;
+    } catch (...) {
+        inflateEnd(&zs);
+        throw;
     }
-    return members;
+    const std::uint64_t produced = zs.total_out;
+    inflateEnd(&zs);
+    return rc == Z_STREAM_END && produced == size;
 }
 
 torch::Tensor loadNpzMember(const std::shared_ptr<MappedFile> &file, const std::vector<ZipMember> &members,
-                            const std::string &array, const std::string &key) {
+                            const std::string &array, const std::string &key, ByteBudget &budget) {
     const std::string field = "data." + key;
     const ZipMember *m = nullptr;
     for (const ZipMember &z : members)
@@ -294,44 +274,22 @@ torch::Tensor loadNpzMember(const std::shared_ptr<MappedFile> &file, const std::
     const std::uint8_t *p = file->data();
     const std::size_t n = file->size();
     if (m->flags & 1) throw EngineError(what + ": encrypted zip members are not supported.", field);
-    if (m->localOffset + 30 > n || le(p + m->localOffset, 4) != 0x04034b50)
-        throw EngineError(what + ": corrupt zip local header.", "data.path");
-    const std::uint64_t start = m->localOffset + 30 + le(p + m->localOffset + 26, 2) + le(p + m->localOffset + 28, 2);
-    if (start + m->compressedSize > n) throw EngineError(what + ": the zip member is truncated.", "data.path");
-    if (m->method == 0) return npyTensor(p + start, m->size, file, what, field);
-    if (m->method != 8)
+    if (m->method != 0 && m->method != 8)
         throw EngineError(what + ": zip compression method " + std::to_string(m->method) +
                               " is not supported (only stored and deflated).",
                           field, {}, "Save with np.savez or np.savez_compressed.");
-
+    ZipMember located = *m;
+    locateZipMember(p, n, located, what, "data.path");
+    m = &located;
+    const std::uint64_t start = m->dataOffset;
+    if (m->method == 0) return npyTensor(p + start, m->size, file, false, budget, what, field);
+    budget.charge(m->size, what + " (deflated member)", "data.path");
     auto buffer = std::make_shared<std::vector<std::uint8_t>>(m->size);
-    z_stream zs{};
-    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) throw EngineError(what + ": cannot start zlib.", field);
-    std::uint64_t inLeft = m->compressedSize, outLeft = m->size;
-    zs.next_in = const_cast<Bytef *>(p + start);
-    zs.next_out = buffer->data();
-    int rc = Z_OK;
-    for (;;) {
-        if (zs.avail_in == 0 && inLeft > 0) {
-            zs.avail_in = static_cast<uInt>(std::min<std::uint64_t>(inLeft, 1u << 30));
-            inLeft -= zs.avail_in;
-        }
-        if (zs.avail_out == 0 && outLeft > 0) {
-            zs.avail_out = static_cast<uInt>(std::min<std::uint64_t>(outLeft, 1u << 30));
-            outLeft -= zs.avail_out;
-        }
-        rc = inflate(&zs, Z_NO_FLUSH);
-        if (rc == Z_STREAM_END) break;
-        const bool canFeed = (zs.avail_in == 0 && inLeft > 0) || (zs.avail_out == 0 && outLeft > 0);
-        if (rc != Z_OK && !(rc == Z_BUF_ERROR && canFeed)) break;
-    }
-    const std::uint64_t produced = zs.total_out;
-    inflateEnd(&zs);
-    if (rc != Z_STREAM_END || produced != m->size)
+    if (!inflateExactly(p + start, m->compressedSize, buffer->data(), m->size))
         throw EngineError(what + ": the compressed member is corrupt.", "data.path");
     if (static_cast<std::uint32_t>(crc32_z(0, buffer->data(), buffer->size())) != m->crc)
         throw EngineError(what + ": CRC mismatch, the file is corrupt.", "data.path");
-    return npyTensor(buffer->data(), buffer->size(), buffer, what, field);
+    return npyTensor(buffer->data(), buffer->size(), buffer, true, budget, what, field);
 }
 
 class NpzSource : public DataSource {
@@ -345,9 +303,10 @@ public:
         o.raw("input_dtype");
         o.checkUnknown();
         auto file = std::make_shared<MappedFile>(path, "data.path");
-        const std::vector<ZipMember> members = zipDirectory(*file, "'" + path + "' (data.path)");
-        torch::Tensor x = loadNpzMember(file, members, inputs, "inputs");
-        torch::Tensor y = loadNpzMember(file, members, targets, "targets");
+        const std::vector<ZipMember> members =
+            readZipDirectory(file->data(), file->size(), "'" + path + "' (data.path)", ".npz", "data.path");
+        torch::Tensor x = loadNpzMember(file, members, inputs, "inputs", o.budget());
+        torch::Tensor y = loadNpzMember(file, members, targets, "targets", o.budget());
         file.reset(); // the tensors keep the mapping alive as long as they alias it
         Dataset d = finishArrays(x, y, o, "'" + path + "' array '" + inputs + "' (data.inputs)",
                                  "'" + path + "' array '" + targets + "' (data.targets)", "inputs", "targets");

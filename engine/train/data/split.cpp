@@ -25,6 +25,10 @@ void checkContract(Dataset &d, const std::string &source) {
     if (d.task == "classification") {
         if (d.targets.dim() != 1 || d.targets.scalar_type() != torch::kInt64)
             throw EngineError(who + "returned classification targets that are not [S] int64.", "data.source");
+        if (d.numClasses < 0 || d.numClasses > data::kMaxClassIndex + 1)
+            throw EngineError(who + "returned " + std::to_string(d.numClasses) + " classes; at most " +
+                                  std::to_string(data::kMaxClassIndex + 1) + " are supported.",
+                              "data.source");
     } else if (d.task == "regression") {
         if (d.targets.dim() != 2 || d.targets.scalar_type() != torch::kFloat32)
             throw EngineError(who + "returned regression targets that are not [S, k] float32.", "data.source");
@@ -35,10 +39,25 @@ void checkContract(Dataset &d, const std::string &source) {
     d.targets = d.targets.contiguous();
 }
 
+/// rows.index_select(0, index), gathered in blocks of rows with a stop check between them (the same result).
+torch::Tensor selectRows(const torch::Tensor &rows, const torch::Tensor &index) {
+    constexpr std::int64_t kBlock = std::int64_t(1) << 20;
+    std::vector<std::int64_t> shape = rows.sizes().vec();
+    shape[0] = index.size(0);
+    torch::Tensor out = torch::empty(shape, rows.options());
+    for (std::int64_t start = 0; start < index.size(0); start += kBlock) {
+        throwIfStopRequested();
+        const std::int64_t len = std::min(kBlock, index.size(0) - start);
+        torch::Tensor part = out.narrow(0, start, len);
+        torch::index_select_out(part, rows, 0, index.narrow(0, start, len));
+    }
+    return out;
+}
+
 Dataset subset(const Dataset &all, const torch::Tensor &index) {
     Dataset d;
-    d.inputs = all.inputs.index_select(0, index);
-    d.targets = all.targets.index_select(0, index);
+    d.inputs = selectRows(all.inputs, index);
+    d.targets = selectRows(all.targets, index);
     d.task = all.task;
     d.numClasses = all.numClasses;
     d.classNames = all.classNames;
@@ -59,6 +78,7 @@ std::pair<torch::Tensor, torch::Tensor> statistics(const torch::Tensor &x) {
 
     torch::Tensor sum;
     for (std::int64_t start = 0; start < s; start += kChunk) {
+        throwIfStopRequested();
         const torch::Tensor part = x.narrow(0, start, std::min(kChunk, s - start)).to(torch::kFloat64).sum(dims);
         sum = sum.defined() ? sum + part : part;
     }
@@ -66,6 +86,7 @@ std::pair<torch::Tensor, torch::Tensor> statistics(const torch::Tensor &x) {
     const torch::Tensor meanB = perChannel ? mean.view({1, -1, 1, 1}) : mean.unsqueeze(0);
     torch::Tensor sq;
     for (std::int64_t start = 0; start < s; start += kChunk) {
+        throwIfStopRequested();
         const torch::Tensor part =
             (x.narrow(0, start, std::min(kChunk, s - start)).to(torch::kFloat64) - meanB).square().sum(dims);
         sq = sq.defined() ? sq + part : part;
@@ -89,6 +110,7 @@ SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed) {
         throw EngineError("'data.validation_split' must be between 0 and 0.9 (got " + std::to_string(fraction) + ").",
                           "data.validation_split");
     Dataset all = makeDataSource(config.source)->load(config, seed);
+    throwIfStopRequested();
     checkContract(all, config.source);
 
     const std::int64_t s = all.size();
@@ -104,10 +126,12 @@ SplitData loadAndSplit(const DataConfig &config, std::uint64_t seed) {
         out.validation = subset(out.train, torch::empty({0}, torch::kInt64));
     } else {
         const torch::Tensor perm = torch::randperm(s, data::seededGenerator(seed, data::kStreamSplit), torch::kInt64);
+        throwIfStopRequested();
         out.train = subset(all, perm.narrow(0, 0, train));
         out.validation = subset(all, perm.narrow(0, train, validation));
     }
     all = Dataset(); // drop the full copy (or the mapping) before standardising
+    throwIfStopRequested();
 
     if (config.standardize && out.train.inputs.is_floating_point()) {
         std::tie(out.mean, out.std) = statistics(out.train.inputs);

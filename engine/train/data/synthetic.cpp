@@ -1,7 +1,8 @@
 // Synthetic sources: spirals, moons, blobs, checkerboard, sine, shapes. Contract: deterministic in the seed
 // (all randomness comes from one CPU generator seeded from it), no files; classification sets have balanced,
 // interleaved classes (sample i has class i % k), so any contiguous part of them, and any large random
-// subset, stays balanced.
+// subset, stays balanced. Every generator charges data.max_bytes for its tensors (and float64 temporaries)
+// before it allocates them, and polls the stop request between its large pieces of work.
 #include "data/data_internal.h"
 
 #include <c10/util/irange.h>
@@ -23,6 +24,18 @@ std::int64_t samplesOption(Options &o, std::int64_t fallback, std::int64_t class
     return s;
 }
 
+/// Charges `o`'s budget for `samples` samples: their inputs (`inputFloats` float32 values each, with the shape
+/// text `sampleShape` for the message) first, then `extraBytes` per sample of targets and temporaries.
+void chargeSamples(Options &o, std::int64_t samples, std::int64_t inputFloats, const std::string &sampleShape,
+                   std::int64_t extraBytes) {
+    const std::string what = o.sourceName() + ": " + std::to_string(samples) + " samples x " + sampleShape;
+    std::uint64_t bytes = 0;
+    if (!checkedBytes({samples, inputFloats}, sizeof(float), bytes)) bytes = ~std::uint64_t(0);
+    o.budget().charge(bytes, what + " float32", "data.samples");
+    o.budget().charge(static_cast<std::uint64_t>(samples) * static_cast<std::uint64_t>(extraBytes),
+                      what + " (targets and temporaries)", "data.samples");
+}
+
 torch::Tensor interleavedClasses(std::int64_t samples, std::int64_t classes) {
     return torch::arange(samples, torch::kInt64).remainder(classes);
 }
@@ -37,10 +50,13 @@ Dataset spirals(Options &o, at::Generator &gen) {
     const double noise = o.number("noise", 0.2, 0.0, 10.0);
     const double turns = o.number("turns", 1.5, 0.0, 20.0);
     o.checkUnknown();
+    chargeSamples(o, s, 2, "[2]", 8 + 6 * 8);
     Dataset d;
     d.targets = interleavedClasses(s, arms);
     const torch::Tensor t = torch::rand({s}, gen, torch::kFloat64);
+    throwIfStopRequested();
     const torch::Tensor jitter = torch::randn({s}, gen, torch::kFloat64);
+    throwIfStopRequested();
     const torch::Tensor angle =
         d.targets.to(torch::kFloat64) * (2 * kPi / static_cast<double>(arms)) + t * (2 * kPi * turns) + jitter * noise;
     d.inputs = torch::stack({t * angle.cos(), t * angle.sin()}, 1).to(torch::kFloat32).contiguous();
@@ -53,6 +69,7 @@ Dataset moons(Options &o, at::Generator &gen) {
     const std::int64_t s = samplesOption(o, 1000, 2);
     const double noise = o.number("noise", 0.1, 0.0, 10.0);
     o.checkUnknown();
+    chargeSamples(o, s, 2, "[2]", 8 + 8 * 8);
     Dataset d;
     d.targets = interleavedClasses(s, 2);
     const torch::Tensor theta = torch::rand({s}, gen, torch::kFloat64) * kPi;
@@ -73,6 +90,7 @@ Dataset blobs(Options &o, at::Generator &gen) {
     const std::int64_t s = samplesOption(o, 1000, centers);
     const double spread = o.number("spread", 1.0, 0.0, 1000.0);
     o.checkUnknown();
+    chargeSamples(o, s, features, "[" + std::to_string(features) + "]", 8);
     Dataset d;
     d.targets = interleavedClasses(s, centers);
     // float32 throughout: blobs are used for large synthetic benchmarks, where float64 noise
@@ -97,6 +115,7 @@ Dataset checkerboard(Options &o, at::Generator &gen) {
     const std::int64_t tiles = o.integer("tiles", 4, 2, 1000);
     const std::int64_t s = samplesOption(o, 2000, 2);
     o.checkUnknown();
+    chargeSamples(o, s, 2, "[2]", 8 + 3 * 8);
     std::vector<std::int64_t> cells[2];
     for (const auto cell : c10::irange(tiles * tiles))
         cells[(cell / tiles + cell % tiles) % 2].push_back(cell);
@@ -109,6 +128,7 @@ Dataset checkerboard(Options &o, at::Generator &gen) {
     const double *ps = pos.data_ptr<double>();
     float *out = d.inputs.data_ptr<float>();
     for (const auto i : c10::irange(s)) {
+        if ((i & 0xFFFF) == 0) throwIfStopRequested();
         const auto &list = cells[i % 2];
         const auto n = static_cast<std::int64_t>(list.size());
         const std::int64_t cell = list[std::min<std::int64_t>(n - 1, static_cast<std::int64_t>(pk[i] * n))];
@@ -126,6 +146,7 @@ Dataset sine(Options &o, at::Generator &gen) {
     const std::int64_t s = samplesOption(o, 1000, 1);
     const double noise = o.number("noise", 0.1, 0.0, 100.0);
     o.checkUnknown();
+    chargeSamples(o, s, 1, "[1]", 4 + 4 * 8);
     Dataset d;
     const torch::Tensor x = torch::rand({s, 1}, gen, torch::kFloat64) * (2 * kPi) - kPi;
     const torch::Tensor n = torch::randn({s, 1}, gen, torch::kFloat64) * noise;
@@ -143,6 +164,7 @@ Dataset shapes(Options &o, at::Generator &gen) {
     const std::int64_t size = o.integer("size", 28, 8, 256);
     const double noise = o.number("noise", 0.1, 0.0, 1.0);
     o.checkUnknown();
+    chargeSamples(o, s, size * size, "[1, " + std::to_string(size) + ", " + std::to_string(size) + "]", 8 + 4 * 8);
     Dataset d;
     d.targets = interleavedClasses(s, 4);
     const torch::Tensor params = torch::rand({s, 4}, gen, torch::kFloat64);
@@ -155,6 +177,7 @@ Dataset shapes(Options &o, at::Generator &gen) {
     float *img = d.inputs.data_ptr<float>();
     const double n = static_cast<double>(size);
     for (const auto i : c10::irange(s)) {
+        if ((i & 0x3FF) == 0) throwIfStopRequested();
         const double *q = p + 4 * i;
         const double r = n * (0.2 + 0.2 * q[0]);
         const double cx = r + (n - 2 * r) * q[1];

@@ -6,6 +6,8 @@
 #include "export/tensor_io.h"
 #include "model/network.h"
 
+#include "diamond/config/run_config.h"
+#include "diamond/spec/analysis.h"
 #include "diamond/spec/spec.h"
 
 #include <filesystem>
@@ -59,8 +61,14 @@ int runPredict(int argc, char **argv) {
     for (const auto &d : parsed.diagnostics)
         if (d.severity == spec::Severity::Error)
             throw EngineError(args.spec + ": " + spec::formatDiagnostic(d), "spec", d.node, d.hint);
+    // The weights are read and checked against the spec before the network exists: a spec far larger than its
+    // weights is refused before its parameters are allocated.
+    const spec::Analysis analysis = spec::analyze(parsed.spec);
+    SafetensorsFile weights = readSafetensors(args.weights);
+    checkWeightsFitSpec(analysis, weights, args.weights);
     std::unique_ptr<Network> net = Network::build(parsed.spec);
-    loadNetworkWeights(*net, readSafetensors(args.weights), args.weights);
+    loadNetworkWeights(*net, weights, args.weights);
+    weights = SafetensorsFile();
     net->train(false);
     const torch::Device device(args.device);
     if (!device.is_cpu()) net->to(device);
@@ -73,23 +81,23 @@ int runPredict(int argc, char **argv) {
         if (!entry)
             throw EngineError(args.inputs + " has no tensor '" + in.name + "' for the network's input of that name.",
                               "--inputs", in.name);
-        torch::Tensor t = fromSafetensors(*entry);
-        if (t.dim() != static_cast<std::int64_t>(in.shape.size()))
-            throw EngineError(args.inputs + ": the input '" + in.name + "' has " + std::to_string(t.dim()) +
+        // Shape and dtype as declared, checked before the tensor is made.
+        if (entry->shape.size() != in.shape.size())
+            throw EngineError(args.inputs + ": the input '" + in.name + "' has " + std::to_string(entry->shape.size()) +
                                   " dimensions; the spec expects " + spec::formatShape(in.shape) + ".",
                               "--inputs", in.name);
         for (std::size_t d = 0; d < in.shape.size(); ++d)
-            if (in.shape[d] != spec::kBatch && t.size(static_cast<std::int64_t>(d)) != in.shape[d])
+            if (in.shape[d] != spec::kBatch && entry->shape[d] != in.shape[d])
                 throw EngineError(args.inputs + ": the input '" + in.name + "' does not match the spec's shape " +
                                       spec::formatShape(in.shape) + ".",
                                   "--inputs", in.name);
-        if (t.scalar_type() != torchType(in.dtype))
-            throw EngineError(args.inputs + ": the input '" + in.name + "' is " +
-                                  std::string(c10::toString(t.scalar_type())) + ", the spec says " +
-                                  spec::dtypeName(in.dtype) + ".",
+        const torch::ScalarType type = scalarTypeOf(*entry);
+        if (type != torchType(in.dtype))
+            throw EngineError(args.inputs + ": the input '" + in.name + "' is " + std::string(c10::toString(type)) +
+                                  ", the spec says " + spec::dtypeName(in.dtype) + ".",
                               "--inputs", in.name);
-        if (samples < 0) samples = t.size(0);
-        inputs.push_back(t.to(device));
+        if (samples < 0) samples = entry->shape.empty() ? 0 : entry->shape[0];
+        inputs.push_back(fromSafetensors(*entry).to(device));
     }
     for (const SafetensorsTensor &entry : inputFile.tensors) {
         bool known = false;
@@ -100,6 +108,16 @@ int runPredict(int argc, char **argv) {
                                   "', which is not an input of the network.",
                               "--inputs");
     }
+    // The activations of this many samples, estimated from the spec, must fit the memory cap.
+    spec::MemoryOptions memory;
+    memory.batch = std::max<std::int64_t>(samples, 1);
+    const std::int64_t activations = spec::estimateMemory(analysis, memory).activations;
+    const std::int64_t cap = ::diamond::config::defaultDataMaxBytes();
+    if (activations > cap)
+        throw EngineError("Running " + std::to_string(samples) + " samples through the network needs about " +
+                              std::to_string(activations) + " bytes of activations, more than the memory cap of " +
+                              std::to_string(cap) + " bytes.",
+                          "--inputs", {}, "Predict fewer samples at a time.");
     std::vector<torch::Tensor> outputs;
     {
         torch::NoGradGuard noGrad;

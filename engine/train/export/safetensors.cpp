@@ -1,6 +1,9 @@
 #include "export/safetensors.h"
 
+#include "checked_math.h"
 #include "engine_error.h"
+
+#include "diamond/config/run_config.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +13,8 @@
 #include <fstream>
 #include <limits>
 #include <set>
+
+#include <sys/stat.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "safetensors.cpp assumes a little-endian host (tensor bytes are copied as they are)"
@@ -42,16 +47,9 @@ std::uint64_t getU64(std::string_view bytes) {
     return v;
 }
 
-/// Elements x element size, or false when it overflows 64 bits.
+/// Elements x element size, or false when it overflows (see checkedBytes in checked_math.h).
 bool byteSize(const std::vector<std::int64_t> &shape, int elementSize, std::uint64_t &out) {
-    std::uint64_t n = static_cast<std::uint64_t>(elementSize);
-    for (const std::int64_t d : shape) {
-        const auto u = static_cast<std::uint64_t>(d);
-        if (d < 0 || (u != 0 && n > std::numeric_limits<std::uint64_t>::max() / u)) return false;
-        n *= u;
-    }
-    out = n;
-    return true;
+    return checkedBytes(shape, static_cast<std::uint64_t>(elementSize), out);
 }
 
 int maxNesting(std::string_view text) {
@@ -271,16 +269,30 @@ std::string writeSafetensors(const std::string &path, const SafetensorsFile &fil
     return bytes;
 }
 
-SafetensorsFile readSafetensors(const std::string &path) {
+SafetensorsFile readSafetensors(const std::string &path, std::int64_t maxBytes) {
+    const std::uint64_t cap =
+        static_cast<std::uint64_t>(maxBytes > 0 ? maxBytes : ::diamond::config::defaultDataMaxBytes());
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw EngineError("Could not open " + path + ".", "safetensors");
+    if (!S_ISREG(st.st_mode)) throw EngineError(path + " is not a regular file.", "safetensors");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw EngineError("Could not open " + path + ".", "safetensors");
     in.seekg(0, std::ios::end);
     const auto size = static_cast<std::uint64_t>(in.tellg());
     in.seekg(0);
+    if (size > cap)
+        throw EngineError(path + " has " + std::to_string(size) + " bytes, more than the memory cap of " +
+                              std::to_string(cap) + " bytes.",
+                          "safetensors");
     std::string bytes(static_cast<std::size_t>(std::min<std::uint64_t>(size, 8)), '\0');
     in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     // Refuse an oversized header before reading (possibly gigabytes of) data.
     if (bytes.size() == 8 && getU64(bytes) > kSafetensorsMaxHeaderBytes) return parseSafetensors(bytes, path);
+    if (bytes.size() == 8 && getU64(bytes) > cap / 32)
+        throw EngineError(path + ": the header claims " + std::to_string(getU64(bytes)) +
+                              " bytes; parsing it would take more than the memory cap of " + std::to_string(cap) +
+                              " bytes.",
+                          "safetensors");
     bytes.resize(static_cast<std::size_t>(size));
     if (size > 8) in.read(bytes.data() + 8, static_cast<std::streamsize>(size - 8));
     if (!in) throw EngineError("Could not read " + path + ".", "safetensors");

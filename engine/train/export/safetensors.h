@@ -45,15 +45,18 @@ std::string serializeSafetensors(const SafetensorsFile &file);
 /// Parses and validates file bytes. Throws EngineError naming `what` (e.g. the path) when the
 /// data is truncated, the header is longer than kSafetensorsMaxHeaderBytes or is not a JSON
 /// object of well-formed entries (dtype, shape, data_offsets; string metadata), a name repeats,
-/// a data size does not match dtype and shape, or the offsets overlap, leave gaps or run past
-/// the end of the data.
+/// a shape has more elements than an int64 counts (also across zero dimensions), a data size does
+/// not match dtype and shape, or the offsets overlap, leave gaps or run past the end of the data.
 SafetensorsFile parseSafetensors(std::string_view bytes, const std::string &what = "safetensors data");
 
 /// Writes serializeSafetensors(file) to `path` through a temporary file and a rename. Returns
 /// the bytes written (for hashing). Throws EngineError on I/O failure.
 std::string writeSafetensors(const std::string &path, const SafetensorsFile &file);
 
-/// Reads and parses `path`; the header length is checked before the rest is read.
-SafetensorsFile readSafetensors(const std::string &path);
+/// Reads and parses `path`, which must be a regular file of at most `maxBytes` bytes (0: the default memory
+/// cap, diamond::config::defaultDataMaxBytes()); its header may take at most a 32nd of that (parsing a JSON
+/// header takes many times its size). The header length is checked before the rest is read. Throws
+/// EngineError naming the file and the numbers.
+SafetensorsFile readSafetensors(const std::string &path, std::int64_t maxBytes = 0);
 
 } // namespace diamond::engine

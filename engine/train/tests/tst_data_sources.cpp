@@ -5,6 +5,9 @@
 #include "data/dataset.h"
 #include "engine_error.h"
 
+#include "common/data_file_builders.h"
+#include "common/engine_error_check.h"
+
 #include <hdf5/serial/hdf5.h>
 #include <zlib.h>
 
@@ -26,26 +29,7 @@
 
 using namespace diamond::engine;
 using json = nlohmann::json;
-
-/// Runs `expr`, which must throw EngineError with field `expectedField` and a message (or hint) containing each of
-/// the following strings.
-#define CHECK_ENGINE_ERROR(expr, expectedField, ...)                                                                   \
-    do {                                                                                                               \
-        std::optional<EngineError> error_;                                                                             \
-        try {                                                                                                          \
-            (void)(expr);                                                                                              \
-        } catch (const EngineError &e) {                                                                               \
-            error_ = e;                                                                                                \
-        }                                                                                                              \
-        QVERIFY2(error_.has_value(), "no EngineError from " #expr);                                                    \
-        QCOMPARE(QString::fromStdString(error_->field()), QStringLiteral(expectedField));                              \
-        for (const char *part_ : std::initializer_list<const char *>{__VA_ARGS__}) {                                   \
-            const std::string text_ = std::string(error_->what()) + " | " + error_->hint();                            \
-            QVERIFY2(text_.find(part_) != std::string::npos,                                                           \
-                     qPrintable(                                                                                       \
-                         QStringLiteral("'%1' not in: %2").arg(QLatin1String(part_), QString::fromStdString(text_)))); \
-        }                                                                                                              \
-    } while (0)
+namespace files = diamond::test::files;
 
 namespace {
 
@@ -110,92 +94,17 @@ struct ZipMember {
     bool zip64 = false; ///< sizes and offset in zip64 extra fields, like numpy's force_zip64 writes
 };
 
-QByteArray deflateRaw(const QByteArray &in) {
-    z_stream zs{};
-    deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(static_cast<qsizetype>(deflateBound(&zs, static_cast<uLong>(in.size()))), '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.data()));
-    zs.avail_in = static_cast<uInt>(in.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(static_cast<qsizetype>(zs.total_out));
-    deflateEnd(&zs);
-    return out;
-}
+QByteArray bytesOf(const std::string &s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
 
 QByteArray zip(const std::vector<ZipMember> &members) {
-    QByteArray file, central;
-    for (const ZipMember &m : members) {
-        const QByteArray body = m.deflate ? deflateRaw(m.data) : m.data;
-        const auto crc = crc32(0, reinterpret_cast<const Bytef *>(m.data.data()), static_cast<uInt>(m.data.size()));
-        const auto offset = static_cast<std::uint64_t>(file.size());
-        const std::uint64_t big = 0xFFFFFFFF;
-        QByteArray localExtra, centralExtra;
-        if (m.zip64) {
-            put(localExtra, 1, 2);
-            put(localExtra, 16, 2);
-            put(localExtra, static_cast<std::uint64_t>(m.data.size()), 8);
-            put(localExtra, static_cast<std::uint64_t>(body.size()), 8);
-            put(centralExtra, 1, 2);
-            put(centralExtra, 24, 2);
-            put(centralExtra, static_cast<std::uint64_t>(m.data.size()), 8);
-            put(centralExtra, static_cast<std::uint64_t>(body.size()), 8);
-            put(centralExtra, offset, 8);
-        }
-        put(file, 0x04034b50, 4);
-        put(file, m.zip64 ? 45 : 20, 2);
-        put(file, 0, 2);
-        put(file, m.deflate ? 8 : 0, 2);
-        put(file, 0, 4); // time, date
-        put(file, crc, 4);
-        put(file, m.zip64 ? big : static_cast<std::uint64_t>(body.size()), 4);
-        put(file, m.zip64 ? big : static_cast<std::uint64_t>(m.data.size()), 4);
-        put(file, m.name.size(), 2);
-        put(file, static_cast<std::uint64_t>(localExtra.size()), 2);
-        file.append(m.name.data(), static_cast<qsizetype>(m.name.size()));
-        file.append(localExtra);
-        file.append(body);
-
-        put(central, 0x02014b50, 4);
-        put(central, 45, 2);
-        put(central, m.zip64 ? 45 : 20, 2);
-        put(central, 0, 2);
-        put(central, m.deflate ? 8 : 0, 2);
-        put(central, 0, 4);
-        put(central, crc, 4);
-        put(central, m.zip64 ? big : static_cast<std::uint64_t>(body.size()), 4);
-        put(central, m.zip64 ? big : static_cast<std::uint64_t>(m.data.size()), 4);
-        put(central, m.name.size(), 2);
-        put(central, static_cast<std::uint64_t>(centralExtra.size()), 2);
-        put(central, 0, 2 + 2 + 2 + 4); // comment length, disk, internal and external attributes
-        put(central, m.zip64 ? big : offset, 4);
-        central.append(m.name.data(), static_cast<qsizetype>(m.name.size()));
-        central.append(centralExtra);
-    }
-    const auto cdOffset = static_cast<std::uint64_t>(file.size());
-    file.append(central);
-    put(file, 0x06054b50, 4);
-    put(file, 0, 4);
-    put(file, members.size(), 2);
-    put(file, members.size(), 2);
-    put(file, static_cast<std::uint64_t>(central.size()), 4);
-    put(file, cdOffset, 4);
-    put(file, 0, 2);
-    return file;
+    std::vector<files::ZipMember> built;
+    for (const ZipMember &m : members)
+        built.push_back({m.name, m.data.toStdString(), m.deflate, m.zip64});
+    return bytesOf(files::zip(built));
 }
 
 QByteArray idx(std::uint8_t type, const std::vector<std::uint32_t> &dims, const QByteArray &bigEndianData) {
-    QByteArray b;
-    b.append('\0');
-    b.append('\0');
-    b.append(static_cast<char>(type));
-    b.append(static_cast<char>(dims.size()));
-    for (const std::uint32_t d : dims)
-        for (int s = 24; s >= 0; s -= 8)
-            b.append(static_cast<char>((d >> s) & 0xFF));
-    b.append(bigEndianData);
-    return b;
+    return bytesOf(files::idx(type, dims, bigEndianData.toStdString()));
 }
 
 void h5Write(hid_t loc, const char *name, hid_t type, const std::vector<hsize_t> &dims, const void *data) {

@@ -1,11 +1,14 @@
 // Data-parallel training with real diamond-train processes on loopback (Gloo): equivalence of
 // 2 ranks x batch 16 with 1 rank x batch 32, bit-exact resume of a killed 2-rank job, a dead
-// rank ending the job with an error, signals, and a missing rank named at the rendezvous.
+// rank ending the job with an error, signals, a missing rank named at the rendezvous, and local (--nproc)
+// ranks that listen on loopback only.
 #include "common/test_paths.h"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -85,6 +88,61 @@ std::map<std::string, torch::Tensor> modelTensors(const QString &path) {
         out[key] = t;
     }
     return out;
+}
+
+/// Child processes of `parent` (from /proc/<pid>/stat).
+QList<qint64> childrenOf(qint64 parent) {
+    QList<qint64> out;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid) continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields[1].toLongLong() == parent) out << pid;
+    }
+    return out;
+}
+
+/// "<table> <local address> <state>" ("tcp 0100007F:8A2F 0A", "tcp6 ... 01") of the TCP sockets held by the
+/// processes `pids` (state 0A: listening).
+QStringList tcpSockets(const QList<qint64> &pids) {
+    QSet<QString> inodes;
+    for (const qint64 pid : pids) {
+        const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+        for (const QString &fd : fds.entryList(QDir::Files | QDir::System)) {
+            char target[256] = {};
+            const ssize_t n = ::readlink(QFile::encodeName(fds.filePath(fd)).constData(), target, sizeof target - 1);
+            const QString link = QString::fromLatin1(target, n > 0 ? n : 0);
+            if (link.startsWith(QStringLiteral("socket:["))) inodes.insert(link.mid(8, link.size() - 9));
+        }
+    }
+    QStringList out;
+    for (const char *table : {"tcp", "tcp6"}) {
+        QFile f(QStringLiteral("/proc/net/") + QLatin1String(table));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QList<QByteArray> cols = lines[i].simplified().split(' ');
+            if (cols.size() < 10) continue;
+            if (inodes.contains(QString::fromLatin1(cols[9])))
+                out << QLatin1String(table) + QLatin1Char(' ') + QString::fromLatin1(cols[1]) + QLatin1Char(' ') +
+                           QString::fromLatin1(cols[3]);
+        }
+    }
+    return out;
+}
+
+/// Whether the local address of a tcpSockets() entry is a loopback one (127.0.0.0/8, ::1, ::ffff:127.x.x.x).
+bool isLoopback(const QString &entry) {
+    const QString address = entry.section(QLatin1Char(' '), 1, 1).section(QLatin1Char(':'), 0, 0);
+    if (entry.startsWith(QStringLiteral("tcp6 ")))
+        return address == QStringLiteral("00000000000000000000000001000000") ||
+               (address.startsWith(QStringLiteral("0000000000000000FFFF0000")) &&
+                address.endsWith(QStringLiteral("7F")));
+    return address.size() == 8 && address.endsWith(QStringLiteral("7F"));
 }
 
 } // namespace
@@ -297,6 +355,39 @@ private Q_SLOTS:
                     .toString()
                     .contains(QStringLiteral("2 rank")));
         QCOMPARE(lastOf(one.events, QStringLiteral("finished")).value(QStringLiteral("step")).toInt(), step + 10);
+    }
+
+    void localRanksListenOnLoopbackOnly() {
+        // --nproc: no socket of the launcher's ranks (rendezvous store, Gloo) accepts connections from other
+        // hosts, and the private store folder it made in TMPDIR is gone afterwards.
+        const QString config = writeConfig(QStringLiteral("loopback.json"), QStringLiteral("spirals"), 1000000, 0);
+        const QString tmp = dir_.filePath(QStringLiteral("loopback-tmp"));
+        QVERIFY(QDir().mkpath(tmp));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmp);
+        p.setProcessEnvironment(env);
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("loopback")))
+                    << QStringLiteral("--nproc") << QStringLiteral("2"));
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        while (!out.contains("\"metric\"") && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(1000);
+            out += p.readAllStandardOutput();
+        }
+        const QList<qint64> ranks = childrenOf(p.processId());
+        QCOMPARE(ranks.size(), 2);
+        const QStringList sockets = tcpSockets(ranks);
+        qInfo("TCP sockets of the ranks: %s", qPrintable(sockets.join(QStringLiteral(", "))));
+        QVERIFY(!sockets.isEmpty()); // Gloo's connections: the scan sees the ranks' sockets
+        for (const QString &entry : sockets)
+            if (entry.endsWith(QStringLiteral(" 0A")))
+                QVERIFY2(isLoopback(entry), qPrintable(entry + QStringLiteral(" listens on a non-loopback address")));
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 85);
+        QCOMPARE(QDir(tmp).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
     }
 
     void missingRankIsNamed() {

@@ -16,6 +16,15 @@ namespace diamond::config {
 
 inline constexpr const char *kRunFormatV1 = "diamond.run/1";
 
+/// Smallest value of data.max_bytes (1 MiB).
+inline constexpr std::int64_t kMinDataMaxBytes = std::int64_t(1) << 20;
+/// Largest default of data.max_bytes (64 GiB); a config may set more.
+inline constexpr std::int64_t kMaxDefaultDataMaxBytes = std::int64_t(64) << 30;
+
+/// The default of data.max_bytes on this machine: 3/4 of the physical memory, at most
+/// kMaxDefaultDataMaxBytes and at least kMinDataMaxBytes.
+std::int64_t defaultDataMaxBytes();
+
 /// A run config that cannot be read or is invalid. Contract: field() names the offending field
 /// by its JSON path ("optimizer.lr", "data.source", "format"; "config" for an unreadable file or
 /// a document that is not an object); hint() is an optional suggestion, empty when there is none.
@@ -40,7 +49,14 @@ struct DataConfig {
     nlohmann::json options;       ///< the whole "data" object
     double validationSplit = 0.2; ///< fraction of samples held out for validation, in [0, 0.9]
     bool standardize = true;      ///< standardise float inputs with train-split mean/std
-    std::string baseDir;          ///< relative paths are resolved against this (the config file's folder)
+    /// data.max_bytes: the most memory, in bytes, a data source may take for the dataset it loads (decompressed
+    /// file contents, copies and the tensors it returns); every size a file declares is checked against it before
+    /// anything is allocated. At least kMinDataMaxBytes; 0 = not set: defaultDataMaxBytes() applies.
+    std::int64_t maxBytes = 0;
+    std::string baseDir; ///< relative paths are resolved against this (the config file's folder)
+
+    /// maxBytes, or defaultDataMaxBytes() when it is not set.
+    std::int64_t maxBytesOrDefault() const { return maxBytes > 0 ? maxBytes : defaultDataMaxBytes(); }
 };
 
 struct OptimizerConfig {
@@ -125,7 +141,8 @@ RunConfig loadRunConfig(const std::string &path);
 /// Contract: for any config `c` returned by parseRunConfig(), toJson(c) parses again and
 /// toJson(parseRunConfig(toJson(c), dir)) == toJson(c). An empty loss.name (by task) is left out.
 /// toJson(RunConfig{}) lists the documented defaults (its "data" then holds only
-/// "validation_split" and "standardize": a default config names no source).
+/// "validation_split" and "standardize": a default config names no source, and data.max_bytes appears only
+/// when set, since its default depends on the machine).
 nlohmann::json toJson(const RunConfig &config);
 
 } // namespace diamond::config
