@@ -171,11 +171,12 @@ std::string moduleCodeProblem(const std::string &code) {
 
 /// Why the pickle record `p` must not reach libtorch's Unpickler, or empty: walks its opcodes (protocol 2, as
 /// libtorch writes them) and refuses a length argument that runs past the record, since libtorch 1.13 reserves such
-/// a length before reading (found by fuzz_checkpoint: a 928-byte data.pkl asked for 1.9 GB), and opcodes that no
-/// pickle has.
+/// a length before reading (found by fuzz_checkpoint: a 928-byte data.pkl asked for 1.9 GB), memo ids beyond the
+/// next one (libtorch grows its memo table to the id: 13 GB for one LONG_BINPUT), and opcodes that no pickle has.
 std::string pickleProblem(const std::string &p) {
     const std::size_t n = p.size();
-    std::size_t i = 0; // invariant: i <= n
+    std::size_t i = 0;      // invariant: i <= n
+    std::uint64_t memo = 0; // memo entries stored so far
     const auto le = [&](std::size_t at, int bytes) {
         std::uint64_t v = 0;
         for (int b = bytes - 1; b >= 0; --b)
@@ -214,6 +215,15 @@ std::string pickleProblem(const std::string &p) {
         }
         if (fixed + static_cast<std::uint64_t>(lengthBytes) > n - i)
             return "truncated pickle opcode at byte " + std::to_string(at);
+        if (op == 'q' || op == 'r') { // BINPUT, LONG_BINPUT: libtorch grows its memo table up to the id
+            const std::uint64_t id = le(i, op == 'q' ? 1 : 4);
+            if (id > memo)
+                return "the pickle opcode at byte " + std::to_string(at) + " stores memo entry " + std::to_string(id) +
+                       " after " + std::to_string(memo) + " entries";
+            memo = std::max(memo, id + 1);
+        } else if (op == '\x94') { // MEMOIZE
+            ++memo;
+        }
         i += static_cast<std::size_t>(fixed);
         if (lengthBytes > 0) {
             const std::uint64_t length = le(i, lengthBytes);
