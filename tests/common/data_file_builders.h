@@ -26,8 +26,8 @@ inline void putBe32(std::string &b, std::uint32_t v) {
 
 /// An .npy file as numpy writes it: magic, version, little-endian header length, dict padded to 64 bytes, `data`.
 inline std::string npy(const std::string &descr, const std::vector<std::int64_t> &shape, const std::string &data,
-                       int major = 1) {
-    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (";
+                       int major = 1, bool fortran = false) {
+    std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': (";
     for (std::size_t i = 0; i < shape.size(); ++i)
         dict += (i ? ", " : "") + std::to_string(shape[i]);
     dict += shape.size() == 1 ? ",), }" : "), }";

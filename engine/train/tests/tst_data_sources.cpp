@@ -53,34 +53,17 @@ std::vector<std::int64_t> toVector(const torch::Tensor &t) {
     return std::vector<std::int64_t>(c.data_ptr<std::int64_t>(), c.data_ptr<std::int64_t>() + c.numel());
 }
 
-void put(QByteArray &b, std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i)
-        b.append(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
 QByteArray tensorBytes(const torch::Tensor &t) {
     const torch::Tensor c = t.contiguous();
     return QByteArray(static_cast<const char *>(c.data_ptr()), static_cast<qsizetype>(c.numel() * c.element_size()));
 }
 
-/// An .npy file as numpy writes it: magic, version, little-endian header length, dict padded to 64 bytes.
+QByteArray bytesOf(const std::string &s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
+
+/// An .npy file as numpy writes it (files::npy).
 QByteArray npy(const std::string &descr, const std::vector<std::int64_t> &shape, const QByteArray &data, int major = 1,
                bool fortran = false) {
-    std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': (";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        dict += (i ? ", " : "") + std::to_string(shape[i]);
-    dict += shape.size() == 1 ? ",), }" : "), }";
-    const std::size_t prefix = major == 1 ? 10 : 12;
-    while ((prefix + dict.size() + 1) % 64 != 0)
-        dict += ' ';
-    dict += '\n';
-    QByteArray b("\x93NUMPY", 6);
-    b.append(static_cast<char>(major));
-    b.append('\0');
-    put(b, dict.size(), major == 1 ? 2 : 4);
-    b.append(dict.data(), static_cast<qsizetype>(dict.size()));
-    b.append(data);
-    return b;
+    return bytesOf(files::npy(descr, shape, data.toStdString(), major, fortran));
 }
 
 QByteArray npyOf(const torch::Tensor &t, const std::string &descr, int major = 1) {
@@ -93,8 +76,6 @@ struct ZipMember {
     bool deflate = false;
     bool zip64 = false; ///< sizes and offset in zip64 extra fields, like numpy's force_zip64 writes
 };
-
-QByteArray bytesOf(const std::string &s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
 
 QByteArray zip(const std::vector<ZipMember> &members) {
     std::vector<files::ZipMember> built;
