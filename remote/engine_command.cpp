@@ -28,6 +28,8 @@ QStringList EngineCommand::arguments() const {
     if (!device.isEmpty() && mode != Mode::Export && mode != Mode::Predict)
         args << QStringLiteral("--device") << device;
     if (mode == Mode::Train && !initWeights.isEmpty()) args << QStringLiteral("--init-weights") << initWeights;
+    if ((mode == Mode::Train || mode == Mode::DryRun) && !dataPath.isEmpty())
+        args << QStringLiteral("--data-path") << dataPath;
     if (mode == Mode::Train && nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
     args << extraArguments;
     return args;

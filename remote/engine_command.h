@@ -32,6 +32,7 @@ struct EngineCommand {
     int nproc = 1;       ///< Train: local data-parallel ranks (--nproc when > 1)
     QString device;      ///< --device when set ("cpu", "cuda", "cuda:1")
     QString initWeights; ///< Train: --init-weights (a safetensors file to start from)
+    QString dataPath;    ///< Train, DryRun: --data-path (where the run's registered dataset is on the host)
     QStringList extraArguments;
 
     /// The arguments after the program, in a fixed order.

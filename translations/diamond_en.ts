@@ -160,6 +160,81 @@
         <source>Run %1 does not exist.</source>
         <translation>Run %1 does not exist.</translation>
     </message>
+    <message>
+        <source>%1 has fewer than two rows.</source>
+        <translation>%1 has fewer than two rows.</translation>
+    </message>
+    <message>
+        <source>%1: line 1 (%2 fields) is not part of the table below (%3 columns); it looks like a metadata line: use &quot;skip_rows&quot;: 1.</source>
+        <translation>%1: line 1 (%2 fields) is not part of the table below (%3 columns); it looks like a metadata line: use "skip_rows": 1.</translation>
+    </message>
+    <message>
+        <source>Column &apos;%1&apos; has %2 missing values.</source>
+        <translation>Column '%1' has %2 missing values.</translation>
+    </message>
+    <message>
+        <source>Column &apos;%1&apos; has the same value in every row.</source>
+        <translation>Column '%1' has the same value in every row.</translation>
+    </message>
+    <message>
+        <source>Label imbalance: the largest class has %1 rows, the smallest %2.</source>
+        <translation>Label imbalance: the largest class has %1 rows, the smallest %2.</translation>
+    </message>
+    <message>
+        <source>%1 is not a NumPy .npy file.</source>
+        <translation>%1 is not a NumPy .npy file.</translation>
+    </message>
+    <message>
+        <source>Label imbalance: the largest class has %1 images, the smallest %2.</source>
+        <translation>Label imbalance: the largest class has %1 images, the smallest %2.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ChunkStore</name>
+    <message>
+        <source>Cannot create the folder of %1.</source>
+        <translation>Cannot create the folder of %1.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot store %1.</source>
+        <translation>Cannot store %1.</translation>
+    </message>
+    <message>
+        <source>%1: the name of &quot;%2&quot; cannot be stored (control characters or a backslash).</source>
+        <translation>%1: the name of "%2" cannot be stored (control characters or a backslash).</translation>
+    </message>
+    <message>
+        <source>%1 holds no files.</source>
+        <translation>%1 holds no files.</translation>
+    </message>
+    <message>
+        <source>%1 is neither a file nor a folder.</source>
+        <translation>%1 is neither a file nor a folder.</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>Cannot read %1: %2</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Cancelled.</translation>
+    </message>
+    <message>
+        <source>The chunk %1 is missing from %2 or has the wrong size.</source>
+        <translation>The chunk %1 is missing from %2 or has the wrong size.</translation>
+    </message>
+    <message>
+        <source>The chunk %1 in %2 is damaged (its SHA-256 differs).</source>
+        <translation>The chunk %1 in %2 is damaged (its SHA-256 differs).</translation>
+    </message>
+    <message>
+        <source>Cannot rename %1 to %2.</source>
+        <translation>Cannot rename %1 to %2.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ClusterClient</name>
@@ -337,6 +412,143 @@
         <source>The run&apos;s events file on the cluster passed %1 GiB; the job was cancelled.</source>
         <translation>The run's events file on the cluster passed %1 GiB; the job was cancelled.</translation>
     </message>
+    <message>
+        <source>Staging dataset %1 (%2 files, %3 MiB) to %4</source>
+        <translation>Staging dataset %1 (%2 files, %3 MiB) to %4</translation>
+    </message>
+    <message>
+        <source>Staging dataset %1: %2 of %3 MiB sent</source>
+        <translation>Staging dataset %1: %2 of %3 MiB sent</translation>
+    </message>
+    <message>
+        <source>Cannot stage the dataset %1: %2</source>
+        <translation>Cannot stage the dataset %1: %2</translation>
+    </message>
+    <message>
+        <source>Dataset %1 is already on the cluster (verified copy); nothing sent.</source>
+        <translation>Dataset %1 is already on the cluster (verified copy); nothing sent.</translation>
+    </message>
+    <message>
+        <source>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</source>
+        <translation>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ContentManifest</name>
+    <message>
+        <source>The manifest&apos;s format is not %1.</source>
+        <translation>The manifest's format is not %1.</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s chunk_size %1 is outside 4096 … 1073741824.</source>
+        <translation>The manifest's chunk_size %1 is outside 4096 … 1073741824.</translation>
+    </message>
+    <message>
+        <source>unsafe path</source>
+        <translation>unsafe path</translation>
+    </message>
+    <message>
+        <source>paths not sorted or repeated</source>
+        <translation>paths not sorted or repeated</translation>
+    </message>
+    <message>
+        <source>bad size</source>
+        <translation>bad size</translation>
+    </message>
+    <message>
+        <source>bad sha256</source>
+        <translation>bad sha256</translation>
+    </message>
+    <message>
+        <source>%1 chunks where its size needs %2</source>
+        <translation>%1 chunks where its size needs %2</translation>
+    </message>
+    <message>
+        <source>its only chunk&apos;s hash differs from the file&apos;s</source>
+        <translation>its only chunk's hash differs from the file's</translation>
+    </message>
+    <message>
+        <source>bad chunk hash</source>
+        <translation>bad chunk hash</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s file &quot;%1&quot; is invalid: %2.</source>
+        <translation>The manifest's file "%1" is invalid: %2.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DatasetStager</name>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Cancelled.</translation>
+    </message>
+    <message>
+        <source>Cannot find the home folder on %1: %2</source>
+        <translation>Cannot find the home folder on %1: %2</translation>
+    </message>
+    <message>
+        <source>Staging %1 to %2 failed %3 times; last: %4</source>
+        <translation>Staging %1 to %2 failed %3 times; last: %4</translation>
+    </message>
+    <message>
+        <source>cannot list the cache %1: %2</source>
+        <translation>cannot list the cache %1: %2</translation>
+    </message>
+    <message>
+        <source>a shard of %1 bytes did not arrive: %2</source>
+        <translation>a shard of %1 bytes did not arrive: %2</translation>
+    </message>
+    <message>
+        <source>cannot assemble %1 in %2: %3</source>
+        <translation>cannot assemble %1 in %2: %3</translation>
+    </message>
+    <message>
+        <source>%1 files differed from their SHA-256 after assembly</source>
+        <translation>%1 files differed from their SHA-256 after assembly</translation>
+    </message>
+    <message>
+        <source>cannot complete %1: %2</source>
+        <translation>cannot complete %1: %2</translation>
+    </message>
+    <message>
+        <source>Staging %1 did not converge.</source>
+        <translation>Staging %1 did not converge.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DatasetStore</name>
+    <message>
+        <source>The stored manifest of %1 is unreadable: %2</source>
+        <translation>The stored manifest of %1 is unreadable: %2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid dataset name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, at most 64, starting with a letter or digit).</source>
+        <translation>"%1" is not a valid dataset name (letters, digits, '.', '_' and '-', at most 64, starting with a letter or digit).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a dataset reference (NAME or NAME@VERSION).</source>
+        <translation>"%1" is not a dataset reference (NAME or NAME@VERSION).</translation>
+    </message>
+    <message>
+        <source>There is no dataset &quot;%1&quot; in this workspace.</source>
+        <translation>There is no dataset "%1" in this workspace.</translation>
+    </message>
+    <message>
+        <source>The dataset &quot;%1&quot; has no version %2 (newest: %3).</source>
+        <translation>The dataset "%1" has no version %2 (newest: %3).</translation>
+    </message>
+    <message>
+        <source>There is no dataset version %1.</source>
+        <translation>There is no dataset version %1.</translation>
+    </message>
+    <message>
+        <source>Kept every stored chunk: a stored manifest is unreadable (%1).</source>
+        <translation>Kept every stored chunk: a stored manifest is unreadable (%1).</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::EnginePlanJob</name>
@@ -435,6 +647,14 @@
     <message>
         <source>Run %1 is not running.</source>
         <translation>Run %1 is not running.</translation>
+    </message>
+    <message>
+        <source>The dataset %1 of run %2 is no longer in this workspace.</source>
+        <translation>The dataset %1 of run %2 is no longer in this workspace.</translation>
+    </message>
+    <message>
+        <source>Cannot prepare the dataset %1: %2</source>
+        <translation>Cannot prepare the dataset %1: %2</translation>
     </message>
 </context>
 <context>
@@ -549,6 +769,14 @@
     <message>
         <source>Run %1 was deleted, but its folder %2 could not be removed completely.</source>
         <translation>Run %1 was deleted, but its folder %2 could not be removed completely.</translation>
+    </message>
+    <message>
+        <source>data.dataset: %1</source>
+        <translation>data.dataset: %1</translation>
+    </message>
+    <message>
+        <source>data.path &quot;%1&quot; must be a relative path inside the dataset %2.</source>
+        <translation>data.path "%1" must be a relative path inside the dataset %2.</translation>
     </message>
 </context>
 <context>
@@ -817,6 +1045,46 @@
     <message>
         <source>no trusted key %1</source>
         <translation>no trusted key %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a dataset name</source>
+        <translation>"%1" is not a dataset name</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: %1</source>
+        <translation>its dataset was not registered: %1</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: the manifest does not match its SHA-256</source>
+        <translation>its dataset was not registered: the manifest does not match its SHA-256</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: larger than a package may ship</source>
+        <translation>its dataset was not registered: larger than a package may ship</translation>
+    </message>
+    <message>
+        <source>its dataset is registered already as %1</source>
+        <translation>its dataset is registered already as %1</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: cannot create a folder in %1</source>
+        <translation>its dataset was not registered: cannot create a folder in %1</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: the package lacks the content of %1</source>
+        <translation>its dataset was not registered: the package lacks the content of %1</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: cannot write %1</source>
+        <translation>its dataset was not registered: cannot write %1</translation>
+    </message>
+    <message>
+        <source>gallery package %1 %2</source>
+        <translation>gallery package %1 %2</translation>
+    </message>
+    <message>
+        <source>its dataset is registered as %1</source>
+        <translation>its dataset is registered as %1</translation>
     </message>
 </context>
 <context>
@@ -2062,6 +2330,174 @@ Runs already sent to it are kept.</translation>
     </message>
 </context>
 <context>
+    <name>diamond::ui::DatasetsPage</name>
+    <message>
+        <source>Hashing %1 of %2…</source>
+        <translation>Hashing %1 of %2…</translation>
+    </message>
+    <message>
+        <source>Add &amp;file…</source>
+        <translation>Add &amp;file…</translation>
+    </message>
+    <message>
+        <source>Register a CSV, NumPy, HDF5 or IDX file (a new version when the name exists)</source>
+        <translation>Register a CSV, NumPy, HDF5 or IDX file (a new version when the name exists)</translation>
+    </message>
+    <message>
+        <source>Add f&amp;older…</source>
+        <translation>Add f&amp;older…</translation>
+    </message>
+    <message>
+        <source>Register a folder, e.g. images in one sub-folder per class</source>
+        <translation>Register a folder, e.g. images in one sub-folder per class</translation>
+    </message>
+    <message>
+        <source>&amp;New version…</source>
+        <translation>&amp;New version…</translation>
+    </message>
+    <message>
+        <source>Import a changed copy as the next version of the selected dataset; only changed content is stored</source>
+        <translation>Import a changed copy as the next version of the selected dataset; only changed content is stored</translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation>&amp;Remove…</translation>
+    </message>
+    <message>
+        <source>&amp;Use in run set-up</source>
+        <translation>&amp;Use in run set-up</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>Version:</source>
+        <translation>Version:</translation>
+    </message>
+    <message>
+        <source>Checks before training</source>
+        <translation>Checks before training</translation>
+    </message>
+    <message>
+        <source>Class balance</source>
+        <translation>Class balance</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Preview</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%2 · %3 · %n version(s)</source>
+        <translation><numerusform>%1
+%2 · %3 · %n version</numerusform><numerusform>%1
+%2 · %3 · %n versions</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>No dataset yet</source>
+        <translation>No dataset yet</translation>
+    </message>
+    <message>
+        <source>No workspace is open</source>
+        <translation>No workspace is open</translation>
+    </message>
+    <message>
+        <source>Add a file (CSV, NumPy, HDF5, IDX) or a folder of images in one sub-folder per class. Diamond keeps versions by content: a changed copy stores only what changed, and a cluster receives only what it does not hold yet.</source>
+        <translation>Add a file (CSV, NumPy, HDF5, IDX) or a folder of images in one sub-folder per class. Diamond keeps versions by content: a changed copy stores only what changed, and a cluster receives only what it does not hold yet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 rows · %n file(s) · %3 (%4 new in this version)
+From %5, added by %6 on %7
+Content SHA-256 %8</source>
+        <translation><numerusform>%1 · %2 rows · %n file · %3 (%4 new in this version)
+From %5, added by %6 on %7
+Content SHA-256 %8</numerusform><numerusform>%1 · %2 rows · %n files · %3 (%4 new in this version)
+From %5, added by %6 on %7
+Content SHA-256 %8</numerusform></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unknown</translation>
+    </message>
+    <message>
+        <source>Task: not inferred for this format.</source>
+        <translation>Task: not inferred for this format.</translation>
+    </message>
+    <message>
+        <source>Task: %1</source>
+        <translation>Task: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>classification, %n class(es)</source>
+        <translation><numerusform>classification, %n class(es)</numerusform><numerusform>classification, %n class(es)</numerusform></translation>
+    </message>
+    <message>
+        <source>regression</source>
+        <translation>regression</translation>
+    </message>
+    <message>
+        <source> · target column &apos;%1&apos;</source>
+        <translation> · target column '%1'</translation>
+    </message>
+    <message>
+        <source> · skip_rows %1</source>
+        <translation> · skip_rows %1</translation>
+    </message>
+    <message>
+        <source>✓ No problems found.</source>
+        <translation>✓ No problems found.</translation>
+    </message>
+    <message>
+        <source>New version of %1</source>
+        <translation>New version of %1</translation>
+    </message>
+    <message>
+        <source>Add a dataset</source>
+        <translation>Add a dataset</translation>
+    </message>
+    <message>
+        <source>Data files (*.csv *.tsv *.csv.gz *.npy *.npz *.h5 *.hdf5 *-ubyte *.idx *.gz)</source>
+        <translation>Data files (*.csv *.tsv *.csv.gz *.npy *.npz *.h5 *.hdf5 *-ubyte *.idx *.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>All files (*)</translation>
+    </message>
+    <message>
+        <source>Hashing %1…</source>
+        <translation>Hashing %1…</translation>
+    </message>
+    <message>
+        <source>%1 is unchanged; no new version.</source>
+        <translation>%1 is unchanged; no new version.</translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation>Added %1.</translation>
+    </message>
+    <message>
+        <source>The dataset was not added: %1</source>
+        <translation>The dataset was not added: %1</translation>
+    </message>
+    <message>
+        <source>Removed %1; %2 freed.</source>
+        <translation>Removed %1; %2 freed.</translation>
+    </message>
+    <message>
+        <source>Remove dataset</source>
+        <translation>Remove dataset</translation>
+    </message>
+    <message>
+        <source>Remove %1 and all its versions? Runs keep their settings but can no longer be resumed from this dataset.</source>
+        <translation>Remove %1 and all its versions? Runs keep their settings but can no longer be resumed from this dataset.</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::DesignerPage</name>
     <message>
         <source>Untitled</source>
@@ -3300,6 +3736,14 @@ Connect ports by dragging from an output to an input.</translation>
         <source>Published to the gallery (entry %1, signed and consistent).</source>
         <translation>Published to the gallery (entry %1, signed and consistent).</translation>
     </message>
+    <message>
+        <source>D&amp;ata</source>
+        <translation>D&amp;ata</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Data</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -3775,6 +4219,18 @@ Connect ports by dragging from an output to an input.</translation>
         <source>Publish the finished run to the model gallery as a signed package that others can check.</source>
         <translation>Publish the finished run to the model gallery as a signed package that others can check.</translation>
     </message>
+    <message>
+        <source>Dataset: verifying on the cluster…</source>
+        <translation>Dataset: verifying on the cluster…</translation>
+    </message>
+    <message>
+        <source>Dataset: %1 of %2 MiB sent</source>
+        <translation>Dataset: %1 of %2 MiB sent</translation>
+    </message>
+    <message>
+        <source>Dataset: %1</source>
+        <translation>Dataset: %1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunSetupPage</name>
@@ -4041,6 +4497,18 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>fine-tune from %1</source>
         <translation>fine-tune from %1</translation>
+    </message>
+    <message>
+        <source>%1 (registered)</source>
+        <translation>%1 (registered)</translation>
+    </message>
+    <message>
+        <source>registered dataset %1@%2 (%3)</source>
+        <translation>registered dataset %1@%2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 (registered, %2)</source>
+        <translation>%1 (registered, %2)</translation>
     </message>
 </context>
 <context>

@@ -160,6 +160,81 @@
         <source>Run %1 does not exist.</source>
         <translation>运行 %1 不存在。</translation>
     </message>
+    <message>
+        <source>%1 has fewer than two rows.</source>
+        <translation>%1 少于两行。</translation>
+    </message>
+    <message>
+        <source>%1: line 1 (%2 fields) is not part of the table below (%3 columns); it looks like a metadata line: use &quot;skip_rows&quot;: 1.</source>
+        <translation>%1：第 1 行（%2 个字段）不属于下面的表格（%3 列）；它看起来是元数据行：请使用 "skip_rows": 1。</translation>
+    </message>
+    <message>
+        <source>Column &apos;%1&apos; has %2 missing values.</source>
+        <translation>列“%1”有 %2 个缺失值。</translation>
+    </message>
+    <message>
+        <source>Column &apos;%1&apos; has the same value in every row.</source>
+        <translation>列“%1”在每一行的值都相同。</translation>
+    </message>
+    <message>
+        <source>Label imbalance: the largest class has %1 rows, the smallest %2.</source>
+        <translation>标签不平衡：最大的类别有 %1 行，最小的有 %2 行。</translation>
+    </message>
+    <message>
+        <source>%1 is not a NumPy .npy file.</source>
+        <translation>%1 不是 NumPy .npy 文件。</translation>
+    </message>
+    <message>
+        <source>Label imbalance: the largest class has %1 images, the smallest %2.</source>
+        <translation>标签不平衡：最大的类别有 %1 张图像，最小的有 %2 张。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ChunkStore</name>
+    <message>
+        <source>Cannot create the folder of %1.</source>
+        <translation>无法创建 %1 所在的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot store %1.</source>
+        <translation>无法存储 %1。</translation>
+    </message>
+    <message>
+        <source>%1: the name of &quot;%2&quot; cannot be stored (control characters or a backslash).</source>
+        <translation>%1：无法存储名称“%2”（含控制字符或反斜杠）。</translation>
+    </message>
+    <message>
+        <source>%1 holds no files.</source>
+        <translation>%1 中没有文件。</translation>
+    </message>
+    <message>
+        <source>%1 is neither a file nor a folder.</source>
+        <translation>%1 既不是文件也不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>The chunk %1 is missing from %2 or has the wrong size.</source>
+        <translation>块 %1 在 %2 中缺失或大小错误。</translation>
+    </message>
+    <message>
+        <source>The chunk %1 in %2 is damaged (its SHA-256 differs).</source>
+        <translation>%2 中的块 %1 已损坏（其 SHA-256 不符）。</translation>
+    </message>
+    <message>
+        <source>Cannot rename %1 to %2.</source>
+        <translation>无法将 %1 重命名为 %2。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ClusterClient</name>
@@ -337,6 +412,143 @@
         <source>The run&apos;s events file on the cluster passed %1 GiB; the job was cancelled.</source>
         <translation>集群上该运行的事件文件超过 %1 GiB；作业已取消。</translation>
     </message>
+    <message>
+        <source>Staging dataset %1 (%2 files, %3 MiB) to %4</source>
+        <translation>正在将数据集 %1（%2 个文件，%3 MiB）暂存到 %4</translation>
+    </message>
+    <message>
+        <source>Staging dataset %1: %2 of %3 MiB sent</source>
+        <translation>正在暂存数据集 %1：已发送 %2 / %3 MiB</translation>
+    </message>
+    <message>
+        <source>Cannot stage the dataset %1: %2</source>
+        <translation>无法暂存数据集 %1：%2</translation>
+    </message>
+    <message>
+        <source>Dataset %1 is already on the cluster (verified copy); nothing sent.</source>
+        <translation>数据集 %1 已在集群上（已校验的副本）；未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</source>
+        <translation>数据集 %1 已暂存：%4 秒内发送 %2 / %3 MiB，每个文件均已通过 SHA-256 校验。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ContentManifest</name>
+    <message>
+        <source>The manifest&apos;s format is not %1.</source>
+        <translation>清单的格式不是 %1。</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s chunk_size %1 is outside 4096 … 1073741824.</source>
+        <translation>清单的 chunk_size %1 超出 4096 … 1073741824。</translation>
+    </message>
+    <message>
+        <source>unsafe path</source>
+        <translation>不安全的路径</translation>
+    </message>
+    <message>
+        <source>paths not sorted or repeated</source>
+        <translation>路径未排序或重复</translation>
+    </message>
+    <message>
+        <source>bad size</source>
+        <translation>大小无效</translation>
+    </message>
+    <message>
+        <source>bad sha256</source>
+        <translation>sha256 无效</translation>
+    </message>
+    <message>
+        <source>%1 chunks where its size needs %2</source>
+        <translation>有 %1 个块，而其大小需要 %2 个</translation>
+    </message>
+    <message>
+        <source>its only chunk&apos;s hash differs from the file&apos;s</source>
+        <translation>其唯一块的哈希与文件的哈希不同</translation>
+    </message>
+    <message>
+        <source>bad chunk hash</source>
+        <translation>块哈希无效</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s file &quot;%1&quot; is invalid: %2.</source>
+        <translation>清单中的文件“%1”无效：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DatasetStager</name>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Cannot find the home folder on %1: %2</source>
+        <translation>无法找到 %1 上的主文件夹：%2</translation>
+    </message>
+    <message>
+        <source>Staging %1 to %2 failed %3 times; last: %4</source>
+        <translation>将 %1 暂存到 %2 失败了 %3 次；最后一次：%4</translation>
+    </message>
+    <message>
+        <source>cannot list the cache %1: %2</source>
+        <translation>无法列出缓存 %1：%2</translation>
+    </message>
+    <message>
+        <source>a shard of %1 bytes did not arrive: %2</source>
+        <translation>一个 %1 字节的分片未送达：%2</translation>
+    </message>
+    <message>
+        <source>cannot assemble %1 in %2: %3</source>
+        <translation>无法在 %2 中组装 %1：%3</translation>
+    </message>
+    <message>
+        <source>%1 files differed from their SHA-256 after assembly</source>
+        <translation>组装后有 %1 个文件与其 SHA-256 不符</translation>
+    </message>
+    <message>
+        <source>cannot complete %1: %2</source>
+        <translation>无法完成 %1：%2</translation>
+    </message>
+    <message>
+        <source>Staging %1 did not converge.</source>
+        <translation>暂存 %1 未能完成。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DatasetStore</name>
+    <message>
+        <source>The stored manifest of %1 is unreadable: %2</source>
+        <translation>%1 的已存储清单无法读取：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid dataset name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, at most 64, starting with a letter or digit).</source>
+        <translation>“%1”不是有效的数据集名称（字母、数字、“.”、“_”和“-”，最多 64 个，以字母或数字开头）。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a dataset reference (NAME or NAME@VERSION).</source>
+        <translation>“%1”不是数据集引用（名称 或 名称@版本）。</translation>
+    </message>
+    <message>
+        <source>There is no dataset &quot;%1&quot; in this workspace.</source>
+        <translation>此工作区中没有数据集“%1”。</translation>
+    </message>
+    <message>
+        <source>The dataset &quot;%1&quot; has no version %2 (newest: %3).</source>
+        <translation>数据集“%1”没有版本 %2（最新：%3）。</translation>
+    </message>
+    <message>
+        <source>There is no dataset version %1.</source>
+        <translation>没有数据集版本 %1。</translation>
+    </message>
+    <message>
+        <source>Kept every stored chunk: a stored manifest is unreadable (%1).</source>
+        <translation>保留了所有已存储的块：有一个已存储的清单无法读取（%1）。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::EnginePlanJob</name>
@@ -435,6 +647,14 @@
     <message>
         <source>Run %1 is not running.</source>
         <translation>运行 %1 未在运行。</translation>
+    </message>
+    <message>
+        <source>The dataset %1 of run %2 is no longer in this workspace.</source>
+        <translation>运行 %2 的数据集 %1 已不在此工作区中。</translation>
+    </message>
+    <message>
+        <source>Cannot prepare the dataset %1: %2</source>
+        <translation>无法准备数据集 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -549,6 +769,14 @@
     <message>
         <source>Run %1 was deleted, but its folder %2 could not be removed completely.</source>
         <translation>运行 %1 已删除，但其文件夹 %2 未能完全删除。</translation>
+    </message>
+    <message>
+        <source>data.dataset: %1</source>
+        <translation>data.dataset：%1</translation>
+    </message>
+    <message>
+        <source>data.path &quot;%1&quot; must be a relative path inside the dataset %2.</source>
+        <translation>data.path "%1" 必须是数据集 %2 内的相对路径。</translation>
     </message>
 </context>
 <context>
@@ -817,6 +1045,46 @@
     <message>
         <source>no trusted key %1</source>
         <translation>没有受信任的密钥 %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a dataset name</source>
+        <translation>"%1" 不是数据集名称</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: %1</source>
+        <translation>其数据集未注册：%1</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: the manifest does not match its SHA-256</source>
+        <translation>其数据集未注册：清单与其 SHA-256 不符</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: larger than a package may ship</source>
+        <translation>其数据集未注册：超过模型包可携带的大小</translation>
+    </message>
+    <message>
+        <source>its dataset is registered already as %1</source>
+        <translation>其数据集已注册为 %1</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: cannot create a folder in %1</source>
+        <translation>其数据集未注册：无法在 %1 中创建文件夹</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: the package lacks the content of %1</source>
+        <translation>其数据集未注册：模型包缺少 %1 的内容</translation>
+    </message>
+    <message>
+        <source>its dataset was not registered: cannot write %1</source>
+        <translation>其数据集未注册：无法写入 %1</translation>
+    </message>
+    <message>
+        <source>gallery package %1 %2</source>
+        <translation>模型库包 %1 %2</translation>
+    </message>
+    <message>
+        <source>its dataset is registered as %1</source>
+        <translation>其数据集已注册为 %1</translation>
     </message>
 </context>
 <context>
@@ -2062,6 +2330,171 @@ Runs already sent to it are kept.</source>
     </message>
 </context>
 <context>
+    <name>diamond::ui::DatasetsPage</name>
+    <message>
+        <source>Hashing %1 of %2…</source>
+        <translation>正在计算哈希：%1 / %2…</translation>
+    </message>
+    <message>
+        <source>Add &amp;file…</source>
+        <translation>添加文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Register a CSV, NumPy, HDF5 or IDX file (a new version when the name exists)</source>
+        <translation>注册 CSV、NumPy、HDF5 或 IDX 文件（名称已存在时作为新版本）</translation>
+    </message>
+    <message>
+        <source>Add f&amp;older…</source>
+        <translation>添加文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Register a folder, e.g. images in one sub-folder per class</source>
+        <translation>注册一个文件夹，例如每个类别一个子文件夹的图像</translation>
+    </message>
+    <message>
+        <source>&amp;New version…</source>
+        <translation>新版本(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Import a changed copy as the next version of the selected dataset; only changed content is stored</source>
+        <translation>将修改后的副本导入为所选数据集的下一个版本；只存储变化的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation>删除(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Use in run set-up</source>
+        <translation>在运行设置中使用(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Version:</source>
+        <translation>版本：</translation>
+    </message>
+    <message>
+        <source>Checks before training</source>
+        <translation>训练前检查</translation>
+    </message>
+    <message>
+        <source>Class balance</source>
+        <translation>类别分布</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%2 · %3 · %n version(s)</source>
+        <translation><numerusform>%1
+%2 · %3 · %n 个版本</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>No dataset yet</source>
+        <translation>尚无数据集</translation>
+    </message>
+    <message>
+        <source>No workspace is open</source>
+        <translation>未打开工作区</translation>
+    </message>
+    <message>
+        <source>Add a file (CSV, NumPy, HDF5, IDX) or a folder of images in one sub-folder per class. Diamond keeps versions by content: a changed copy stores only what changed, and a cluster receives only what it does not hold yet.</source>
+        <translation>添加一个文件（CSV、NumPy、HDF5、IDX）或每个类别一个子文件夹的图像文件夹。Diamond 按内容管理版本：修改后的副本只存储变化部分，集群只接收它尚未拥有的内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 rows · %n file(s) · %3 (%4 new in this version)
+From %5, added by %6 on %7
+Content SHA-256 %8</source>
+        <translation><numerusform>%1 · %2 行 · %n 个文件 · %3（此版本新增 %4）
+来源 %5，由 %6 于 %7 添加
+内容 SHA-256 %8</numerusform></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Task: not inferred for this format.</source>
+        <translation>任务：此格式无法推断。</translation>
+    </message>
+    <message>
+        <source>Task: %1</source>
+        <translation>任务：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>classification, %n class(es)</source>
+        <translation><numerusform>分类，%n 个类别</numerusform></translation>
+    </message>
+    <message>
+        <source>regression</source>
+        <translation>回归</translation>
+    </message>
+    <message>
+        <source> · target column &apos;%1&apos;</source>
+        <translation> · 目标列“%1”</translation>
+    </message>
+    <message>
+        <source> · skip_rows %1</source>
+        <translation> · skip_rows %1</translation>
+    </message>
+    <message>
+        <source>✓ No problems found.</source>
+        <translation>✓ 未发现问题。</translation>
+    </message>
+    <message>
+        <source>New version of %1</source>
+        <translation>%1 的新版本</translation>
+    </message>
+    <message>
+        <source>Add a dataset</source>
+        <translation>添加数据集</translation>
+    </message>
+    <message>
+        <source>Data files (*.csv *.tsv *.csv.gz *.npy *.npz *.h5 *.hdf5 *-ubyte *.idx *.gz)</source>
+        <translation>数据文件 (*.csv *.tsv *.csv.gz *.npy *.npz *.h5 *.hdf5 *-ubyte *.idx *.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Hashing %1…</source>
+        <translation>正在计算 %1 的哈希…</translation>
+    </message>
+    <message>
+        <source>%1 is unchanged; no new version.</source>
+        <translation>%1 未改变；未创建新版本。</translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation>已添加 %1。</translation>
+    </message>
+    <message>
+        <source>The dataset was not added: %1</source>
+        <translation>数据集未添加：%1</translation>
+    </message>
+    <message>
+        <source>Removed %1; %2 freed.</source>
+        <translation>已删除 %1；释放了 %2。</translation>
+    </message>
+    <message>
+        <source>Remove dataset</source>
+        <translation>删除数据集</translation>
+    </message>
+    <message>
+        <source>Remove %1 and all its versions? Runs keep their settings but can no longer be resumed from this dataset.</source>
+        <translation>删除 %1 及其所有版本？运行会保留其设置，但无法再从此数据集恢复。</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::DesignerPage</name>
     <message>
         <source>Untitled</source>
@@ -3300,6 +3733,14 @@ Connect ports by dragging from an output to an input.</source>
         <source>Published to the gallery (entry %1, signed and consistent).</source>
         <translation>已发布到模型库（条目 %1，已签名且自洽）。</translation>
     </message>
+    <message>
+        <source>D&amp;ata</source>
+        <translation>数据(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -3775,6 +4216,18 @@ Connect ports by dragging from an output to an input.</source>
         <source>Publish the finished run to the model gallery as a signed package that others can check.</source>
         <translation>将已完成的运行发布到模型库，成为他人可以检查的已签名包。</translation>
     </message>
+    <message>
+        <source>Dataset: verifying on the cluster…</source>
+        <translation>数据集：正在集群上校验…</translation>
+    </message>
+    <message>
+        <source>Dataset: %1 of %2 MiB sent</source>
+        <translation>数据集：已发送 %1 / %2 MiB</translation>
+    </message>
+    <message>
+        <source>Dataset: %1</source>
+        <translation>数据集：%1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunSetupPage</name>
@@ -4041,6 +4494,18 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>fine-tune from %1</source>
         <translation>从 %1 微调</translation>
+    </message>
+    <message>
+        <source>%1 (registered)</source>
+        <translation>%1（已注册）</translation>
+    </message>
+    <message>
+        <source>registered dataset %1@%2 (%3)</source>
+        <translation>已注册数据集 %1@%2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 (registered, %2)</source>
+        <translation>%1（已注册，%2）</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "app/data/dataset_store.h"
 #include "app/gallery/model_package.h"
 #include "app/run/run_service.h"
 #include "app/workspace/app_info.h"
@@ -7,6 +8,7 @@
 #include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/cluster/sign_in_prompter.h"
+#include "ui/data/datasets_page.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
 #include "ui/designer/inspector.h"
@@ -74,6 +76,22 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     connect(prompter_, &SignInPrompter::status, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
     clusters_ = new ClusterManagerPage(this);
     clusters_->hide();
+    data_ = new DatasetsPage(this);
+    data_->hide();
+    connect(data_, &DatasetsPage::datasetsChanged, this, &MainWindow::refreshDatasets);
+    connect(data_, &DatasetsPage::statusMessage, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
+    connect(data_, &DatasetsPage::useInRunRequested, this, [this](const QString &name) {
+        runSetup_->useDataset(name);
+        tabs_->setCurrentWidget(runSetup_);
+    });
+    runSetup_->setDataPathResolver([this](const QString &ref) -> QString {
+        if (!workspace_) return {};
+        app::DatasetStore store(*workspace_);
+        const auto version = store.resolve(ref);
+        if (!version) return {};
+        const QString copy = store.localCopy(*version);
+        return copy.isEmpty() ? QString() : app::DatasetStore::dataPathIn(copy, *version, {});
+    });
     connect(clusters_, &ClusterManagerPage::profilesChanged, runSetup_, &RunSetupPage::setClusterTargets);
     for (int i = 0; i < 3; ++i)
         if (QWidget *button = tabs_->tabBar()->tabButton(i, QTabBar::RightSide)) button->hide();
@@ -81,7 +99,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
         QWidget *page = tabs_->widget(index);
         if (page == designer_ || page == runSetup_) return;
-        if (page == clusters_ || page == sweeps_ || page == gallery_) { // kept, shown again from the menus
+        if (page == clusters_ || page == sweeps_ || page == gallery_ || page == data_) { // kept; shown from menus
             tabs_->removeTab(index);
             return;
         }
@@ -228,6 +246,9 @@ void MainWindow::createActions() {
         addPageAction(view, QStringLiteral("showClusters"), tr("&Clusters"), Qt::Key_4, [this] { showClusters(); });
     showClustersAction->setIcon(QIcon::fromTheme(QStringLiteral("network-server")));
     addPageAction(view, QStringLiteral("showGallery"), tr("&Gallery"), Qt::Key_5, [this] { showGallery(); });
+    QAction *showDataAction =
+        addPageAction(view, QStringLiteral("showData"), tr("D&ata"), Qt::Key_6, [this] { showData(); });
+    showDataAction->setIcon(QIcon::fromTheme(QStringLiteral("folder-documents")));
     view->addSeparator();
     QAction *fit = view->addAction(tr("&Fit network in view"), designer_, &DesignerPage::zoomToFit);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
@@ -346,7 +367,8 @@ void MainWindow::connectRunsPanel() {
 }
 
 bool MainWindow::isPermanentPage(QWidget *page) const {
-    return page == designer_ || page == runSetup_ || page == gallery_ || page == clusters_ || page == sweeps_;
+    return page == designer_ || page == runSetup_ || page == gallery_ || page == clusters_ || page == sweeps_ ||
+           page == data_;
 }
 
 void MainWindow::chooseWorkspace() {

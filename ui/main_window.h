@@ -26,6 +26,7 @@ class Workspace;
 namespace diamond::ui {
 
 class ClusterManagerPage;
+class DatasetsPage;
 class GalleryPage;
 class PublishDialog;
 class SignInPrompter;
@@ -67,6 +68,8 @@ public:
     ClusterManagerPage *showClusters();
     sweep::SweepsPage *showSweeps();
     GalleryPage *showGallery();
+    DatasetsPage *showData();
+    DatasetsPage *dataPage() const { return data_; }
     GalleryPage *gallery() const { return gallery_; }
     /// Opens the sweep editor on the designer's network and the run set-up's config.
     void newSweep();
@@ -118,6 +121,8 @@ private:
     ClusterManagerPage *clusters_ = nullptr; ///< kept while the window lives; shown as a tab on demand
     sweep::SweepsPage *sweeps_ = nullptr;    ///< per workspace; shown as a tab on demand
     GalleryPage *gallery_ = nullptr;
+    DatasetsPage *data_ = nullptr; ///< kept while the window lives; shown as a tab on demand
+    void refreshDatasets();
     SignInPrompter *prompter_ = nullptr;
     QList<QDockWidget *> designerDocks_; ///< layers, inspector, summary: shown with the designer only
     QSet<QDockWidget *> hiddenForPage_;  ///< designer docks hidden because another page is shown

@@ -7,6 +7,7 @@
 #include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/cluster/sign_in_prompter.h"
+#include "ui/data/datasets_page.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
 #include "ui/designer/inspector.h"
@@ -45,6 +46,8 @@ void MainWindow::closeTransientPages() {
 void MainWindow::refreshClusterTargets() {
     clusters_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
     gallery_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    data_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    refreshDatasets();
     runSetup_->setClusterTargets(clusters_->clusterNames());
 }
 
@@ -65,6 +68,18 @@ sweep::SweepsPage *MainWindow::showSweeps() {
     }
     showPage(sweeps_, tr("Sweeps"));
     return sweeps_;
+}
+
+DatasetsPage *MainWindow::showData() {
+    showPage(data_, tr("Data"));
+    return data_;
+}
+
+void MainWindow::refreshDatasets() {
+    QList<RegisteredDataset> choices;
+    for (const app::DatasetSummary &s : data_->datasets())
+        choices.append({s.name, s.latest.version, s.latest.format, s.latest.schema});
+    runSetup_->setRegisteredDatasets(choices);
 }
 
 GalleryPage *MainWindow::showGallery() {

@@ -37,6 +37,8 @@ QString usage() {
         "                                  hyper-parameter sweeps (grid, random, TPE, ASHA, Hyperband)\n"
         "  gallery publish RUN | import FILE | list | search TEXT | show ID | export ID FILE | remove ID\n"
         "                                  the model gallery: signed, self-checking .diamond packages\n"
+        "  data add PATH | list | show NAME[@V] | versions NAME | remove NAME | stage NAME[@V] --target C\n"
+        "                                  registered datasets: versions, content hashes, staging to clusters\n"
         "  serve [--listen ADDR] [--port N] [--print-token]\n"
         "                                  the REST API (docs/rest-api.md), on 127.0.0.1 by default\n"
         "  cluster add|list|show|test|probe|remove ...\n"
@@ -79,6 +81,7 @@ int run(const QStringList &arguments) {
     if (command == QLatin1String("sweep")) return runSweep(args.mid(1), workspace, io);
     if (command == QLatin1String("cluster")) return runCluster(args.mid(1), workspace, io);
     if (command == QLatin1String("gallery")) return runGallery(args.mid(1), workspace, io);
+    if (command == QLatin1String("data")) return runData(args.mid(1), workspace, io);
     if (command == QLatin1String("serve")) return runServe(args.mid(1), workspace, io);
     io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
     return kUsage;

@@ -76,6 +76,8 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io);
 int runSweep(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl cluster add|list|test|probe ...` (cli_cluster.cpp).
 int runCluster(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl data add|list|show|versions|remove|stage ...` (cli_data.cpp).
+int runData(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl gallery publish|import|list|search|show|export ...` (cli_gallery.cpp).
 int runGallery(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl serve [--listen ADDR] [--port N] [--print-token]`: the REST API (cli_serve.cpp).

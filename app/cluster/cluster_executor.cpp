@@ -1,5 +1,7 @@
 #include "app/cluster/cluster_executor.h"
 
+#include "app/data/dataset_stager.h"
+
 #include "app/run/run_store.h"
 #include "remote/command_runner.h"
 #include "remote/scheduler.h"
@@ -59,6 +61,7 @@ public:
         QByteArray partialLine;      ///< fetched bytes after the last newline
         bool engineError = false;    ///< the current attempt wrote an `error` event
         bool eventsOverflow = false; ///< the cluster's events file passed kMaxEventsBytes
+        QString dataPath;            ///< --data-path: the staged dataset on the cluster (empty: none)
     };
 
     ClusterWorker(ClusterExecutor *executor, ClusterLink *link, remote::ClusterProfile profile)
@@ -89,8 +92,9 @@ public:
     /// Follows a job submitted by another ClusterExecutor (another process, or before a restart), from the
     /// record submit() left in <run-dir>/cluster-job.json. The local events.jsonl's size is the offset.
     void adoptJob(const ExecutionRequest &request, const remote::JobRequest &job, const QString &remoteDir,
-                  const QString &jobId, int attempt) {
+                  const QString &jobId, int attempt, const QString &dataPath) {
         Job j;
+        j.dataPath = dataPath;
         j.request = request;
         j.job = job;
         j.remoteDir = remoteDir;
@@ -234,6 +238,7 @@ private:
         if (!skipped.isEmpty())
             note(j.request.runId,
                  tr("Unchanged on the cluster, not sent again: %1").arg(skipped.join(QStringLiteral(", "))));
+        if (j.request.dataset && !stageDataset(j, error)) return false;
         // The local events.jsonl is a prefix of the remote one: continue after what is here already.
         j.offset = QFileInfo(QDir(j.request.runDir).filePath(QStringLiteral("events.jsonl"))).size();
         if (remoteEventBytes < j.offset) {
@@ -244,6 +249,60 @@ private:
                          .arg(j.offset);
             return false;
         }
+        return true;
+    }
+
+    /// Puts the run's registered dataset into the cluster's dataset cache (app/data/dataset_stager.h), with
+    /// progress notes; the engine gets its path with --data-path.
+    bool stageDataset(Job &j, QString *error) {
+        const DatasetVersion &version = *j.request.dataset;
+        const qint64 runId = j.request.runId;
+        ChunkStore store(j.request.datasetChunks);
+        DatasetStager stager(*runner_, profile_.scratchDir + QStringLiteral("/datasets"));
+        note(runId, tr("Staging dataset %1 (%2 files, %3 MiB) to %4")
+                        .arg(version.ref())
+                        .arg(version.fileCount)
+                        .arg(double(version.sizeBytes) / 1048576.0, 0, 'f', 1)
+                        .arg(runner_->describe()));
+        QElapsedTimer lastNote, lastProgress;
+        lastNote.start();
+        lastProgress.start();
+        QString lastPhase;
+        const auto staged = stager.stage(
+            version, store,
+            [&](qint64 sent, qint64 toSend, const QString &phase) {
+                if (phase != lastPhase || lastProgress.elapsed() >= 200) {
+                    lastPhase = phase;
+                    lastProgress.restart();
+                    post([e = executor_, runId, sent, toSend, phase] {
+                        Q_EMIT e->datasetStaging(runId, sent, toSend, phase);
+                    });
+                }
+                if (phase == QLatin1String("sending") && lastNote.elapsed() >= 1000) {
+                    lastNote.restart();
+                    note(runId, tr("Staging dataset %1: %2 of %3 MiB sent")
+                                    .arg(version.ref())
+                                    .arg(double(sent) / 1048576.0, 0, 'f', 1)
+                                    .arg(double(toSend) / 1048576.0, 0, 'f', 1));
+                }
+                return !j.cancelRequested;
+            },
+            error);
+        post([e = executor_, runId, ok = staged.has_value()] {
+            Q_EMIT e->datasetStaging(runId, 0, 0, ok ? QStringLiteral("done") : QStringLiteral("failed"));
+        });
+        if (!staged) {
+            *error = tr("Cannot stage the dataset %1: %2").arg(version.ref(), *error);
+            return false;
+        }
+        note(runId, staged->alreadyStaged
+                        ? tr("Dataset %1 is already on the cluster (verified copy); nothing sent.").arg(version.ref())
+                        : tr("Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.")
+                              .arg(version.ref())
+                              .arg(double(staged->payloadBytes) / 1048576.0, 0, 'f', 1)
+                              .arg(double(staged->bytesTotal) / 1048576.0, 0, 'f', 1)
+                              .arg(staged->seconds, 0, 'f', 1));
+        j.dataPath = DatasetStore::dataPathIn(staged->remoteDir, version, j.request.datasetRelative);
         return true;
     }
 
@@ -262,6 +321,7 @@ private:
         job.engine.specPath = dir + QStringLiteral("/spec.json");
         job.engine.configPath = dir + QStringLiteral("/run.json");
         job.engine.resume = j.request.resume || continuation;
+        job.engine.dataPath = j.dataPath;
         if (continuation && !j.currentJobId.isEmpty()) job.afterAny = {j.currentJobId};
         const QString script = scheduler_->renderScript(job, error);
         if (script.isEmpty()) return false;
@@ -296,7 +356,8 @@ private:
                                                    {QStringLiteral("job_id"), j.currentJobId},
                                                    {QStringLiteral("remote_dir"), j.remoteDir},
                                                    {QStringLiteral("attempt"), j.attempt},
-                                                   {QStringLiteral("cancel_requested"), j.cancelRequested}})
+                                                   {QStringLiteral("cancel_requested"), j.cancelRequested},
+                                                   {QStringLiteral("data_path"), j.dataPath}})
                              .toJson());
             record.commit();
         }
@@ -608,15 +669,17 @@ bool ClusterExecutor::adopt(const ExecutionRequest &request) {
     const auto job = jobFor(request);
     if (!job) return false;
     const int attempt = record.value(QStringLiteral("attempt")).toInt(1);
+    const QString dataPath = record.value(QStringLiteral("data_path")).toString();
     const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
     const bool fetch = fetchCheckpoints_;
     statuses_.insert(request.runId, ProcessStatus::Running);
     Q_EMIT statusChanged(request.runId, ProcessStatus::Running);
     QMetaObject::invokeMethod(
         worker_,
-        [w = worker_, request, job, remoteDir, jobId, attempt, eventsMs, schedulerMs, maxContinuations, fetch] {
+        [w = worker_, request, job, remoteDir, jobId, attempt, dataPath, eventsMs, schedulerMs, maxContinuations,
+         fetch] {
             w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
-            w->adoptJob(request, *job, remoteDir, jobId, attempt);
+            w->adoptJob(request, *job, remoteDir, jobId, attempt, dataPath);
         },
         Qt::QueuedConnection);
     return true;

@@ -74,6 +74,7 @@ public:
     /// continuations and the final exit are handled as for start(). False (errorString()) without a record.
     bool adopt(const ExecutionRequest &request) override;
     bool cancel(qint64 runId) override;
+    bool runsOnThisComputer() const override { return false; }
     ProcessStatus status(qint64 runId) const override;
     /// Always 0: the engine runs on another machine.
     qint64 processId(qint64 runId) const override;
@@ -93,6 +94,9 @@ Q_SIGNALS:
     void cancelFailed(qint64 runId, const QString &error);
     /// A note for logs (staging skipped files, continuation submitted, transient connection errors).
     void message(qint64 runId, const QString &text);
+    /// The run's dataset is being staged (app/data/dataset_stager.h): bytes sent of those to send, and the phase
+    /// ("checking", "sending", "verifying", then "done").
+    void datasetStaging(qint64 runId, qint64 sent, qint64 total, const QString &phase);
 
 private:
     friend class ClusterWorker;

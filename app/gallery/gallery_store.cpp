@@ -1,5 +1,6 @@
 #include "gallery_store.h"
 
+#include "app/data/dataset_store.h"
 #include "app/run/executor.h"
 #include "model_package.h"
 #include "package_signature.h"
@@ -322,6 +323,8 @@ ImportResult GalleryStore::importPackage(const QString &file, qint64 runId) {
         qBound(0.0, tolerance.value(QStringLiteral("rel")).toDouble(kDefaultRelTolerance), 100 * kDefaultRelTolerance);
     const OutputCheck outputs = verifyOutputs(extracted.path(), enginePath(), absTol, relTol);
     result.verifyMessage = outputs.message;
+    const QString datasetNote = registerShippedDataset(extracted.path(), m);
+    if (!datasetNote.isEmpty()) result.verifyMessage += QStringLiteral("; ") + datasetNote;
 
     const QString relative = QStringLiteral("gallery/packages/%1.diamond").arg(check.packageSha256);
     const QString target = QDir(ws_.path()).filePath(relative);
@@ -359,6 +362,51 @@ ImportResult GalleryStore::importPackage(const QString &file, qint64 runId) {
     if (!id) return result;
     result.entry = entry(*id);
     return result;
+}
+
+QString GalleryStore::registerShippedDataset(const QString &extractedDir, const QJsonObject &manifest) {
+    const QJsonObject registered =
+        manifest.value(QStringLiteral("dataset")).toObject().value(QStringLiteral("registered")).toObject();
+    if (!registered.value(QStringLiteral("shipped")).toBool()) return {};
+    QString name = registered.value(QStringLiteral("name")).toString();
+    QString error;
+    const auto content = ContentManifest::fromJson(registered.value(QStringLiteral("manifest")).toObject(), &error);
+    if (!DatasetStore::isValidName(name)) error = tr("\"%1\" is not a dataset name").arg(name.left(80));
+    if (!content) return tr("its dataset was not registered: %1").arg(error);
+    const QByteArray hash = content->hash();
+    if (hash != registered.value(QStringLiteral("manifest_sha256")).toString().toLatin1())
+        return tr("its dataset was not registered: the manifest does not match its SHA-256");
+    if (content->totalBytes() > kShipDatasetBytes || content->files.size() > kShipDatasetChunks)
+        return tr("its dataset was not registered: larger than a package may ship");
+    DatasetStore datasets(ws_);
+    const QList<DatasetVersion> existing = datasets.versions(name);
+    for (const DatasetVersion &v : existing)
+        if (v.manifestHash == hash) return tr("its dataset is registered already as %1").arg(v.ref());
+    // Another dataset of that name stays untouched: this one is registered under a name of its own.
+    if (!existing.isEmpty()) name = name.left(55) + QLatin1Char('-') + QString::fromLatin1(hash.left(8));
+    const QString tmpRoot = QDir(ws_.path()).filePath(QStringLiteral("gallery/tmp"));
+    QTemporaryDir folder(QDir(tmpRoot).filePath(QStringLiteral("dataset-XXXXXX")));
+    if (!folder.isValid()) return tr("its dataset was not registered: cannot create a folder in %1").arg(tmpRoot);
+    for (const ManifestFile &f : content->files) {
+        QFile in(QDir(extractedDir).filePath(QStringLiteral("dataset-") + QString::fromLatin1(f.chunks.value(0))));
+        const QByteArray data =
+            f.chunks.size() == 1 && in.open(QIODevice::ReadOnly) ? in.read(kShipDatasetBytes + 1) : QByteArray();
+        if (data.size() != f.size || Sha256::hex(data) != f.sha256)
+            return tr("its dataset was not registered: the package lacks the content of %1").arg(f.path);
+        const QString target = folder.filePath(QStringLiteral("data/") + f.path);
+        QDir().mkpath(QFileInfo(target).absolutePath());
+        QFile out(target);
+        if (!out.open(QIODevice::WriteOnly) || out.write(data) != data.size())
+            return tr("its dataset was not registered: cannot write %1").arg(target);
+    }
+    const QString root = folder.filePath(QStringLiteral("data"));
+    const QString source = content->files.size() == 1 ? root + QLatin1Char('/') + content->files.first().path : root;
+    const auto v = datasets.addVersion(name, source, {}, nullptr,
+                                       tr("gallery package %1 %2")
+                                           .arg(manifest.value(QStringLiteral("name")).toString().left(100),
+                                                manifest.value(QStringLiteral("version")).toString().left(40)));
+    if (!v) return tr("its dataset was not registered: %1").arg(datasets.errorString());
+    return tr("its dataset is registered as %1").arg(v->ref());
 }
 
 bool GalleryStore::trust(const QByteArray &publicKey, const QString &name) {

@@ -105,6 +105,9 @@ public:
 
     /// See the file comment. On failure returns an empty entry with errorCode()/errorString().
     ImportResult importPackage(const QString &file, qint64 runId = 0);
+    /// Registers the dataset a package ships (dataset.registered.shipped, docs/model-package.md) from its extracted
+    /// files; returns a note for the import's message ("" when the package ships none).
+    QString registerShippedDataset(const QString &extractedDir, const QJsonObject &manifest);
     ImportResult publishRun(qint64 runId, const PublishOptions &options);
     /// The manifest publishRun() would write for the run (without what the engine's export adds: weights and spec
     /// hashes, step, samples): what the publish dialog shows as "what is shared". Empty with errorString().

@@ -26,6 +26,9 @@ inline constexpr const char *kWeightsFile = "weights.safetensors";
 inline constexpr const char *kTestInputsFile = "test_inputs.safetensors";
 inline constexpr const char *kTestOutputsFile = "test_outputs.safetensors";
 inline constexpr const char *kThumbnailFile = "thumbnail.png";
+/// A registered dataset this small (and in this few chunks) travels in the package as "dataset-<sha256>" entries.
+inline constexpr qint64 kShipDatasetBytes = qint64(1) << 20;
+inline constexpr int kShipDatasetChunks = 16;
 /// Default comparison of re-run outputs: |actual - expected| <= abs + rel * |expected| for every element.
 inline constexpr double kDefaultAbsTolerance = 1e-5;
 inline constexpr double kDefaultRelTolerance = 1e-4;

@@ -1,6 +1,7 @@
 // GalleryStore::publishRun: a package from a finished run (docs/model-package.md, "Publishing").
 #include "gallery_store.h"
 
+#include "app/data/dataset_store.h"
 #include "app/run/run_store.h"
 #include "app/workspace/app_info.h"
 #include "model_package.h"
@@ -133,6 +134,31 @@ QJsonObject withoutDataPaths(QJsonObject data) {
     return data;
 }
 
+/// A registered dataset of at most kShipDatasetBytes in at most kShipDatasetChunks one-chunk files travels in the
+/// package: its chunks as "dataset-<sha256>" entries and its content manifest in dataset.registered.manifest.
+void shipSmallDataset(Workspace &ws, const Run &run, QJsonObject *manifest, QMap<QString, QByteArray> *files) {
+    QJsonObject dataset = manifest->value(QStringLiteral("dataset")).toObject();
+    QJsonObject registered = dataset.value(QStringLiteral("registered")).toObject();
+    if (registered.isEmpty() || run.datasetVersionId <= 0) return;
+    DatasetStore datasets(ws);
+    const auto v = datasets.versionById(run.datasetVersionId);
+    if (!v || v->sizeBytes > kShipDatasetBytes || v->manifest.distinctChunks().size() > kShipDatasetChunks) return;
+    QMap<QString, QByteArray> chunks;
+    for (const auto &[sha, size] : v->manifest.distinctChunks()) {
+        QString error;
+        const QByteArray data = datasets.chunks().readChunk(sha, size, &error);
+        if (data.size() != size) return; // damaged or missing: referenced only
+        chunks.insert(QStringLiteral("dataset-") + QString::fromLatin1(sha), data);
+    }
+    for (const ManifestFile &f : v->manifest.files)
+        if (f.chunks.size() != 1) return;
+    files->insert(chunks);
+    registered.insert(QStringLiteral("manifest"), v->manifest.toJson());
+    registered.insert(QStringLiteral("shipped"), true);
+    dataset.insert(QStringLiteral("registered"), registered);
+    manifest->insert(QStringLiteral("dataset"), dataset);
+}
+
 /// The manifest of a package of `run` (see GalleryStore::previewManifest()). `exportManifest` is the engine's
 /// export manifest (empty for a preview).
 QJsonObject buildManifest(Workspace &ws, const Run &run, const PublishOptions &opt, const QByteArray &specJson,
@@ -170,6 +196,23 @@ QJsonObject buildManifest(Workspace &ws, const Run &run, const PublishOptions &o
                                                            QCryptographicHash::Sha256)
                                       .toHex()));
     dataset.insert(QStringLiteral("sha256_of"), dataHash.isEmpty() ? QStringLiteral("config") : QStringLiteral("file"));
+    // A registered dataset is named by its version and content hash (docs/datasets.md); small ones travel along.
+    if (run.datasetVersionId > 0) {
+        DatasetStore datasets(ws);
+        if (const auto v = datasets.versionById(run.datasetVersionId)) {
+            dataset.insert(QStringLiteral("reference"), v->ref());
+            dataset.insert(QStringLiteral("sha256"), QString::fromLatin1(v->manifestHash));
+            dataset.insert(QStringLiteral("sha256_of"), QStringLiteral("dataset_manifest"));
+            dataset.insert(QStringLiteral("registered"),
+                           QJsonObject{{QStringLiteral("name"), v->name},
+                                       {QStringLiteral("version"), v->version},
+                                       {QStringLiteral("manifest_sha256"), QString::fromLatin1(v->manifestHash)},
+                                       {QStringLiteral("format"), v->format},
+                                       {QStringLiteral("size_bytes"), v->sizeBytes},
+                                       {QStringLiteral("files"), v->fileCount},
+                                       {QStringLiteral("shipped"), false}});
+        }
+    }
     QJsonObject hardware{
         {QStringLiteral("device"), started.value(QStringLiteral("device")).toString(QStringLiteral("cpu"))},
         {QStringLiteral("threads"), started.value(QStringLiteral("threads"))}};
@@ -278,7 +321,8 @@ ImportResult GalleryStore::publishRun(qint64 runId, const PublishOptions &opt) {
             return fail(QStringLiteral("export_failed"), tr("the engine's export has no %1").arg(it.key())), none;
     files.insert(QLatin1String(kThumbnailFile), renderThumbnail(files.value(QLatin1String(kSpecFile))));
 
-    const QJsonObject manifest = buildManifest(ws_, *run, opt, files.value(QLatin1String(kSpecFile)), exportManifest);
+    QJsonObject manifest = buildManifest(ws_, *run, opt, files.value(QLatin1String(kSpecFile)), exportManifest);
+    shipSmallDataset(ws_, *run, &manifest, &files);
     ManifestSigner signer;
     if (opt.sign) {
         QString keyError;

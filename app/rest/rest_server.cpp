@@ -112,11 +112,18 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"GET", "/api/v1/gallery/{id}/package", &RestServer::downloadPackage},
             {"GET", "/api/v1/gallery/{id}/thumbnail", &RestServer::galleryThumbnail},
             {"GET", "/api/v1/clusters", &RestServer::listClusters},
+            {"GET", "/api/v1/datasets", &RestServer::listDatasets},
+            {"POST", "/api/v1/datasets", &RestServer::uploadDataset},
+            {"GET", "/api/v1/datasets/{name}", &RestServer::getDataset},
+            {"DELETE", "/api/v1/datasets/{name}", &RestServer::removeDataset},
+            {"GET", "/api/v1/datasets/{name}/versions", &RestServer::datasetVersions},
+            {"POST", "/api/v1/datasets/{name}/stage", &RestServer::stageDataset},
         };
         QList<Route> out;
         for (const auto &[method, path, handler] : spec) {
             QString re = QRegularExpression::escape(QString::fromLatin1(path));
             re.replace(QStringLiteral("\\{id\\}"), QStringLiteral("([1-9][0-9]{0,17})"));
+            re.replace(QStringLiteral("\\{name\\}"), QStringLiteral("([A-Za-z0-9][A-Za-z0-9._-]{0,63})"));
             out.append(Route{QByteArray(method), QString::fromLatin1(path),
                              QRegularExpression(QLatin1Char('^') + re + QLatin1Char('$')), handler});
         }
@@ -148,8 +155,12 @@ bool RestServer::start() {
     auto *http = new HttpServer(limits, this);
     http->setAuthorizer([this](const HttpRequest &request) { return authorize(request); });
     const QString uploads = QDir(ws_.path()).filePath(QStringLiteral("gallery/tmp"));
-    http->setBodyToFile([uploads](const HttpRequest &request) {
-        return request.method == "POST" && request.url.path() == QLatin1String("/api/v1/gallery") ? uploads : QString();
+    const QString dataUploads = QDir(ws_.path()).filePath(QStringLiteral("datasets/tmp"));
+    http->setBodyToFile([uploads, dataUploads](const HttpRequest &request) {
+        if (request.method != "POST") return QString();
+        if (request.url.path() == QLatin1String("/api/v1/gallery")) return uploads;
+        if (request.url.path() == QLatin1String("/api/v1/datasets")) return dataUploads;
+        return QString();
     });
     http->setHandler([this](HttpRequest &request, QTcpSocket *socket) { handleRequest(request, socket); });
     if (!http->listen(options_.address, options_.port)) {
@@ -243,9 +254,13 @@ void RestServer::handleRequest(HttpRequest &request, QTcpSocket *socket) {
         if (!m.hasMatch()) continue;
         pathMatched = true;
         if (route.method != request.method) continue;
-        Request r{request, socket, {}};
-        for (int i = 1; i <= m.lastCapturedIndex(); ++i)
-            r.ids.append(m.captured(i).toLongLong());
+        Request r{request, socket, {}, {}};
+        for (int i = 1; i <= m.lastCapturedIndex(); ++i) {
+            if (route.path.contains(QLatin1String("{name}")))
+                r.names.append(m.captured(i));
+            else
+                r.ids.append(m.captured(i).toLongLong());
+        }
         send(socket, (this->*route.handler)(r));
         return;
     }

@@ -95,6 +95,7 @@ public:
         const HttpRequest &http;
         QTcpSocket *socket;
         QList<qint64> ids; ///< the {id} path parameters, in order
+        QStringList names; ///< the {name} path parameters (dataset names), in order
     };
 
 private:
@@ -135,6 +136,13 @@ private:
     Reply downloadPackage(const Request &);
     Reply galleryThumbnail(const Request &);
     Reply publishRun(const Request &);
+    // rest_data.cpp
+    Reply listDatasets(const Request &);
+    Reply uploadDataset(const Request &);
+    Reply getDataset(const Request &);
+    Reply datasetVersions(const Request &);
+    Reply removeDataset(const Request &);
+    Reply stageDataset(const Request &);
 
     Workspace &ws_;
     Options options_;

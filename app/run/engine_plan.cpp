@@ -52,7 +52,7 @@ void EnginePlanJob::cancel() {
     process_ = nullptr;
 }
 
-void EnginePlanJob::start(const QJsonObject &spec, const QJsonObject &config, int threads) {
+void EnginePlanJob::start(const QJsonObject &spec, const QJsonObject &config, int threads, const QString &dataPath) {
     cancel();
     dir_ = std::make_unique<QTemporaryDir>();
     const QDir dir(dir_->path());
@@ -68,6 +68,7 @@ void EnginePlanJob::start(const QJsonObject &spec, const QJsonObject &config, in
     command.configPath = dir.filePath(QStringLiteral("run.json"));
     command.runDir = dir.filePath(QStringLiteral("run"));
     command.threads = threads;
+    command.dataPath = dataPath;
     const QStringList args = command.arguments();
     connect(process_, &QProcess::finished, this, &EnginePlanJob::onFinished);
     connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {

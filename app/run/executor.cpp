@@ -19,6 +19,7 @@ remote::EngineCommand engineCommandFor(const ExecutionRequest &request) {
     command.threads = request.threads;
     command.nproc = request.nproc;
     command.initWeights = request.initWeights;
+    command.dataPath = request.dataPath;
     return command;
 }
 

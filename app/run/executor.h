@@ -8,7 +8,10 @@
 #include <QObject>
 #include <QString>
 
+#include "app/data/dataset_store.h"
 #include "remote/engine_command.h"
+
+#include <memory>
 
 class QProcess;
 
@@ -25,6 +28,14 @@ struct ExecutionRequest {
     int threads = 0;     ///< --threads when > 0
     QString initWeights; ///< --init-weights: safetensors to start from (fine-tuning); empty = fresh weights
     QJsonObject job;     ///< cluster runs: scheduler resources (execution["job"], remote::jobRequestFromJson())
+    /// The registered dataset version the run trains on (data.dataset), or null. Executors that run the engine
+    /// on this computer get dataPath (its local copy); others put the version where the engine runs (a cluster
+    /// executor stages it from the chunk store in datasetChunks) and pass that path.
+    std::shared_ptr<const DatasetVersion> dataset;
+    QString datasetChunks;   ///< the workspace's chunk store folder
+    QString datasetRelative; ///< data.path inside the dataset, when the config names one
+    QString dataPath;        ///< --data-path for an engine on this computer
+    QString dataError;       ///< why the dataset could not be provided (the run cannot start)
 };
 
 /// The engine command (Mode::Train) that runs `request` on this computer; enginePath is left empty.
@@ -60,6 +71,8 @@ public:
         error_ = tr("This executor cannot follow run %1 started elsewhere.").arg(request.runId);
         return false;
     }
+    /// True when the engine runs on this computer (reads local files, e.g. a dataset's local copy).
+    virtual bool runsOnThisComputer() const { return true; }
     /// Asks the run's engine to stop (SIGTERM, then a kill after a grace period). False when not running here.
     virtual bool cancel(qint64 runId) = 0;
     virtual ProcessStatus status(qint64 runId) const = 0;

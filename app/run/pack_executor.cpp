@@ -38,7 +38,9 @@ bool PackingLocalExecutor::startBatch(const QList<ExecutionRequest> &requests) {
     error_.clear();
     QList<ExecutionRequest> packable, single;
     for (const ExecutionRequest &r : requests)
-        (r.nproc <= 1 && r.initWeights.isEmpty() && r.threads == requests.first().threads ? packable : single)
+        (r.nproc <= 1 && r.initWeights.isEmpty() && r.dataPath.isEmpty() && r.threads == requests.first().threads
+             ? packable
+             : single)
             .append(r);
     if (packable.size() < 2) {
         single += packable;

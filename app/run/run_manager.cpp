@@ -82,6 +82,30 @@ ExecutionRequest RunManager::requestFor(const Run &run, bool resume) const {
     request.threads = std::max(0, run.execution.value(QStringLiteral("threads")).toInt(0));
     request.initWeights = run.execution.value(QStringLiteral("init_weights")).toString();
     request.job = run.execution.value(QStringLiteral("job")).toObject();
+    if (run.datasetVersionId > 0 ||
+        run.config.value(QStringLiteral("data")).toObject().contains(QStringLiteral("dataset"))) {
+        DatasetStore datasets(ws_);
+        const auto version = datasets.versionById(run.datasetVersionId);
+        if (!version) {
+            request.dataError =
+                tr("The dataset %1 of run %2 is no longer in this workspace.")
+                    .arg(
+                        run.config.value(QStringLiteral("data")).toObject().value(QStringLiteral("dataset")).toString())
+                    .arg(run.id);
+            return request;
+        }
+        request.dataset = std::make_shared<const DatasetVersion>(*version);
+        request.datasetChunks = datasets.chunks().root();
+        request.datasetRelative =
+            run.config.value(QStringLiteral("data")).toObject().value(QStringLiteral("path")).toString();
+        if (executor_->runsOnThisComputer()) {
+            const QString copy = datasets.localCopy(*version);
+            if (copy.isEmpty())
+                request.dataError = tr("Cannot prepare the dataset %1: %2").arg(version->ref(), datasets.errorString());
+            else
+                request.dataPath = DatasetStore::dataPathIn(copy, *version, request.datasetRelative);
+        }
+    }
     return request;
 }
 
@@ -97,8 +121,8 @@ bool RunManager::markLaunched(qint64 runId, bool resume) {
 bool RunManager::launch(const Run &run, bool resume) {
     const ExecutionRequest request = requestFor(run, resume);
     attachIngestor(run.id);
-    if (!executor_->start(request)) {
-        const QString message = executor_->errorString();
+    if (!request.dataError.isEmpty() || !executor_->start(request)) {
+        const QString message = request.dataError.isEmpty() ? executor_->errorString() : request.dataError;
         detachIngestor(run.id);
         store_.setRunResult(run.id, {}, {}, message);
         moveTo(run.id, RunState::Failed, message);
@@ -127,7 +151,15 @@ int RunManager::startRuns(const QList<qint64> &runIds) {
             problems << error_;
             continue;
         }
-        requests.append(requestFor(*run, false));
+        const ExecutionRequest request = requestFor(*run, false);
+        if (!request.dataError.isEmpty()) {
+            store_.setRunResult(id, {}, {}, request.dataError);
+            moveTo(id, RunState::Failed, request.dataError);
+            Q_EMIT runEnded(id, RunState::Failed);
+            problems << request.dataError;
+            continue;
+        }
+        requests.append(request);
         attachIngestor(id);
     }
     int launched = 0;

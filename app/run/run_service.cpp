@@ -86,6 +86,7 @@ void RunService::connectClusterExecutor(ClusterExecutor *executor) {
         store_.addMessage(runId, text);
         Q_EMIT runMessage(runId, text);
     });
+    connect(executor, &ClusterExecutor::datasetStaging, this, &RunService::datasetStaging);
     connect(executor, &ClusterExecutor::cancelFailed, this, [this](qint64 runId, const QString &error) {
         const QString text = tr("The cluster did not cancel the job: %1").arg(error);
         store_.addMessage(runId, text);

@@ -127,6 +127,8 @@ Q_SIGNALS:
     void clusterJobChanged(qint64 runId);
     /// An executor's note about the run (also stored: RunStore::messages()).
     void runMessage(qint64 runId, const QString &text);
+    /// A cluster run's dataset is being staged (ClusterExecutor::datasetStaging).
+    void datasetStaging(qint64 runId, qint64 sent, qint64 total, const QString &phase);
     /// A cancel the scheduler refused or could not be asked for; the run goes on.
     void cancelFailed(qint64 runId, const QString &error);
     /// A controller of this service took the sweep; emitted just before its first trials start (sweepController()

@@ -1,5 +1,7 @@
 #include "app/run/run_store.h"
 
+#include "app/data/dataset_store.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -41,7 +43,9 @@ bool writeFile(const QString &path, const QByteArray &content) {
 
 constexpr const char *kRunColumns = "id, project_id, architecture_version_id, name, config_json, target, state, "
                                     "created_at, started_at, finished_at, exit_code, exit_message, "
-                                    "final_metrics_json, weights_hash, execution_json";
+                                    "final_metrics_json, weights_hash, execution_json, dataset_version_id, "
+                                    "(SELECT d.name || '@' || v.version FROM dataset_versions v JOIN datasets d"
+                                    " ON d.id = v.dataset_id WHERE v.id = runs.dataset_version_id)";
 
 Run runFromQuery(const QSqlQuery &q) {
     Run r;
@@ -60,6 +64,8 @@ Run runFromQuery(const QSqlQuery &q) {
     r.finalMetrics = parseObject(q.value(12));
     r.weightsHash = q.value(13).toString();
     r.execution = parseObject(q.value(14));
+    r.datasetVersionId = q.value(15).toLongLong();
+    r.datasetRef = q.value(16).toString();
     return r;
 }
 
@@ -215,20 +221,38 @@ std::optional<ArchitectureVersion> RunStore::architectureVersion(qint64 id) {
 // --- runs ---
 
 std::optional<Run> RunStore::createRun(qint64 projectId, qint64 architectureVersionId, const QString &name,
-                                       const QJsonObject &config, const QString &target, const QJsonObject &execution) {
+                                       const QJsonObject &requestedConfig, const QString &target,
+                                       const QJsonObject &execution) {
     error_.clear();
     std::optional<ArchitectureVersion> arch;
     if (architectureVersionId > 0) {
         arch = architectureVersion(architectureVersionId);
         if (!arch) return std::nullopt;
     }
+    // data.dataset "NAME" or "NAME@N" is pinned to the version it names now, so the run records what it trains on.
+    QJsonObject config = requestedConfig;
+    QVariant datasetVersionId;
+    QJsonObject data = config.value(QStringLiteral("data")).toObject();
+    if (data.contains(QStringLiteral("dataset"))) {
+        DatasetStore datasets(ws_);
+        const auto version = datasets.resolve(data.value(QStringLiteral("dataset")).toString());
+        if (!version) return fail(tr("data.dataset: %1").arg(datasets.errorString())), std::nullopt;
+        const QString relative = data.value(QStringLiteral("path")).toString();
+        if (!relative.isEmpty() && !isSafeManifestPath(relative))
+            return fail(tr("data.path \"%1\" must be a relative path inside the dataset %2.")
+                            .arg(relative, version->ref())),
+                   std::nullopt;
+        data.insert(QStringLiteral("dataset"), version->ref());
+        config.insert(QStringLiteral("data"), data);
+        datasetVersionId = version->id;
+    }
     WriteTransaction tx(db());
     if (!tx.isActive()) return fail(tx.errorString()), std::nullopt;
     const QString now = databaseTimestamp();
     QSqlQuery q(db());
-    q.prepare(
-        QStringLiteral("INSERT INTO runs (project_id, architecture_version_id, name, config_json, target,"
-                       " execution_json, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?)"));
+    q.prepare(QStringLiteral("INSERT INTO runs (project_id, architecture_version_id, name, config_json, target,"
+                             " execution_json, state, created_at, updated_at, dataset_version_id)"
+                             " VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)"));
     q.addBindValue(projectId);
     q.addBindValue(architectureVersionId > 0 ? QVariant(architectureVersionId) : QVariant());
     q.addBindValue(name);
@@ -237,6 +261,7 @@ std::optional<Run> RunStore::createRun(qint64 projectId, qint64 architectureVers
     q.addBindValue(QString::fromUtf8(QJsonDocument(execution).toJson(QJsonDocument::Compact)));
     q.addBindValue(now);
     q.addBindValue(now);
+    q.addBindValue(datasetVersionId);
     if (!q.exec()) return fail(tr("Cannot create run \"%1\": %2").arg(name, q.lastError().text())), std::nullopt;
     const qint64 id = q.lastInsertId().toLongLong();
     q.prepare(

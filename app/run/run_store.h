@@ -77,6 +77,8 @@ struct Run {
     QString exitMessage;
     QJsonObject finalMetrics;
     QString weightsHash;
+    qint64 datasetVersionId = 0; ///< the registered dataset version it trains on (data.dataset), 0 when none
+    QString datasetRef;          ///< "name@N" of that version; empty when none (or the dataset was removed)
 };
 
 struct RunTransition {

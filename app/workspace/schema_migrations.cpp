@@ -177,6 +177,24 @@ Migration migration6() {
             })};
 }
 
+// Version 7: registered datasets (app/data/dataset_store.h). A dataset has versions; each version holds the
+// content manifest (files, sizes, chunk hashes) of what was imported. A run records the version it trained on.
+Migration migration7() {
+    return {7, QStringLiteral("dataset versions"),
+            l({
+                "CREATE UNIQUE INDEX datasets_name ON datasets (name)",
+                "CREATE TABLE dataset_versions (id INTEGER PRIMARY KEY,"
+                " dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE, version INTEGER NOT NULL,"
+                " manifest_json TEXT NOT NULL, manifest_hash TEXT NOT NULL, format TEXT NOT NULL,"
+                " schema_json TEXT NOT NULL DEFAULT '{}', row_count INTEGER NOT NULL DEFAULT -1,"
+                " size_bytes INTEGER NOT NULL, file_count INTEGER NOT NULL, new_bytes INTEGER NOT NULL DEFAULT 0,"
+                " source TEXT NOT NULL DEFAULT '', created_by TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL,"
+                " UNIQUE (dataset_id, version))",
+                "ALTER TABLE runs ADD COLUMN dataset_version_id INTEGER REFERENCES dataset_versions(id)"
+                " ON DELETE SET NULL",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -187,8 +205,8 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 } // namespace
 
 const QList<Migration> &schemaMigrations() {
-    static const QList<Migration> all = {migration1(), migration2(), migration3(),
-                                         migration4(), migration5(), migration6()};
+    static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4(),
+                                         migration5(), migration6(), migration7()};
     return all;
 }
 

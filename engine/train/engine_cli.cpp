@@ -41,6 +41,7 @@ void printHelp() {
            "  --run-dir DIR      directory for events, checkpoints and exports (created if missing)\n"
            "  --resume           continue from the newest valid checkpoint in DIR\n"
            "  --init-weights W   start from the weights in W.safetensors (fine-tuning; a fresh optimizer, step 0)\n"
+           "  --data-path P      the data file or folder (replaces data.path; where the launcher put data.dataset)\n"
            "  --dry-run          validate spec, config and data, time a few steps, print the plan\n"
            "  --threads N        intra-op threads (default: all physical cores)\n"
            "  --device cpu|cuda  compute device (default: from the config, else cpu)\n"
@@ -60,7 +61,7 @@ void printHelp() {
 }
 
 struct Arguments {
-    std::string spec, config, runDir, device, initWeights;
+    std::string spec, config, runDir, device, initWeights, dataPath;
     bool resume = false, dryRun = false;
     int threads = -1;
     int nproc = 1;
@@ -96,6 +97,8 @@ Arguments parseArguments(int argc, char **argv) {
             a.resume = true;
         else if (arg == "--init-weights")
             a.initWeights = value(i, arg);
+        else if (arg == "--data-path")
+            a.dataPath = value(i, arg);
         else if (arg == "--dry-run")
             a.dryRun = true;
         else if (arg == "--device")
@@ -110,6 +113,25 @@ Arguments parseArguments(int argc, char **argv) {
     if (a.config.empty()) throw UsageError("--config is required.", "--config");
     if (a.runDir.empty() && !a.dryRun) throw UsageError("--run-dir is required.", "--run-dir");
     return a;
+}
+
+/// --data-path: where the launcher put the registered dataset that data.dataset names (docs/datasets.md).
+void applyDataPath(RunConfig &config, const std::string &dataPath) {
+    nlohmann::json &data = config.data.options;
+    const auto dataset = data.find("dataset");
+    if (dataset != data.end() && !dataset->is_string())
+        throw EngineError("'data.dataset' must be a dataset name such as \"cancer@2\" (got " + dataset->dump() + ").",
+                          "data.dataset");
+    if (dataPath.empty()) {
+        if (dataset != data.end() && !data.contains("path"))
+            throw EngineError("'data.dataset' names the registered dataset '" + dataset->get<std::string>() +
+                                  "', but no --data-path says where it is on this machine.",
+                              "data.dataset", {},
+                              "Start the run with Diamond (the app or diamondctl), which puts the dataset in place "
+                              "and passes --data-path, or give data.path instead.");
+        return;
+    }
+    data["path"] = std::filesystem::absolute(dataPath).lexically_normal().string();
 }
 
 void emitError(EventWriter &events, const std::string &message, const std::string &field = {},
@@ -147,7 +169,8 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
         if (d.severity == spec::Severity::Error)
             throw EngineError(args.spec + ": " + spec::formatDiagnostic(d), "spec", d.node, d.hint);
     }
-    const RunConfig config = loadRunConfig(args.config);
+    RunConfig config = loadRunConfig(args.config);
+    applyDataPath(config, args.dataPath);
     TrainerOptions options;
     options.runDir = args.runDir;
     options.resume = args.resume;

@@ -1,5 +1,7 @@
 #include "ui/run/dataset_preview.h"
 
+#include "app/data/dataset_inspector.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -28,49 +30,40 @@ class PreviewText {
     Q_DECLARE_TR_FUNCTIONS(DatasetPreview)
 };
 
-QStringList splitCsvLine(const QString &line, QChar delimiter) {
-    QStringList out;
-    QString field;
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"'))
-                field += c, ++i;
-            else if (c == QLatin1Char('"'))
-                quoted = false;
-            else
-                field += c;
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == delimiter) {
-            out << field;
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    out << field;
-    return out;
-}
-
-DatasetPreview previewCsv(const QString &path) {
+DatasetPreview previewCsv(const QString &path, int skipRows) {
     DatasetPreview p;
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
         p.error = PreviewText::tr("Cannot open %1: %2").arg(path, f.errorString());
         return p;
     }
+    for (int i = 0; i < skipRows && !f.atEnd(); ++i)
+        f.readLine();
     const QString first = QString::fromUtf8(f.readLine()).trimmed();
     const QChar delimiter =
         first.count(QLatin1Char('\t')) > first.count(QLatin1Char(',')) ? QLatin1Char('\t') : QLatin1Char(',');
-    p.header = splitCsvLine(first, delimiter);
+    p.header = app::splitCsvRecord(first, delimiter);
     qint64 lines = 0;
+    // A first row of numbers is data: the columns are numbered instead.
+    bool allNumbers = !p.header.isEmpty();
+    for (const QString &field : std::as_const(p.header)) {
+        bool ok = false;
+        field.toDouble(&ok);
+        allNumbers = allNumbers && ok;
+    }
+    if (allNumbers) {
+        p.rows << p.header;
+        ++lines;
+        const qsizetype columns = p.header.size();
+        p.header.clear();
+        for (qsizetype c = 0; c < columns; ++c)
+            p.header << QString::number(c);
+    }
     while (!f.atEnd()) {
         const QByteArray raw = f.readLine();
         if (raw.trimmed().isEmpty()) continue;
         ++lines;
-        if (p.rows.size() < 200) p.rows << splitCsvLine(QString::fromUtf8(raw).trimmed(), delimiter);
+        if (p.rows.size() < 200) p.rows << app::splitCsvRecord(QString::fromUtf8(raw).trimmed(), delimiter);
     }
     p.summary = PreviewText::tr("%1 rows × %2 columns").arg(lines).arg(p.header.size());
     return p;
@@ -172,8 +165,8 @@ QString syntheticSourceDescription(const QString &source) {
     return {};
 }
 
-DatasetPreview loadDatasetPreview(const QString &source, const QString &path) {
-    if (source == QLatin1String("csv")) return previewCsv(path);
+DatasetPreview loadDatasetPreview(const QString &source, const QString &path, int skipRows) {
+    if (source == QLatin1String("csv")) return previewCsv(path, skipRows);
     if (source == QLatin1String("image_folder")) return previewImages(path);
     if (source == QLatin1String("npy")) return previewNpy(path);
     DatasetPreview p;
@@ -248,7 +241,7 @@ DatasetPreviewWidget::DatasetPreviewWidget(QWidget *parent) : QWidget(parent) {
 
 QString DatasetPreviewWidget::summary() const { return summary_->text(); }
 
-void DatasetPreviewWidget::showDataset(const QString &source, const QString &path) {
+void DatasetPreviewWidget::showDataset(const QString &source, const QString &path, int skipRows) {
     const int generation = ++generation_;
     summary_->setText(tr("Loading preview…"));
     auto *watcher = new QFutureWatcher<DatasetPreview>(this);
@@ -256,7 +249,7 @@ void DatasetPreviewWidget::showDataset(const QString &source, const QString &pat
         watcher->deleteLater();
         if (generation == generation_) apply(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(loadDatasetPreview, source, path));
+    watcher->setFuture(QtConcurrent::run(loadDatasetPreview, source, path, skipRows));
 }
 
 void DatasetPreviewWidget::apply(const DatasetPreview &preview) {

@@ -25,8 +25,9 @@ struct DatasetPreview {
     QString error; ///< translated, names the file
 };
 
-/// Reads at most a few hundred rows / 32 images / 1M values. Safe on any thread.
-DatasetPreview loadDatasetPreview(const QString &source, const QString &path);
+/// Reads at most a few hundred rows / 32 images / 1M values. Safe on any thread. CSV: the first `skipRows` lines
+/// are left out; a first row of numbers above numbers is data (columns "0", "1", ...), else the header.
+DatasetPreview loadDatasetPreview(const QString &source, const QString &path, int skipRows = 0);
 
 /// A bar chart of bin counts (QPainter).
 class HistogramView : public QWidget {
@@ -50,7 +51,7 @@ class DatasetPreviewWidget : public QWidget {
 public:
     explicit DatasetPreviewWidget(QWidget *parent = nullptr);
     /// Starts loading a preview (asynchronously; a newer request wins).
-    void showDataset(const QString &source, const QString &path);
+    void showDataset(const QString &source, const QString &path, int skipRows = 0);
     QString summary() const;
     QTableWidget *table() const { return table_; }
     QListWidget *imageGrid() const { return images_; }

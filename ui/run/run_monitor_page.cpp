@@ -91,6 +91,19 @@ RunMonitorPage::RunMonitorPage(app::Workspace &workspace, app::RunService *servi
     connect(service_, &app::RunService::cancelFailed, this, [this](qint64 id, const QString &error) {
         if (id == runId_) appendLog(tr("Cannot stop: %1").arg(error));
     });
+    connect(service_, &app::RunService::datasetStaging, this,
+            [this](qint64 id, qint64 sent, qint64 total, const QString &phase) {
+                if (id != runId_) return;
+                const bool over = phase == QLatin1String("done") || phase == QLatin1String("failed");
+                staging_->setVisible(!over);
+                if (over) return;
+                staging_->setValue(total > 0 ? int(1000.0 * double(sent) / double(total)) : 0);
+                staging_->setFormat(phase == QLatin1String("verifying")
+                                        ? tr("Dataset: verifying on the cluster…")
+                                        : tr("Dataset: %1 of %2 MiB sent")
+                                              .arg(double(sent) / 1048576.0, 0, 'f', 1)
+                                              .arg(double(total) / 1048576.0, 0, 'f', 1));
+            });
 
     // History off the GUI thread; live batches that arrive meanwhile are already in the database and come back
     // with the history (the signals above are ignored until then).
@@ -147,6 +160,18 @@ void RunMonitorPage::buildUi() {
     job_->setTextFormat(Qt::PlainText); // job ids and states come from the cluster
     job_->hide();
     layout->addWidget(job_);
+    auto *dataRow = new QHBoxLayout;
+    dataset_ = new QLabel(this);
+    dataset_->setObjectName(QStringLiteral("runDataset"));
+    dataset_->setTextFormat(Qt::PlainText);
+    dataset_->hide();
+    staging_ = new QProgressBar(this);
+    staging_->setObjectName(QStringLiteral("datasetStaging"));
+    staging_->setRange(0, 1000);
+    staging_->hide();
+    dataRow->addWidget(dataset_);
+    dataRow->addWidget(staging_, 1);
+    layout->addLayout(dataRow);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("X axis:"), this));
@@ -206,6 +231,8 @@ void RunMonitorPage::buildUi() {
     setState(state_);
 }
 
+QString RunMonitorPage::logText() const { return log_->toPlainText(); }
+
 QString RunMonitorPage::title() const {
     return runName_.isEmpty() ? tr("Run %1").arg(runId_) : tr("%1 (run %2)").arg(runName_).arg(runId_);
 }
@@ -217,6 +244,8 @@ void RunMonitorPage::applyHistory(const app::RunHistory &history) {
     }
     runName_ = history.run->name;
     heading_->setText(title());
+    dataset_->setText(history.run->datasetRef.isEmpty() ? QString() : tr("Dataset: %1").arg(history.run->datasetRef));
+    dataset_->setVisible(!history.run->datasetRef.isEmpty());
     Q_EMIT titleChanged(title());
     for (const QJsonObject &e : history.events)
         handleEvent(e, false);

@@ -53,6 +53,10 @@ public:
     /// Chart of a metric ("loss", "accuracy", "lr", ...), nullptr while the run has none.
     CurveChart *chart(const QString &metric) const { return charts_.value(metric); }
     QProgressBar *progressBar() const { return progress_; }
+    QProgressBar *stagingBar() const { return staging_; }
+    QLabel *datasetLabel() const { return dataset_; }
+    /// The event log's text (engine events and the executors' notes).
+    QString logText() const;
     QPushButton *stopButton() const { return stop_; }
     QPushButton *resumeButton() const { return resume_; }
     QPushButton *publishButton() const { return publish_; }
@@ -113,7 +117,9 @@ private:
     QPushButton *resume_ = nullptr;
     QPushButton *publish_ = nullptr;
     QLabel *job_ = nullptr;
-    QString jobPhase_; ///< of the newest cluster job; empty for local runs
+    QLabel *dataset_ = nullptr;       ///< "Dataset: name@N" for runs on a registered dataset
+    QProgressBar *staging_ = nullptr; ///< while a cluster run's dataset is staged
+    QString jobPhase_;                ///< of the newest cluster job; empty for local runs
     QComboBox *xAxisBox_ = nullptr;
     QCheckBox *logBox_ = nullptr;
     QSlider *smoothingSlider_ = nullptr;

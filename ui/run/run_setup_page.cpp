@@ -279,7 +279,15 @@ void RunSetupPage::loadForm(const QJsonObject &c) {
     // Fields the config leaves out show the run-config library's defaults (diamond_run_config).
     const auto value = [&c](const char *path) { return app::runConfigValue(c, QLatin1String(path)); };
     const QJsonObject data = c.value(QStringLiteral("data")).toObject();
-    const int index = source_->findData(data.value(QStringLiteral("source")).toString(QStringLiteral("spirals")));
+    int index = source_->findData(data.value(QStringLiteral("source")).toString(QStringLiteral("spirals")));
+    if (data.contains(QStringLiteral("dataset"))) {
+        const QString name = data.value(QStringLiteral("dataset")).toString().section(QLatin1Char('@'), 0, 0);
+        index = source_->findData(QString(QStringLiteral("dataset:") + name));
+        if (index < 0) { // not (yet) listed: keep it selectable
+            source_->addItem(tr("%1 (registered)").arg(name), QString(QStringLiteral("dataset:") + name));
+            index = source_->count() - 1;
+        }
+    }
     source_->setCurrentIndex(std::max(0, index));
     path_->setText(data.value(QStringLiteral("path")).toString(data.value(QStringLiteral("inputs")).toString()));
     targetColumn_->setText(data.value(QStringLiteral("target")).toVariant().toString());
@@ -305,18 +313,36 @@ void RunSetupPage::loadForm(const QJsonObject &c) {
 QJsonObject RunSetupPage::config() const {
     QJsonObject c = base_;
     c.insert(QStringLiteral("format"), QLatin1String(diamond::config::kRunFormatV1));
-    const QString source = source_->currentData().toString();
+    const QString item = source_->currentData().toString();
+    const RegisteredDataset *dataset = currentDataset();
+    QString source = item;
     QJsonObject data = c.value(QStringLiteral("data")).toObject();
-    if (data.value(QStringLiteral("source")).toString() != source) data = {}; // options of another source
+    if (item.startsWith(QLatin1String("dataset:"))) {
+        source = dataset ? dataset->format : data.value(QStringLiteral("source")).toString();
+        const QString name = item.mid(8);
+        if (data.value(QStringLiteral("dataset")).toString().section(QLatin1Char('@'), 0, 0) != name) {
+            data = {{QStringLiteral("dataset"), name}}; // another dataset: its own options
+            if (dataset && dataset->schema.value(QStringLiteral("skip_rows")).toInt() > 0)
+                data.insert(QStringLiteral("skip_rows"), dataset->schema.value(QStringLiteral("skip_rows")).toInt());
+            if (dataset && source == QLatin1String("csv"))
+                data.insert(QStringLiteral("header"), dataset->schema.value(QStringLiteral("header")).toBool(true));
+        }
+    } else {
+        data.remove(QStringLiteral("dataset"));
+    }
+    if (data.value(QStringLiteral("source")).toString() != source && !data.contains(QStringLiteral("dataset")))
+        data = {}; // options of another source
     data.insert(QStringLiteral("source"), source);
     data.insert(QStringLiteral("validation_split"), validationSplit_->value());
     const SourceInfo *info = sourceInfo(source);
     if (info && !info->file && !info->folder) data.insert(QStringLiteral("samples"), samples_->value());
-    if (info && (info->file || info->folder)) {
+    if (info && (info->file || info->folder) && !data.contains(QStringLiteral("dataset"))) {
         data.insert(source == QLatin1String("npy") ? QStringLiteral("inputs") : QStringLiteral("path"), path_->text());
     }
     if (source == QLatin1String("csv") && !targetColumn_->text().isEmpty())
         data.insert(QStringLiteral("target"), targetColumn_->text());
+    else if (source == QLatin1String("csv") && dataset && dataset->schema.contains(QStringLiteral("target")))
+        data.insert(QStringLiteral("target"), dataset->schema.value(QStringLiteral("target")).toString());
     c.insert(QStringLiteral("data"), data);
 
     QJsonObject opt = c.value(QStringLiteral("optimizer")).toObject();
@@ -439,15 +465,63 @@ QString RunSetupPage::planText() const {
 }
 
 void RunSetupPage::sourceChanged() {
+    if (const RegisteredDataset *d = currentDataset()) {
+        path_->setEnabled(false);
+        path_->setText(tr("registered dataset %1@%2 (%3)").arg(d->name).arg(d->version).arg(d->format));
+        browse_->setEnabled(false);
+        targetColumn_->setEnabled(d->format == QLatin1String("csv"));
+        targetColumn_->setPlaceholderText(d->schema.value(QStringLiteral("target")).toString());
+        samples_->setEnabled(false);
+        preview_->showDataset(d->format, resolveData_ ? resolveData_(d->name) : QString(),
+                              d->schema.value(QStringLiteral("skip_rows")).toInt());
+        schedulePlan();
+        return;
+    }
     const QString source = source_->currentData().toString();
     const SourceInfo *info = sourceInfo(source);
     const bool fileLike = info && (info->file || info->folder);
     path_->setEnabled(fileLike);
     browse_->setEnabled(fileLike);
     targetColumn_->setEnabled(source == QLatin1String("csv"));
+    targetColumn_->setPlaceholderText(tr("column to predict (name or index)"));
     samples_->setEnabled(!fileLike);
     preview_->showDataset(source, path_->text());
     schedulePlan();
+}
+
+const RegisteredDataset *RunSetupPage::registered(const QString &name) const {
+    for (const RegisteredDataset &d : datasets_)
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+const RegisteredDataset *RunSetupPage::currentDataset() const {
+    const QString item = source_->currentData().toString();
+    return item.startsWith(QLatin1String("dataset:")) ? registered(item.mid(8)) : nullptr;
+}
+
+void RunSetupPage::setRegisteredDatasets(const QList<RegisteredDataset> &datasets) {
+    const QJsonObject keep = config();
+    datasets_ = datasets;
+    const QSignalBlocker block(source_);
+    for (int i = source_->count() - 1; i >= 0; --i)
+        if (source_->itemData(i).toString().startsWith(QLatin1String("dataset:")) ||
+            source_->itemData(i).toString().isEmpty())
+            source_->removeItem(i);
+    if (!datasets_.isEmpty()) source_->insertSeparator(source_->count());
+    for (const RegisteredDataset &d : std::as_const(datasets_))
+        source_->addItem(tr("%1 (registered, %2)").arg(d.name, d.format), QString(QStringLiteral("dataset:") + d.name));
+    loadForm(keep);
+    sourceChanged();
+}
+
+bool RunSetupPage::useDataset(const QString &name) {
+    const int index = source_->findData(QString(QStringLiteral("dataset:") + name));
+    if (index < 0) return false;
+    source_->setCurrentIndex(index);
+    targetColumn_->clear();
+    sourceChanged();
+    return true;
 }
 
 void RunSetupPage::browse() {
@@ -489,7 +563,9 @@ void RunSetupPage::requestPlan() {
         return;
     }
     planLabel_->setText(tr("Computing the plan…"));
-    planJob_->start(spec_, config, 1);
+    QString dataPath;
+    if (const RegisteredDataset *d = currentDataset(); d && resolveData_) dataPath = resolveData_(d->name);
+    planJob_->start(spec_, config, 1, dataPath);
 }
 
 } // namespace diamond::ui

@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -27,6 +29,14 @@ namespace diamond::ui {
 
 class DatasetPreviewWidget;
 
+/// A registered dataset the form offers as data (from the workspace's DatasetStore).
+struct RegisteredDataset {
+    QString name;
+    int version = 0;    ///< the newest
+    QString format;     ///< the engine source: csv, npy, ...
+    QJsonObject schema; ///< DatasetVersion::schema (target, skip_rows, header, classes)
+};
+
 class RunSetupPage : public QWidget {
     Q_OBJECT
 public:
@@ -43,6 +53,15 @@ public:
     QString initialWeights() const { return initWeights_; }
     /// Compute targets besides this computer (cluster profile names).
     void setClusterTargets(const QStringList &names);
+
+    /// Registered datasets, offered after the built-in sources as "name (registered)".
+    void setRegisteredDatasets(const QList<RegisteredDataset> &datasets);
+    /// Makes a registered dataset the run's data (data.dataset); false when there is none of that name.
+    bool useDataset(const QString &name);
+    /// Where a registered dataset ("name" or "name@N") is on this computer, for the preview and the dry-run plan.
+    void setDataPathResolver(std::function<QString(const QString &ref)> resolver) {
+        resolveData_ = std::move(resolver);
+    }
 
     /// The network the plan is computed for.
     void setSpec(const QJsonObject &spec);
@@ -66,6 +85,12 @@ private:
     void schedulePlan();
     void requestPlan();
 
+    const RegisteredDataset *registered(const QString &name) const;
+    /// The registered dataset chosen in the source box, or nullptr.
+    const RegisteredDataset *currentDataset() const;
+
+    QList<RegisteredDataset> datasets_;
+    std::function<QString(const QString &)> resolveData_;
     QJsonObject base_;
     QJsonObject spec_;
     QJsonObject plan_;

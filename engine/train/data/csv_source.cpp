@@ -1,4 +1,5 @@
-// csv: a delimited text file with one sample per record. Options: path, header (true), delimiter (","),
+// csv: a delimited text file with one sample per record. Options: path, skip_rows (0: lines above the table, e.g.
+// scikit-learn's line of counts), header (true, false or "auto"), delimiter (","),
 // target (column name, or index when header is false; a list of columns for multi-output regression),
 // features (default: every other column), task ("auto"|"classification"|"regression").
 // Parsing follows RFC 4180 (quoted fields, "" inside quotes, quoted line breaks); blank lines are skipped,
@@ -35,10 +36,11 @@ void reserveCharged(std::vector<T> &v, std::size_t extra, ByteBudget &budget, co
 
 /// Parses `text` record by record; `onRecord(fields, line)` gets the fields and the 1-based line the record
 /// starts on. Quoted fields are unescaped; unquoted ones trimmed of blanks (other than the delimiter). The
-/// field list of a record is charged to `budget` as it grows.
+/// field list of a record is charged to `budget` as it grows. The first `skipLines` lines are not parsed (line
+/// numbers still count them).
 template <typename OnRecord>
 void parseRecords(std::string_view text, char delimiter, const std::string &file, ByteBudget &budget,
-                  OnRecord onRecord) {
+                  std::int64_t skipLines, OnRecord onRecord) {
     const std::string what = "'" + file + "' (data.path)";
     std::vector<std::string> fields;
     std::string field;
@@ -48,6 +50,10 @@ void parseRecords(std::string_view text, char delimiter, const std::string &file
     std::int64_t line = 1, recordLine = 1;
     std::size_t i = 0;
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) i = 3;
+    for (; line <= skipLines && i < text.size(); ++i) {
+        if (text[i] == '\n') ++line;
+    }
+    recordLine = line;
     auto isBlank = [delimiter](char c) { return (c == ' ' || c == '\t') && c != delimiter; };
     auto endField = [&]() {
         if (!wasQuoted) {
@@ -110,6 +116,9 @@ void parseRecords(std::string_view text, char delimiter, const std::string &file
     if (!fields.empty() || !field.empty() || wasQuoted) endRecord();
 }
 
+/// Thrown by a record callback to end parseRecords() early.
+struct StopParsing {};
+
 /// Locale-independent full-field number parse (accepts a leading '+'); false for empty/partial/non-finite.
 bool parseNumber(const std::string &s, double &out) {
     const char *b = s.data();
@@ -139,7 +148,11 @@ public:
     Dataset load(const DataConfig &config, std::uint64_t) override {
         Options o(config, "csv");
         const std::string path = o.path("path");
-        const bool header = o.boolean("header", true);
+        const std::int64_t skipRows = o.integer("skip_rows", 0, 0, 1000000);
+        const nlohmann::json *headerOpt = o.raw("header");
+        if (headerOpt && !headerOpt->is_boolean() && *headerOpt != "auto")
+            throw EngineError("'data.header' must be true, false or \"auto\" (got " + headerOpt->dump() + ").",
+                              "data.header");
         std::string delim = o.string("delimiter", ",");
         if (delim == "tab" || delim == "\\t") delim = "\t";
         if (delim.size() != 1 || delim == "\"" || delim == "\n" || delim == "\r")
@@ -156,6 +169,9 @@ public:
         const std::string what = "'" + path + "' (data.path)";
         ByteBuffer bytes = readFileMaybeGz(path, "data.path", budget);
         const std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+        const bool header = headerOpt && headerOpt->is_boolean() ? headerOpt->get<bool>()
+                            : headerOpt ? looksLikeHeader(text, delim[0], path, budget, skipRows)
+                                        : true;
 
         // An upper bound of the records (lines that are not empty), so the per-row vectors are reserved once
         // instead of being copied while they double.
@@ -173,53 +189,65 @@ public:
         std::size_t columns = 0;
         bool first = true;
 
-        parseRecords(text, delim[0], path, budget, [&](const std::vector<std::string> &fields, std::int64_t line) {
-            if (first) {
-                first = false;
-                columns = fields.size();
-                budget.charge(columns * (sizeof(std::string) + 24), what + " header", "data.path");
-                for (std::size_t c = 0; c < columns; ++c)
-                    names.push_back(header ? fields[c] : std::to_string(c));
-                resolveColumns(names, targetOpt, featuresOpt, header, path, targetCols, featureCols);
-                reserveCharged(values, recordBound * featureCols.size(), budget, what);
-                reserveCharged(labels, recordBound * targetCols.size(), budget, what);
-                reserveCharged(lines, recordBound, budget, what);
-                if (header) return;
-            }
-            if (fields.size() != columns)
-                throw EngineError(path + ":" + std::to_string(line) + ": " + std::to_string(fields.size()) +
-                                      " fields, but " + (header ? "the header has " : "the first row has ") +
-                                      std::to_string(columns) + ".",
-                                  "data.path", {}, "Every row needs the same number of fields.");
-            reserveCharged(values, featureCols.size(), budget, what);
-            reserveCharged(labels, targetCols.size(), budget, what);
-            reserveCharged(lines, 1, budget, what);
-            for (const std::int64_t c : featureCols) {
-                double v = 0;
-                if (!parseNumber(fields[c], v))
-                    throw EngineError(
-                        path + ":" + std::to_string(line) + ": column '" + names[c] + "' has " +
-                            (fields[c].empty() ? std::string("no value")
-                                               : "the non-numeric value '" + fields[c] + "'") +
-                            ".",
-                        "data.features", {},
-                        "Features must be numbers; fix the value or leave the column out of data.features.");
-                if (std::fabs(v) > std::numeric_limits<float>::max())
-                    throw EngineError(path + ":" + std::to_string(line) + ": column '" + names[c] +
-                                          "' has the value '" + fields[c] + "', beyond the range of float32.",
-                                      "data.features");
-                values.push_back(static_cast<float>(v));
-            }
-            for (const std::int64_t c : targetCols) {
-                if (fields[c].empty())
-                    throw EngineError(path + ":" + std::to_string(line) + ": the target column '" + names[c] +
-                                          "' has no value.",
-                                      "data.target");
-                budget.charge(heapBytes(fields[c].size()), what, "data.path");
-                labels.push_back(fields[c]);
-            }
-            lines.push_back(line);
-        });
+        std::int64_t firstLine = 0;
+        parseRecords(
+            text, delim[0], path, budget, skipRows, [&](const std::vector<std::string> &fields, std::int64_t line) {
+                if (first) {
+                    first = false;
+                    firstLine = line;
+                    columns = fields.size();
+                    budget.charge(columns * (sizeof(std::string) + 24), what + " header", "data.path");
+                    for (std::size_t c = 0; c < columns; ++c)
+                        names.push_back(header ? fields[c] : std::to_string(c));
+                    resolveColumns(names, targetOpt, featuresOpt, header, path, targetCols, featureCols);
+                    reserveCharged(values, recordBound * featureCols.size(), budget, what);
+                    reserveCharged(labels, recordBound * targetCols.size(), budget, what);
+                    reserveCharged(lines, recordBound, budget, what);
+                    if (header) return;
+                }
+                if (fields.size() != columns) {
+                    const std::string message = path + ":" + std::to_string(line) + ": " +
+                                                std::to_string(fields.size()) + " fields, but " +
+                                                (header ? "the header" : "the first row") + " (line " +
+                                                std::to_string(firstLine) + ") has " + std::to_string(columns) + ".";
+                    // A first line of another width than the table is likely a metadata line (scikit-learn's
+                    // files start with "569,30,malignant,benign"): say how to skip it.
+                    if (lines.empty())
+                        throw EngineError(message, "data.path", {},
+                                          "If line " + std::to_string(firstLine) +
+                                              " is not part of the table, skip it with \"skip_rows\": " +
+                                              std::to_string(firstLine) + ".");
+                    throw EngineError(message, "data.path", {}, "Every row needs the same number of fields.");
+                }
+                reserveCharged(values, featureCols.size(), budget, what);
+                reserveCharged(labels, targetCols.size(), budget, what);
+                reserveCharged(lines, 1, budget, what);
+                for (const std::int64_t c : featureCols) {
+                    double v = 0;
+                    if (!parseNumber(fields[c], v))
+                        throw EngineError(
+                            path + ":" + std::to_string(line) + ": column '" + names[c] + "' has " +
+                                (fields[c].empty() ? std::string("no value")
+                                                   : "the non-numeric value '" + fields[c] + "'") +
+                                ".",
+                            "data.features", {},
+                            "Features must be numbers; fix the value or leave the column out of data.features.");
+                    if (std::fabs(v) > std::numeric_limits<float>::max())
+                        throw EngineError(path + ":" + std::to_string(line) + ": column '" + names[c] +
+                                              "' has the value '" + fields[c] + "', beyond the range of float32.",
+                                          "data.features");
+                    values.push_back(static_cast<float>(v));
+                }
+                for (const std::int64_t c : targetCols) {
+                    if (fields[c].empty())
+                        throw EngineError(path + ":" + std::to_string(line) + ": the target column '" + names[c] +
+                                              "' has no value.",
+                                          "data.target");
+                    budget.charge(heapBytes(fields[c].size()), what, "data.path");
+                    labels.push_back(fields[c]);
+                }
+                lines.push_back(line);
+            });
         if (first) throw EngineError("'" + path + "' (data.path) is empty.", "data.path");
         const auto s = static_cast<std::int64_t>(lines.size());
         if (s == 0) throw EngineError("'" + path + "' (data.path) has a header but no rows.", "data.path");
@@ -234,6 +262,31 @@ public:
     }
 
 private:
+    /// header "auto": the first record is a header when some column holds text there and a number in the
+    /// second record (a file of one record: when it holds any text).
+    static bool looksLikeHeader(std::string_view text, char delimiter, const std::string &path, ByteBudget &budget,
+                                std::int64_t skipRows) {
+        std::vector<std::vector<std::string>> records;
+        try {
+            parseRecords(text, delimiter, path, budget, skipRows,
+                         [&](const std::vector<std::string> &fields, std::int64_t) {
+                             records.push_back(fields);
+                             if (records.size() == 2) throw StopParsing{};
+                         });
+        } catch (const StopParsing &) {
+        }
+        if (records.empty()) return true;
+        double v = 0;
+        const auto &head = records[0];
+        for (std::size_t c = 0; c < head.size(); ++c) {
+            const bool text0 = !head[c].empty() && !parseNumber(head[c], v);
+            if (!text0) continue;
+            if (records.size() == 1) return true;
+            if (c < records[1].size() && parseNumber(records[1][c], v)) return true;
+        }
+        return false;
+    }
+
     static std::int64_t columnIndex(const nlohmann::json &v, const std::vector<std::string> &names,
                                     const std::string &key, const std::string &path) {
         std::string available;

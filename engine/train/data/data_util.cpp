@@ -23,7 +23,7 @@ namespace diamond::engine::data {
 
 namespace {
 
-const char *const kCommonKeys[] = {"source", "validation_split", "standardize", "max_bytes"};
+const char *const kCommonKeys[] = {"source", "validation_split", "standardize", "max_bytes", "dataset"};
 
 std::uint64_t splitmix64(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ULL;

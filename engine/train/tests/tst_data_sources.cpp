@@ -383,6 +383,37 @@ private Q_SLOTS:
         const std::string unclosed = write("unclosed.csv", "a,label\n1,\"x\n");
         CHECK_ENGINE_ERROR(load("csv", {{"path", unclosed}, {"target", "label"}}), "data.path", "unclosed.csv:2:");
         CHECK_ENGINE_ERROR(load("csv", {{"path", file}, {"target", "label"}, {"delimiter", ";;"}}), "data.delimiter");
+        CHECK_ENGINE_ERROR(load("csv", {{"path", file}, {"target", "label"}, {"header", "maybe"}}), "data.header");
+    }
+
+    void csvSkipRowsAndHeaderDetection() {
+        // scikit-learn's bundled files: a line of counts and class names above the table.
+        std::string text = "6,3,malignant,benign\n";
+        for (int i = 0; i < 6; ++i)
+            text += std::to_string(i) + "," + std::to_string(i * 2) + "," + std::to_string(i * 3) + "," +
+                    std::to_string(i * 4) + "," + std::to_string(i % 2) + "\n";
+        const std::string sk = write("breast_cancer.csv", text.c_str());
+        CHECK_ENGINE_ERROR(load("csv", {{"path", sk}, {"target", "benign"}}), "data.path",
+                           "breast_cancer.csv:2:", "5 fields", "header (line 1) has 4", "\"skip_rows\": 1");
+        const std::string wide = write("wide.csv", "a,b\n1,2,3\n");
+        CHECK_ENGINE_ERROR(load("csv", {{"path", wide}, {"target", "b"}}), "data.path", "wide.csv:2:", "3 fields",
+                           "skip_rows");
+        Dataset d = load("csv", {{"path", sk}, {"skip_rows", 1}, {"header", false}, {"target", 4}});
+        QCOMPARE(d.inputs.size(0), std::int64_t(6));
+        QCOMPARE(d.inputs.size(1), std::int64_t(4));
+        QCOMPARE(d.inputs[5][2].item<float>(), 15.0f);
+        // "auto": no header above numbers ...
+        d = load("csv", {{"path", sk}, {"skip_rows", 1}, {"header", "auto"}, {"target", 4}});
+        QCOMPARE(d.inputs.size(0), std::int64_t(6));
+        // ... a header above numbers; line numbers count the skipped lines.
+        const std::string named = write("named.csv", "# exported 2026\nx,y,label\n1,2,a\n3,4,b\n5,oops,a\n");
+        CHECK_ENGINE_ERROR(load("csv", {{"path", named}, {"skip_rows", 1}, {"header", "auto"}, {"target", "label"}}),
+                           "data.features", "named.csv:5:", "'oops'");
+        const std::string good = write("good.csv", "# exported 2026\nx,y,label\n1,2,a\n3,4,b\n5,6,a\n");
+        d = load("csv", {{"path", good}, {"skip_rows", 1}, {"header", "auto"}, {"target", "label"}});
+        QCOMPARE(d.inputs.size(0), std::int64_t(3));
+        QCOMPARE(d.classNames.size(), std::size_t(2));
+        CHECK_ENGINE_ERROR(load("csv", {{"path", good}, {"skip_rows", -1}, {"target", "label"}}), "data.skip_rows");
     }
 
     // ---- npy / npz ----------------------------------------------------------------------------------------

@@ -255,8 +255,9 @@ private Q_SLOTS:
         // Every documented operation is answered by a route (not route_not_found / method_not_allowed).
         for (const QString &op : std::as_const(documented)) {
             const QString method = op.section(QLatin1Char(' '), 0, 0);
-            const QString path =
-                op.section(QLatin1Char(' '), 1).replace(QStringLiteral("{id}"), QStringLiteral("999999"));
+            const QString path = op.section(QLatin1Char(' '), 1)
+                                     .replace(QStringLiteral("{id}"), QStringLiteral("999999"))
+                                     .replace(QStringLiteral("{name}"), QStringLiteral("no-such-dataset"));
             if (path.endsWith(QLatin1String("/live"))) continue; // a stream; covered below
             const Response resp =
                 http(s1_, method.toLatin1(), path, method == QLatin1String("POST") ? QByteArray("{}") : QByteArray());
