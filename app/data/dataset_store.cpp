@@ -173,7 +173,11 @@ std::optional<DatasetVersion> DatasetStore::addVersion(const QString &name, cons
     q.addBindValue(datasetId);
     if (!q.exec()) return fail(q.lastError().text()), std::nullopt;
     if (!tx.commit()) return fail(tx.errorString()), std::nullopt;
-    return resolve(QStringLiteral("%1@%2").arg(name).arg(next));
+    auto added = resolve(QStringLiteral("%1@%2").arg(name).arg(next));
+    // The local copy is built here, on the importing thread, so that previews, plans and runs started later on the
+    // GUI thread find it ready instead of concatenating large files there. Not fatal: localCopy() builds it again.
+    if (added && localCopy(*added).isEmpty()) error_.clear();
+    return added;
 }
 
 QList<DatasetSummary> DatasetStore::list() {

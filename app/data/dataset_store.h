@@ -60,7 +60,8 @@ public:
     /// Splits "NAME[@N]" (version 0 = newest); false when malformed.
     static bool parseRef(const QString &ref, QString *name, int *version);
 
-    /// Imports `source` (file or folder) as the next version of `name` (created when new). When the content equals
+    /// Imports `source` (file or folder) as the next version of `name` (created when new) and builds its local copy
+    /// (localCopy()) on the calling thread. When the content equals
     /// the newest version's, no version is added and that version is returned with *unchanged set.
     /// `provenance` is recorded as the version's source instead of the path (e.g. the gallery package it came from).
     std::optional<DatasetVersion> addVersion(const QString &name, const QString &source,
