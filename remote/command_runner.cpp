@@ -1,6 +1,7 @@
 #include "remote/command_runner.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -58,7 +59,19 @@ bool copyResuming(const QString &from, const QString &to, QString *error, const 
 
 } // namespace
 
+InputSource inputOf(const QByteArray &data) {
+    return [data, given = false](QByteArray *block) mutable {
+        if (!given) *block = data;
+        given = true;
+        return true;
+    };
+}
+
 CommandResult LocalCommandRunner::run(const QString &command, const QByteArray &input, int timeoutMs) {
+    return runStreaming(command, inputOf(input), timeoutMs);
+}
+
+CommandResult LocalCommandRunner::runStreaming(const QString &command, const InputSource &input, int timeoutMs) {
     CommandResult result;
     QProcess process;
     process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
@@ -66,9 +79,35 @@ CommandResult LocalCommandRunner::run(const QString &command, const QByteArray &
         result.error = process.errorString();
         return result;
     }
-    if (!input.isEmpty()) process.write(input);
+    QElapsedTimer timer;
+    timer.start();
+    auto timedOut = [&] { return timeoutMs > 0 && timer.elapsed() > timeoutMs; };
+    for (QByteArray block;;) {
+        block.clear();
+        if (!input(&block)) {
+            result.error = QCoreApplication::translate("diamond::remote", "The input of the command was stopped");
+            break;
+        }
+        if (block.isEmpty()) break;
+        process.write(block);
+        // At most a few blocks wait in the pipe buffer.
+        while (process.bytesToWrite() > (qint64(16) << 20) && process.state() == QProcess::Running && !timedOut())
+            process.waitForBytesWritten(100);
+        if (process.state() != QProcess::Running) break;
+        if (timedOut()) {
+            result.error =
+                QCoreApplication::translate("diamond::remote", "Command timed out after %1 ms").arg(timeoutMs);
+            break;
+        }
+    }
+    if (!result.error.isEmpty()) {
+        process.kill();
+        process.waitForFinished();
+        return result;
+    }
     process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs > 0 ? timeoutMs : -1)) {
+    const int left = timeoutMs > 0 ? int(qMax<qint64>(1, timeoutMs - timer.elapsed())) : -1;
+    if (!process.waitForFinished(left)) {
         process.kill();
         process.waitForFinished();
         result.error = QCoreApplication::translate("diamond::remote", "Command timed out after %1 ms").arg(timeoutMs);

@@ -23,11 +23,22 @@ struct CommandResult {
 /// Called with (bytes done, bytes total) during a transfer; returning false cancels it.
 using TransferProgress = std::function<bool(qint64 done, qint64 total)>;
 
+/// Supplies a command's stdin piece by piece, so that large inputs never sit in memory whole: fills *block with the
+/// next bytes, an empty block at the end of the input; returning false stops the command (cancelled, or a local read
+/// error the caller records itself).
+using InputSource = std::function<bool(QByteArray *block)>;
+
+/// The InputSource that gives `data` as one block.
+InputSource inputOf(const QByteArray &data);
+
 class CommandRunner {
 public:
     virtual ~CommandRunner() = default;
     /// Runs `command` with /bin/sh on the host, feeding `input` on stdin. timeoutMs <= 0: no limit.
     virtual CommandResult run(const QString &command, const QByteArray &input = {}, int timeoutMs = 60000) = 0;
+    /// Like run(), with stdin streamed from `input`. When `input` returns false the command is stopped and the
+    /// result has an error.
+    virtual CommandResult runStreaming(const QString &command, const InputSource &input, int timeoutMs = 0) = 0;
     /// Copies a local file to the host (parent folders must exist). A shorter remote file is taken as a partial
     /// transfer and continued from its size; callers verify the result by SHA-256. False with *error on failure.
     virtual bool upload(const QString &localPath, const QString &remotePath, QString *error,
@@ -46,6 +57,7 @@ public:
 class LocalCommandRunner : public CommandRunner {
 public:
     CommandResult run(const QString &command, const QByteArray &input = {}, int timeoutMs = 60000) override;
+    CommandResult runStreaming(const QString &command, const InputSource &input, int timeoutMs = 0) override;
     bool upload(const QString &localPath, const QString &remotePath, QString *error,
                 const TransferProgress &progress = {}) override;
     bool download(const QString &remotePath, const QString &localPath, QString *error,

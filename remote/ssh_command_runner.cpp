@@ -54,10 +54,14 @@ bool SshCommandRunner::ensureConnected(QString *error) {
 }
 
 CommandResult SshCommandRunner::run(const QString &command, const QByteArray &input, int timeoutMs) {
+    return runStreaming(command, inputOf(input), timeoutMs);
+}
+
+CommandResult SshCommandRunner::runStreaming(const QString &command, const InputSource &input, int timeoutMs) {
     CommandResult result;
     for (int pass = 0; pass < 2; ++pass) {
         if (!ensureConnected(&result.error)) return result;
-        result = m_session->exec(command, input, timeoutMs);
+        result = m_session->execStreaming(command, input, timeoutMs);
         const bool neverStarted = result.exitCode < 0 && result.stdoutData.isEmpty() && result.stderrData.isEmpty() &&
                                   (result.error.startsWith(QLatin1String("not connected")) ||
                                    result.error.startsWith(QLatin1String("cannot open a channel")));

@@ -30,6 +30,7 @@ public:
     ~SshCommandRunner() override;
 
     CommandResult run(const QString &command, const QByteArray &input = {}, int timeoutMs = 60000) override;
+    CommandResult runStreaming(const QString &command, const InputSource &input, int timeoutMs = 0) override;
     bool upload(const QString &localPath, const QString &remotePath, QString *error,
                 const TransferProgress &progress = {}) override;
     bool download(const QString &remotePath, const QString &localPath, QString *error,

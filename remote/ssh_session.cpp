@@ -11,8 +11,11 @@
 #include <libssh/libssh.h>
 #include <libssh/sftp.h>
 
+#include <QThread>
+
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 
 namespace diamond::remote {
@@ -65,21 +68,23 @@ bool SshChannel::write(const QByteArray &data, QString *error) {
         return false;
     }
     qsizetype pos = 0;
-    int waitMs = 1;
     while (pos < data.size()) {
         if (m_session->isCancelled()) {
             *error = QStringLiteral("cancelled");
             return false;
         }
         if (ssh_channel_window_size(m_channel) == 0) {
-            // The window is used up: process incoming packets (the window adjustment usually arrives within a
-            // millisecond) and keep the remote output flowing so neither side blocks the other. The wait grows to
-            // 50 ms only while the remote side is not reading; a fixed 50 ms wait capped uploads at ~40 MB/s.
-            if (ssh_channel_poll_timeout(m_channel, waitMs, 0) == SSH_ERROR) break;
-            waitMs = qMin(waitMs * 2, 50);
+            // The window is used up: wait until the socket has bytes (the window adjustment, usually within a
+            // millisecond), then let libssh process them without blocking; remote output is buffered meanwhile, so
+            // neither side blocks the other. A timed ssh_channel_poll_timeout returns only on channel data, not on
+            // a window adjustment, so waiting with it stalled each full window for its whole timeout.
+            if (ssh_channel_poll(m_channel, 0) == SSH_ERROR) break;
+            if (ssh_channel_window_size(m_channel) > 0) continue;
+            const int fd = m_session->m_fd.load();
+            pollfd p{fd, POLLIN, 0};
+            if (fd < 0 || ::poll(&p, 1, 50) < 0) QThread::msleep(1);
             continue;
         }
-        waitMs = 1;
         const uint32_t chunk = uint32_t(qMin<qsizetype>(data.size() - pos, 32768));
         const int n = ssh_channel_write(m_channel, data.constData() + pos, chunk);
         if (n == SSH_ERROR) break;
@@ -543,12 +548,30 @@ std::unique_ptr<SshChannel> SshSession::openExec(const QString &command, QString
 }
 
 CommandResult SshSession::exec(const QString &command, const QByteArray &input, int timeoutMs) {
+    return execStreaming(command, inputOf(input), timeoutMs);
+}
+
+CommandResult SshSession::execStreaming(const QString &command, const InputSource &input, int timeoutMs) {
     CommandResult result;
     QElapsedTimer timer;
     timer.start();
     std::unique_ptr<SshChannel> channel = openExec(command, &result.error);
     if (!channel) return result;
-    if (!input.isEmpty() && !channel->write(input, &result.error)) return result;
+    for (QByteArray block;;) {
+        block.clear();
+        if (!input(&block)) {
+            channel->signal("TERM");
+            result.error = QStringLiteral("the input of the command was stopped");
+            return result;
+        }
+        if (block.isEmpty()) break;
+        if (!channel->write(block, &result.error)) return result;
+        if (timeoutMs > 0 && timer.elapsed() > timeoutMs) {
+            channel->signal("TERM");
+            result.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+            return result;
+        }
+    }
     channel->sendEof();
     while (!channel->atEnd()) {
         int slice = 200;

@@ -126,6 +126,9 @@ public:
     /// Runs `command` on a new channel, feeding `input`; captures exit code and both outputs. timeoutMs <= 0:
     /// no limit. CommandResult::error tells a transport failure, a timeout or a cancel from a command's failure.
     CommandResult exec(const QString &command, const QByteArray &input = {}, int timeoutMs = 60000);
+    /// exec() with stdin streamed from `input` (see InputSource); the input is asked for its first block only once
+    /// the channel is open, so a command that never started consumed nothing.
+    CommandResult execStreaming(const QString &command, const InputSource &input, int timeoutMs);
     /// Starts `command` on a new channel and returns at once (nullptr with *error on failure).
     std::unique_ptr<SshChannel> openExec(const QString &command, QString *error);
     /// Sends an SSH ignore message; false when the connection is gone.

@@ -503,16 +503,20 @@
         <translation>cannot assemble %1 in %2: %3</translation>
     </message>
     <message>
-        <source>%1 files differed from their SHA-256 after assembly</source>
-        <translation>%1 files differed from their SHA-256 after assembly</translation>
-    </message>
-    <message>
         <source>cannot complete %1: %2</source>
         <translation>cannot complete %1: %2</translation>
     </message>
     <message>
         <source>Staging %1 did not converge.</source>
         <translation>Staging %1 did not converge.</translation>
+    </message>
+    <message>
+        <source>%1 did not arrive: %2</source>
+        <translation>%1 did not arrive: %2</translation>
+    </message>
+    <message>
+        <source>%1 files differed from their SHA-256 on the host</source>
+        <translation>%1 files differed from their SHA-256 on the host</translation>
     </message>
 </context>
 <context>
@@ -1705,6 +1709,10 @@
     <message>
         <source>signal_seconds: PBS has no pre-timeout signal; the engine checkpoints on the walltime TERM</source>
         <translation>signal_seconds: PBS has no pre-timeout signal; the engine checkpoints on the walltime TERM</translation>
+    </message>
+    <message>
+        <source>The input of the command was stopped</source>
+        <translation>The input of the command was stopped</translation>
     </message>
 </context>
 <context>

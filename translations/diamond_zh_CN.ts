@@ -503,16 +503,20 @@
         <translation>无法在 %2 中组装 %1：%3</translation>
     </message>
     <message>
-        <source>%1 files differed from their SHA-256 after assembly</source>
-        <translation>组装后有 %1 个文件与其 SHA-256 不符</translation>
-    </message>
-    <message>
         <source>cannot complete %1: %2</source>
         <translation>无法完成 %1：%2</translation>
     </message>
     <message>
         <source>Staging %1 did not converge.</source>
         <translation>暂存 %1 未能完成。</translation>
+    </message>
+    <message>
+        <source>%1 did not arrive: %2</source>
+        <translation>%1 未能送达：%2</translation>
+    </message>
+    <message>
+        <source>%1 files differed from their SHA-256 on the host</source>
+        <translation>主机上有 %1 个文件与其 SHA-256 不符</translation>
     </message>
 </context>
 <context>
@@ -1705,6 +1709,10 @@
     <message>
         <source>signal_seconds: PBS has no pre-timeout signal; the engine checkpoints on the walltime TERM</source>
         <translation>signal_seconds：PBS 没有超时前信号；引擎会在到达运行时限的 TERM 信号时保存检查点</translation>
+    </message>
+    <message>
+        <source>The input of the command was stopped</source>
+        <translation>命令的输入已被中止</translation>
     </message>
 </context>
 <context>

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <future>
 
 namespace diamond::app {
 
@@ -27,6 +26,52 @@ const char kHashCommand[] = "if command -v openssl >/dev/null 2>&1; then H='open
 QString commandError(const remote::CommandResult &r) {
     return r.error.isEmpty() ? QString::fromUtf8(r.stderrData).trimmed().left(2000) : r.error;
 }
+
+/// What the host's cache holds.
+struct CacheListing {
+    QHash<QByteArray, qint64> files;                        ///< complete entries: sha256 -> size
+    QHash<QByteArray, qint64> partials;                     ///< large files being received: sha256 -> size so far
+    QHash<QByteArray, QPair<QByteArray, int>> chunkSources; ///< chunk -> (cached file, chunk index in it)
+};
+
+/// Parses the listing command's lines "F NAME SIZE" and "C ./FILE.chunks INDEX CHUNK".
+CacheListing parseListing(const QByteArray &text) {
+    CacheListing c;
+    QList<QPair<QByteArray, QPair<QByteArray, int>>> sources;
+    for (const QByteArray &line : text.split('\n')) {
+        const QList<QByteArray> parts = line.split(' ');
+        if (parts.size() == 3 && parts[0] == "F") {
+            if (isSha256Hex(parts[1]))
+                c.files.insert(parts[1], parts[2].toLongLong());
+            else if (parts[1].startsWith(".in-") && isSha256Hex(parts[1].mid(4)))
+                c.partials.insert(parts[1].mid(4), parts[2].toLongLong());
+        } else if (parts.size() == 4 && parts[0] == "C" && isSha256Hex(parts[3])) {
+            QByteArray file = parts[1];
+            if (file.startsWith("./")) file = file.mid(2);
+            if (file.endsWith(".chunks")) file.chop(7);
+            if (isSha256Hex(file)) sources.append({parts[3], {file, parts[2].toInt()}});
+        }
+    }
+    for (const auto &[chunk, source] : sources) // only complete files are sources
+        if (c.files.contains(source.first) && !c.chunkSources.contains(chunk)) c.chunkSources.insert(chunk, source);
+    return c;
+}
+
+/// "HASH  NAME" or "HASH *NAME" lines of the host's hash command over ".files/SHA" names -> SHA -> HASH.
+void parseHashes(const QByteArray &text, QHash<QByteArray, QByteArray> *hashes) {
+    for (const QByteArray &line : text.split('\n')) {
+        if (line.size() < 130) continue;
+        const QByteArray name = line.right(64);
+        if (isSha256Hex(name)) hashes->insert(name, line.left(64));
+    }
+}
+
+/// One contiguous piece of a large file's stream: bytes from here (source empty) or from a cached file on the host.
+struct Segment {
+    QByteArray source;
+    qint64 offset = 0;
+    qint64 bytes = 0;
+};
 
 } // namespace
 
@@ -86,6 +131,7 @@ QJsonObject StageResult::toJson() const {
             {QStringLiteral("files"), files},
             {QStringLiteral("chunks_sent"), chunksSent},
             {QStringLiteral("shards"), shards},
+            {QStringLiteral("streamed_files"), streamedFiles},
             {QStringLiteral("retries"), retries},
             {QStringLiteral("repaired_files"), repaired},
             {QStringLiteral("already_staged"), alreadyStaged},
@@ -148,9 +194,13 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         }
     }
 
-    QHash<QByteArray, qint64> needed; // chunk -> size
-    for (const auto &[sha, size] : m.distinctChunks())
-        needed.insert(sha, size);
+    // Distinct contents of the version and the paths that hold each.
+    QHash<QByteArray, const ManifestFile *> contents;
+    QHash<QByteArray, QStringList> pathsOf;
+    for (const ManifestFile &f : m.files) {
+        contents.insert(f.sha256, &f);
+        pathsOf[f.sha256].append(f.path);
+    }
     int failures = 0;
     auto failed = [&](const QString &what) {
         ++failures;
@@ -164,167 +214,277 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         }
         return false;
     };
+    const QString partialName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".partial");
+    const QString listName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".list");
+    const QString cacheFile = QStringLiteral(".files/%1");
     bool hardLinks = true; // off when the host refuses them (another file system, protected_hardlinks)
     for (int round = 0; round < 100; ++round) {
-        // 2. Which chunks the cache holds (name and size); stale shard folders of dead attempts are removed.
-        const remote::CommandResult list =
-            runner_.run(QStringLiteral("mkdir -p %1/.chunks && cd %1/.chunks && "
-                                       "find . -maxdepth 1 -name '.in-*' -mmin +60 -exec rm -rf {} + ; "
-                                       "find . -maxdepth 1 -type f -printf '%f %s\\n'")
-                            .arg(q(root_)));
+        // 2. What the cache holds (names and sizes, and the chunks of its large files). The version's partial
+        // folder starts empty each round; stale partial large files of dead attempts go after a day.
+        const remote::CommandResult list = runner_.run(
+            QStringLiteral("set -e; mkdir -p %1/.files; cd %1/.files; "
+                           "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
+                           "find . -maxdepth 1 -type f -printf 'F %f %s\\n'; "
+                           "find . -maxdepth 1 -type f -name '*.chunks' -exec awk '{print \"C\", FILENAME, FNR-1, $0}' "
+                           "{} + ; cd ..; rm -rf %2; mkdir -p %2")
+                .arg(q(root_), q(partialName)));
         if (!list.ok()) {
             if (failed(tr("cannot list the cache %1: %2").arg(root_, commandError(list)))) return std::nullopt;
             continue;
         }
-        QSet<QByteArray> present;
-        for (const QByteArray &line : list.stdoutData.split('\n')) {
-            const QList<QByteArray> parts = line.split(' ');
-            if (parts.size() == 2 && needed.value(parts[0], -1) == parts[1].toLongLong()) present.insert(parts[0]);
-        }
-        QList<QPair<QByteArray, qint64>> missing;
+        const CacheListing cache = parseListing(list.stdoutData);
+        QList<const ManifestFile *> smallMissing, largeMissing;
         qint64 toSend = 0;
-        for (auto it = needed.cbegin(); it != needed.cend(); ++it)
-            if (!present.contains(it.key())) {
-                missing.append({it.key(), it.value()});
-                toSend += it.value();
+        for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
+            const ManifestFile *f = it.value();
+            if (cache.files.value(f->sha256, -1) == f->size) continue;
+            if (f->chunks.size() <= 1) {
+                smallMissing.append(f);
+                toSend += f->size;
+            } else {
+                largeMissing.append(f);
+                for (int i = 0; i < f->chunks.size(); ++i)
+                    if (!cache.chunkSources.contains(f->chunks[i])) toSend += m.chunkSize(*f, i);
             }
-        std::sort(missing.begin(), missing.end());
-
-        // 3. Missing chunks in shards, each unpacked straight into the cache (a shard cut short leaves at most a
-        // chunk of the wrong size there, which the next listing does not count). The next shard is packed on a
-        // worker thread while this one travels. Chunks are verified here only after a failed round: the host
-        // verifies every file anyway.
-        struct Shard {
-            QByteArray bytes;
-            qint64 payload = 0;
-            int chunks = 0;
-            QString error;
-        };
-        const bool verifyLocally = round > 0;
-        const qint64 shardBytes =
-            shardBytes_ > 0 ? shardBytes_ : std::clamp<qint64>(toSend / 16, qint64(8) << 20, qint64(64) << 20);
-        qsizetype next = 0;
-        auto pack = [&store, &missing, shardBytes, verifyLocally](qsizetype from, qsizetype *end) {
-            Shard s;
-            TarWriter tar;
-            tar.reserve(shardBytes + (qint64(1) << 20));
-            qsizetype i = from;
-            for (; i < missing.size() && (s.chunks == 0 || s.payload + missing[i].second <= shardBytes); ++i) {
-                const QByteArray data = store.readChunk(missing[i].first, missing[i].second, &s.error, verifyLocally);
-                if (data.size() != missing[i].second) return s;
-                tar.addFile(QString::fromLatin1(missing[i].first), data);
-                s.payload += missing[i].second;
-                ++s.chunks;
-            }
-            *end = i;
-            s.bytes = tar.finish();
-            return s;
-        };
-        bool shardFailed = false;
+        }
+        auto bySha = [](const ManifestFile *a, const ManifestFile *b) { return a->sha256 < b->sha256; };
+        std::sort(smallMissing.begin(), smallMissing.end(), bySha);
+        std::sort(largeMissing.begin(), largeMissing.end(), bySha);
+        QHash<QByteArray, QByteArray> hashed; // content -> SHA-256 the host computed this round
+        QSet<QByteArray> linked;              // contents whose paths shards linked this round
         qint64 sentThisRound = 0;
+        const bool verifyLocally = round > 0; // the host verifies every file anyway
+
+        // 3. Small files in shards: the content into the cache, hard links into the version, then hashed there (a
+        // shard cut short leaves at most a file of the wrong size, which the next listing does not count). Each
+        // shard is a tar stream built while it travels: files are read here while the host unpacks the previous ones.
+        const qint64 shardBytes =
+            shardBytes_ > 0 ? shardBytes_ : std::clamp<qint64>(toSend / 16, qint64(32) << 20, qint64(64) << 20);
+        bool sendFailed = false;
         QElapsedTimer phase;
-        phase.start();
-        qsizetype afterCurrent = 0;
-        std::future<Shard> pending = std::async(std::launch::async, pack, next, &afterCurrent);
-        while (pending.valid()) {
-            Shard shard = pending.get();
-            result.packSeconds += double(phase.nsecsElapsed()) / 1e9;
-            if (!shard.error.isEmpty()) return *error = shard.error, std::nullopt;
-            next = afterCurrent;
-            qsizetype afterNext = next;
-            if (next < missing.size()) pending = std::async(std::launch::async, pack, next, &afterNext);
-            phase.restart();
-            result.bytesSent += shard.bytes.size();
+        for (qsizetype next = 0; next < smallMissing.size() && !sendFailed;) {
+            TarWriter tar;
+            QByteArray names;
+            QList<QByteArray> shardContents;
+            qint64 payload = 0, shardSent = 0;
+            bool ended = false;
+            QString readError;
+            const qsizetype first = next;
+            auto input = [&](QByteArray *block) {
+                while (!ended && tar.size() < (qint64(1) << 20)) {
+                    if (next < smallMissing.size() &&
+                        (next == first || payload + smallMissing[next]->size <= shardBytes)) {
+                        const ManifestFile &f = *smallMissing[next++];
+                        const QByteArray data =
+                            f.size == 0 ? QByteArray()
+                                        : store.readChunk(f.chunks.value(0), f.size, &readError, verifyLocally);
+                        if (data.size() != f.size) return false;
+                        const QString name = cacheFile.arg(QString::fromLatin1(f.sha256));
+                        tar.addFile(name, data);
+                        if (hardLinks)
+                            for (const QString &path : pathsOf.value(f.sha256))
+                                tar.addHardLink(partialName + QLatin1Char('/') + path, name);
+                        names += name.toLatin1() + '\0';
+                        payload += f.size;
+                        shardContents.append(f.sha256);
+                    } else {
+                        tar.addFile(listName, names);
+                        *block = tar.finish();
+                        ended = true;
+                    }
+                }
+                if (block->isEmpty()) *block = tar.take();
+                shardSent += block->size();
+                if (progress && !progress(sentThisRound + payload, toSend, QStringLiteral("sending"))) {
+                    readError = tr("Cancelled.");
+                    return false;
+                }
+                return true;
+            };
+            phase.start();
             const remote::CommandResult r =
-                runner_.run(QStringLiteral("set -e; cd %1/.chunks; tar -x -f -").arg(q(root_)), shard.bytes, 0);
+                runner_.runStreaming(QStringLiteral("set -e; %1 cd %2; tar -x -B -b 256 -f -; xargs -0 -r $H < %3")
+                                         .arg(QString::fromLatin1(kHashCommand), q(root_), q(listName)),
+                                     input, 0);
             result.sendSeconds += double(phase.nsecsElapsed()) / 1e9;
-            phase.restart();
+            result.bytesSent += shardSent;
+            if (!readError.isEmpty()) return *error = readError, std::nullopt;
             if (!r.ok()) {
-                shardFailed = true;
-                if (pending.valid()) pending.wait();
-                if (failed(tr("a shard of %1 bytes did not arrive: %2").arg(shard.bytes.size()).arg(commandError(r))))
+                sendFailed = true;
+                if (hardLinks && r.stderrData.contains("Cannot hard link")) hardLinks = false;
+                if (failed(tr("a shard of %1 bytes did not arrive: %2").arg(shardSent).arg(commandError(r))))
                     return std::nullopt;
                 break;
             }
+            parseHashes(r.stdoutData, &hashed);
+            if (hardLinks)
+                for (const QByteArray &c : shardContents)
+                    linked.insert(c);
             ++result.shards;
-            result.chunksSent += shard.chunks;
-            result.payloadBytes += shard.payload;
-            sentThisRound += shard.payload;
-            if (pending.valid()) {
-                pending.wait();
-                afterCurrent = afterNext;
-            }
-            if (progress && !progress(sentThisRound, toSend, QStringLiteral("sending"))) {
-                if (pending.valid()) pending.wait();
-                return *error = tr("Cancelled."), std::nullopt;
-            }
+            result.chunksSent += int(shardContents.size());
+            result.payloadBytes += payload;
+            sentThisRound += payload;
         }
-        if (shardFailed) continue;
+        if (sendFailed) continue;
 
-        // 4. Assemble the version from the cache and hash every file there.
+        // 4. Large files, one stream each, in file order: new chunks from here, unchanged ones copied on the host
+        // from cached files that hold them; written once and hashed while written. A cut keeps what arrived, and
+        // the next round continues from its last whole chunk.
+        const qint64 cb = m.chunkBytes;
+        for (const ManifestFile *f : largeMissing) {
+            const QString sha = QString::fromLatin1(f->sha256);
+            qint64 resume = cache.partials.value(f->sha256, 0) / cb * cb;
+            if (resume >= f->size) resume = 0;
+            QList<Segment> segments;
+            QList<int> newChunks;
+            QSet<QByteArray> sources;
+            qint64 newBytes = 0;
+            for (int i = int(resume / cb); i < f->chunks.size(); ++i) {
+                const qint64 size = m.chunkSize(*f, i);
+                const auto src = cache.chunkSources.constFind(f->chunks[i]);
+                Segment next;
+                if (src != cache.chunkSources.cend() && src->first != f->sha256) {
+                    next = {src->first, qint64(src->second) * cb, size};
+                    sources.insert(src->first);
+                } else {
+                    newChunks.append(i);
+                    newBytes += size;
+                    next.bytes = size;
+                }
+                Segment *last = segments.isEmpty() ? nullptr : &segments.last();
+                if (last && last->source == next.source &&
+                    (next.source.isEmpty() || last->offset + last->bytes == next.offset))
+                    last->bytes += next.bytes;
+                else
+                    segments.append(next);
+            }
+            QString pieces;
+            for (const Segment &s : segments)
+                pieces += s.source.isEmpty()
+                              ? (segments.size() == 1 ? QStringLiteral("cat; ")
+                                                      : QStringLiteral("dd bs=%1 iflag=fullblock,count_bytes count=%2 "
+                                                                       "status=none; ")
+                                                            .arg(cb)
+                                                            .arg(s.bytes))
+                              : QStringLiteral("dd if=%1 bs=%2 iflag=skip_bytes,count_bytes skip=%3 count=%4 "
+                                               "status=none; ")
+                                    .arg(QString::fromLatin1(s.source))
+                                    .arg(cb)
+                                    .arg(s.offset)
+                                    .arg(s.bytes);
+            QByteArray chunkList;
+            for (const QByteArray &c : f->chunks)
+                chunkList += c + '\n';
+            // The script travels ahead of the data on the same stdin, so its length is not bound by the command
+            // line; a short file (a cut) keeps its partial copy, a wrong hash removes it.
+            const QByteArray script =
+                QStringLiteral("set -e\n%1\nP=.in-%2\n[ -f \"$P\" ] || : > \"$P\"\ntruncate -s %3 \"$P\"\n"
+                               "{ %4} >> \"$P\"\n"
+                               "s=$(stat -c %s \"$P\")\n"
+                               "if [ \"$s\" != %5 ]; then echo \"%2: $s of %5 bytes arrived\" >&2; exit 4; fi\n"
+                               "h=$($H < \"$P\" | cut -c1-64)\n"
+                               "if [ \"$h\" != %2 ]; then rm -f \"$P\"; echo \"%2: SHA-256 $h\" >&2; exit 5; fi\n"
+                               "chmod 444 \"$P\"\nmv -f \"$P\" %2\ncat > %2.chunks <<'EOF'\n")
+                    .arg(QString::fromLatin1(kHashCommand), sha)
+                    .arg(resume)
+                    .arg(pieces)
+                    .arg(f->size)
+                    .toUtf8() +
+                chunkList + "EOF\necho verified\n";
+            int next = 0;
+            bool scriptSent = false;
+            QString readError;
+            qint64 streamed = 0;
+            auto input = [&](QByteArray *block) {
+                if (!scriptSent) {
+                    scriptSent = true;
+                    *block = script;
+                    result.bytesSent += script.size();
+                } else if (next < newChunks.size()) {
+                    const int i = newChunks[next++];
+                    *block = store.readChunk(f->chunks[i], m.chunkSize(*f, i), &readError, verifyLocally);
+                    if (block->size() != m.chunkSize(*f, i)) return false;
+                    streamed += block->size();
+                    result.bytesSent += block->size();
+                    if (progress && !progress(sentThisRound + streamed, toSend, QStringLiteral("sending"))) {
+                        readError = tr("Cancelled.");
+                        return false;
+                    }
+                }
+                return true;
+            };
+            phase.start();
+            const remote::CommandResult r = runner_.runStreaming(
+                QStringLiteral("set -e; cd %1/.files; dd bs=65536 iflag=fullblock,count_bytes count=%2 "
+                               "status=none > .in-%3.sh; sh .in-%3.sh; rm -f .in-%3.sh")
+                    .arg(q(root_))
+                    .arg(script.size())
+                    .arg(sha),
+                input, 0);
+            result.sendSeconds += double(phase.nsecsElapsed()) / 1e9;
+            if (!readError.isEmpty()) return *error = readError, std::nullopt;
+            if (!r.ok() || !r.stdoutData.contains("verified")) {
+                if (r.exitCode == 5) { // the sources may be damaged: send them again when needed
+                    QStringList names;
+                    for (const QByteArray &s : sources)
+                        names << QString::fromLatin1(s) << QString::fromLatin1(s) + QStringLiteral(".chunks");
+                    runner_.run(QStringLiteral("cd %1/.files && rm -f %2").arg(q(root_), names.join(QLatin1Char(' '))));
+                }
+                sendFailed = true;
+                if (failed(tr("%1 did not arrive: %2").arg(f->path, commandError(r)))) return std::nullopt;
+                break;
+            }
+            hashed.insert(f->sha256, f->sha256);
+            ++result.streamedFiles;
+            result.chunksSent += int(newChunks.size());
+            result.payloadBytes += newBytes;
+            sentThisRound += streamed;
+        }
+        if (sendFailed) continue;
+
+        // 5. Link the files the shards did not link, and hash every content not hashed on arrival this round.
         if (progress && !progress(sentThisRound, toSend, QStringLiteral("verifying")))
             return *error = tr("Cancelled."), std::nullopt;
-        const QString partialName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".partial");
         TarWriter links;
-        QSet<QString> folders;
-        QString concatenations;
+        QByteArray names, copies;
         for (const ManifestFile &f : m.files) {
-            const QStringList parts = f.path.split(QLatin1Char('/'));
-            QString folder = partialName;
-            for (int p = 0; p + 1 < parts.size(); ++p) {
-                folder += QLatin1Char('/') + parts[p];
-                if (!folders.contains(folder)) {
-                    folders.insert(folder);
-                    links.addDirectory(folder);
-                }
-            }
-            if (f.chunks.size() == 1 && hardLinks) {
-                links.addHardLink(partialName + QLatin1Char('/') + f.path,
-                                  QStringLiteral(".chunks/") + QString::fromLatin1(f.chunks[0]));
-            } else {
-                // Concatenated and hashed in one pass: "HASH  ./PATH" like the linked files' lines.
-                concatenations += QStringLiteral("h=$(cat");
-                for (const QByteArray &c : f.chunks)
-                    concatenations += QStringLiteral(" .chunks/") + QString::fromLatin1(c);
-                concatenations +=
-                    QStringLiteral(" | tee %1 | $H | cut -c1-64); printf '%s  %s\\n' \"$h\" %2\n")
-                        .arg(q(partialName + QLatin1Char('/') + f.path), q(QStringLiteral("./") + f.path));
-            }
+            if (linked.contains(f.sha256)) continue;
+            const QString target = cacheFile.arg(QString::fromLatin1(f.sha256));
+            const QString path = partialName + QLatin1Char('/') + f.path;
+            if (hardLinks)
+                links.addHardLink(path, target);
+            else
+                copies += QStringLiteral("mkdir -p \"$(dirname %1)\" && cp %2 %1\n").arg(q(path), target).toUtf8();
         }
-        QElapsedTimer assembleTimer;
-        assembleTimer.start();
-        // Linked files are hashed before the concatenated ones exist (those are hashed as they are written).
-        const remote::CommandResult assembled = runner_.run(
-            QStringLiteral("set -e; %1 cd %2; mkdir -p %3; rm -rf %4; mkdir -p %4; tar -x -f -; "
-                           "(cd %4 && find . -type f -print0 | xargs -0 -r $H)\n%5")
-                .arg(QString::fromLatin1(kHashCommand), q(root_), q(version.name), q(partialName), concatenations),
-            links.finish(), 0);
-        result.assembleSeconds += double(assembleTimer.nsecsElapsed()) / 1e9;
+        for (auto it = contents.cbegin(); it != contents.cend(); ++it)
+            if (!hashed.contains(it.key())) names += cacheFile.arg(QString::fromLatin1(it.key())).toLatin1() + '\0';
+        links.addFile(listName, names);
+        const QString copyScript = listName + QStringLiteral(".sh");
+        links.addFile(copyScript, copies);
+        phase.start();
+        const remote::CommandResult assembled =
+            runner_.run(QStringLiteral("set -e; %1 cd %2; tar -x -f -; sh %3; xargs -0 -r $H < %4; rm -f %3 %4")
+                            .arg(QString::fromLatin1(kHashCommand), q(root_), q(copyScript), q(listName)),
+                        links.finish(), 0);
+        result.assembleSeconds += double(phase.nsecsElapsed()) / 1e9;
         if (!assembled.ok()) {
             if (assembled.stderrData.contains("Cannot hard link")) hardLinks = false;
             if (failed(tr("cannot assemble %1 in %2: %3").arg(version.ref(), root_, commandError(assembled))))
                 return std::nullopt;
             continue;
         }
-        QHash<QString, QByteArray> remoteHashes;
-        for (const QByteArray &line : assembled.stdoutData.split('\n')) {
-            if (line.size() < 68) continue;
-            QByteArray name = line.mid(66);
-            if (name.startsWith("./")) name = name.mid(2);
-            remoteHashes.insert(QString::fromUtf8(name), line.left(64));
+        parseHashes(assembled.stdoutData, &hashed);
+        QStringList bad;
+        for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
+            if (hashed.value(it.key()) == it.key()) continue;
+            result.repaired += int(pathsOf.value(it.key()).size());
+            bad << cacheFile.arg(QString::fromLatin1(it.key()))
+                << cacheFile.arg(QString::fromLatin1(it.key())) + QStringLiteral(".chunks");
         }
-        QStringList badChunks;
-        for (const ManifestFile &f : m.files) {
-            if (remoteHashes.value(f.path) == f.sha256) continue;
-            ++result.repaired;
-            for (const QByteArray &c : f.chunks)
-                badChunks << QStringLiteral(".chunks/") + QString::fromLatin1(c);
-        }
-        if (!badChunks.isEmpty()) {
-            // Damaged cache entries (or a file that did not assemble): drop them and send them again.
-            runner_.run(QStringLiteral("cd %1 && rm -f %2").arg(q(root_), badChunks.join(QLatin1Char(' '))));
-            if (failed(tr("%1 files differed from their SHA-256 after assembly").arg(badChunks.size())))
-                return std::nullopt;
+        if (!bad.isEmpty()) {
+            // Damaged cache entries: drop them and send them again.
+            runner_.run(QStringLiteral("cd %1 && rm -f %2").arg(q(root_), bad.join(QLatin1Char(' '))));
+            if (failed(tr("%1 files differed from their SHA-256 on the host").arg(bad.size() / 2))) return std::nullopt;
             continue;
         }
         const remote::CommandResult done =

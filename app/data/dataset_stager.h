@@ -1,15 +1,21 @@
 // Staging a dataset version to a cluster through a CommandRunner (SSH exec channels; `cat`-speed streams), into a
 // content-addressed cache per user and cluster:
 //
-//   <root>/.chunks/<sha256>        one file per chunk (root: <scratch>/datasets)
-//   <root>/<name>/<hash16>/...     the version's files: hard links to single-chunk files, larger files concatenated
-//   <root>/<name>/<hash16>.verified  the full manifest hash, written once every file's SHA-256 matched
+//   <root>/.files/<sha256>          one file per distinct content (root: <scratch>/datasets)
+//   <root>/.files/<sha256>.chunks   for files of several chunks: their chunk hashes, so that later versions copy
+//                                   unchanged chunks from them on the host instead of sending them
+//   <root>/.files/.in-<sha256>      a large file being received (kept for resuming after a cut)
+//   <root>/<name>/<hash16>/...      the version's files: hard links into .files (copies where links are refused)
+//   <root>/<name>/<hash16>.verified the full manifest hash, written once every file's SHA-256 matched
 //
-// Only chunks missing from the cache (by name and size) are sent, packed into tar shards (many small files travel
-// as a few streams, not one transfer each) that are unpacked straight into the cache. A cut connection loses at most
-// the shard in flight: the next attempt reconnects (the runner's backoff), lists the cache again and sends what is
-// still missing. Every file is verified by SHA-256 on the far side after it is assembled; a mismatch removes the file's
-// cached chunks and sends them again. A version whose .verified marker and file sizes match is not touched.
+// Only content missing from the cache (by name and size) travels. Files of one chunk travel packed in tar shards
+// (many small files as a few streams, not one transfer each), unpacked into the cache and linked into the version in
+// the same pass, then hashed there. A file of several chunks travels as one stream in file order: its new chunks come
+// from here, unchanged ones are copied from older cached files on the host; the host writes it once and hashes it
+// while writing (`tee` into the hash), so large files cost one write and no second read. A cut connection loses at
+// most the shard in flight, or a large file's last partial chunk: the next attempt reconnects (the runner's backoff),
+// lists the cache again and continues. Every file is verified by SHA-256 on the far side; a mismatch removes the
+// cached file and sends it again. A version whose .verified marker and file sizes match is not touched.
 // Blocking: run on a worker thread with a runner of that thread.
 #pragma once
 
@@ -17,6 +23,8 @@
 #include "app/data/dataset_store.h"
 
 #include <QJsonObject>
+
+#include <utility>
 
 namespace diamond::remote {
 class CommandRunner;
@@ -32,13 +40,14 @@ struct StageResult {
     int files = 0;
     int chunksSent = 0;
     int shards = 0;
+    int streamedFiles = 0;      ///< files of several chunks sent as streams
     int retries = 0;            ///< shards or steps repeated after a failure (a cut connection)
     int repaired = 0;           ///< files whose cached chunks failed verification and were sent again
     bool alreadyStaged = false; ///< the verified copy was there; nothing was sent
     double seconds = 0;
-    double sendSeconds = 0;     ///< of which moving shards
-    double packSeconds = 0;     ///< of which reading chunks and building shards here
-    double assembleSeconds = 0; ///< of which assembling and hashing the files on the host
+    double sendSeconds = 0;     ///< of which moving shards and streams (unpacking, writing and hashing there)
+    double packSeconds = 0;     ///< of which reading chunks and building shards here, while nothing travelled
+    double assembleSeconds = 0; ///< of which linking the version's files and hashing those not hashed on arrival
     QJsonObject toJson() const;
 };
 
@@ -50,8 +59,8 @@ public:
     /// `root`: the cache folder on the host (absolute or relative to the login folder, no "~").
     DatasetStager(remote::CommandRunner &runner, const QString &root) : runner_(runner), root_(root) {}
 
-    /// Bytes of chunks per shard; 0 (default): 1/16 of what is missing, within 8 … 64 MiB, so that a cut connection
-    /// costs at most about 6 % of a large transfer.
+    /// Bytes of small files per shard; 0 (default): 1/16 of what is missing, within 32 … 64 MiB, so that a cut
+    /// connection costs at most about 6 % of a large transfer while each stream's start-up cost stays small.
     void setShardBytes(qint64 bytes) { shardBytes_ = bytes; }
     /// Attempts after failures before stage() gives up (default 8).
     void setMaxFailures(int count) { maxFailures_ = count; }
@@ -77,6 +86,8 @@ public:
     void addDirectory(const QString &name);
     void addHardLink(const QString &name, const QString &target);
     QByteArray finish();
+    /// The bytes written so far, removed from the writer (for streaming an archive while it is built).
+    QByteArray take() { return std::exchange(out_, QByteArray()); }
     qint64 size() const { return out_.size(); }
     void reserve(qint64 bytes) { out_.reserve(bytes); }
 

@@ -75,6 +75,12 @@ class TestItRunService : public QObject {
     static bool waitForTraining(app::Workspace &ws, qint64 runId, int timeoutMs) {
         return QTest::qWaitFor([&] { return app::RunStore(ws).metricPointCount(runId) > 0; }, timeoutMs);
     }
+    /// A checkpoint exists (its event reached the workspace), so that a resume has something to start from.
+    static bool waitForCheckpoint(app::Workspace &ws, qint64 runId, int timeoutMs) {
+        return QTest::qWaitFor(
+            [&] { return !test::runDirEvents(ws.runDirectory(runId), QStringLiteral("checkpoint")).isEmpty(); },
+            timeoutMs);
+    }
     static QString weightsOf(app::Workspace &ws, qint64 runId) { return app::RunStore(ws).run(runId)->weightsHash; }
     static QList<QJsonObject> started(app::Workspace &ws, qint64 runId) {
         return test::runDirEvents(ws.runDirectory(runId), QStringLiteral("started"));
@@ -114,6 +120,7 @@ private Q_SLOTS:
         const auto run = startRun(*s.service);
         QVERIFY2(run, qPrintable(s.service->errorString()));
         QVERIFY(waitForTraining(s.ws, run->id, 120000));
+        QVERIFY(waitForCheckpoint(s.ws, run->id, 60000));
         const auto job = app::ClusterJobStore(s.ws).latest(run->id);
         QVERIFY(job);
         QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(run->id)).size(), 1);
@@ -145,6 +152,7 @@ private Q_SLOTS:
         const auto run = startRun(*s.service);
         QVERIFY2(run, qPrintable(s.service->errorString()));
         QVERIFY(waitForTraining(s.ws, run->id, 120000));
+        QVERIFY(waitForCheckpoint(s.ws, run->id, 60000));
         const QString jobId = app::ClusterJobStore(s.ws).latest(run->id)->jobId;
         runs_->slurm(QStringLiteral("scancel"), {QStringLiteral("--signal=USR1"), QStringLiteral("--batch"), jobId});
         QCOMPARE(waitForEnd(*s.service, run->id, 60000), RunState::Preempted);
