@@ -8,7 +8,9 @@
 //     link (the same libssh transport, an exec channel writing to a file).
 // The last two alternate staging and baseline three times (fresh caches) and report median ratios.
 //
-//   bench_dataset_staging [--mib N (1024)] [--small N (10000)] [--json FILE]
+//   bench_dataset_staging [--mib N (1024)] [--small N (10000)] [--rtt-ms MS (0)] [--json FILE]
+// --rtt-ms sends every connection through a relay on 127.0.0.1 that delays each direction by MS/2 (a campus or
+// wide-area link, where each per-file SFTP transfer pays round trips).
 #include "common/dataset_files.h"
 #include "common/local_cluster.h"
 
@@ -32,7 +34,18 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <thread>
+#include <vector>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace diamond;
 using namespace diamond::app;
@@ -57,6 +70,108 @@ void settle() {
     std::exit(1);
 }
 
+/// A TCP relay on 127.0.0.1 that delays every byte by `oneWayMs` in each direction: a link with a round-trip time
+/// of 2 x oneWayMs between this machine and the fixture's sshd, for comparing per-file transfers with staging on
+/// something like a campus or wide-area link. Loopback only.
+class DelayRelay {
+public:
+    DelayRelay(quint16 targetPort, int oneWayMs) : target_(targetPort), delayMs_(oneWayMs) {
+        listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
+            ::listen(listener_, 16) != 0 || ::getsockname(listener_, reinterpret_cast<sockaddr *>(&a), &len) != 0)
+            die(QStringLiteral("cannot listen on 127.0.0.1"));
+        port_ = ntohs(a.sin_port);
+        threads_.emplace_back([this] { acceptLoop(); });
+    }
+    ~DelayRelay() {
+        stop_ = true;
+        ::shutdown(listener_, SHUT_RDWR);
+        ::close(listener_);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            for (const int fd : sockets_)
+                ::shutdown(fd, SHUT_RDWR);
+        }
+        for (std::thread &t : threads_)
+            t.join();
+        for (const int fd : sockets_)
+            ::close(fd);
+    }
+    quint16 port() const { return port_; }
+
+private:
+    void acceptLoop() {
+        while (!stop_) {
+            const int client = ::accept(listener_, nullptr, nullptr);
+            if (client < 0) return;
+            const int server = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            a.sin_port = htons(target_);
+            if (::connect(server, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
+                ::close(client);
+                ::close(server);
+                continue;
+            }
+            const int one = 1;
+            ::setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            ::setsockopt(server, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            std::lock_guard<std::mutex> lock(mutex_);
+            sockets_ << client << server;
+            threads_.emplace_back([this, client, server] { pump(client, server); });
+            threads_.emplace_back([this, client, server] { pump(server, client); });
+        }
+    }
+    /// Bytes read from `from` are written to `to` once they are delayMs_ old; EOF is passed on after them.
+    void pump(int from, int to) {
+        using Clock = std::chrono::steady_clock;
+        std::deque<std::pair<Clock::time_point, QByteArray>> queue;
+        bool ended = false;
+        char buffer[65536];
+        while (!stop_ && !(ended && queue.empty())) {
+            int waitMs = 20;
+            if (!queue.empty())
+                waitMs = int(std::max<qint64>(
+                    0,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(queue.front().first - Clock::now()).count()));
+            pollfd p{from, POLLIN, 0};
+            if (!ended && ::poll(&p, 1, waitMs) > 0) {
+                const ssize_t n = ::read(from, buffer, sizeof buffer);
+                if (n <= 0)
+                    ended = true;
+                else
+                    queue.emplace_back(Clock::now() + std::chrono::milliseconds(delayMs_), QByteArray(buffer, n));
+            } else if (ended && !queue.empty()) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(waitMs));
+            }
+            while (!queue.empty() && queue.front().first <= Clock::now()) {
+                const QByteArray &data = queue.front().second;
+                for (qsizetype done = 0; done < data.size();) {
+                    const ssize_t n = ::write(to, data.constData() + done, size_t(data.size() - done));
+                    if (n <= 0) return;
+                    done += n;
+                }
+                queue.pop_front();
+            }
+        }
+        ::shutdown(to, SHUT_WR);
+    }
+
+    quint16 target_;
+    int delayMs_;
+    int listener_ = -1;
+    quint16 port_ = 0;
+    std::atomic<bool> stop_{false};
+    std::mutex mutex_;
+    QList<int> sockets_;
+    std::vector<std::thread> threads_;
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -69,10 +184,14 @@ int main(int argc, char **argv) {
                                          QStringLiteral("N"), QStringLiteral("10000"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("write the figures here"),
                                         QStringLiteral("FILE"));
-    parser.addOptions({mibOption, smallOption, jsonOption});
+    const QCommandLineOption rttOption(QStringLiteral("rtt-ms"),
+                                       QStringLiteral("round-trip time added to the loopback link (even, ms)"),
+                                       QStringLiteral("MS"), QStringLiteral("0"));
+    parser.addOptions({mibOption, smallOption, jsonOption, rttOption});
     parser.process(app);
     const qint64 mib = parser.value(mibOption).toLongLong();
     const int small = parser.value(smallOption).toInt();
+    const int rttMs = parser.value(rttOption).toInt();
 
     QTemporaryDir dir;
     test::LocalCluster cluster(test::LocalCluster::Mode::SshOnly);
@@ -85,6 +204,23 @@ int main(int argc, char **argv) {
     profile.identityFile = cluster.keyPath();
     profile.knownHostsFile = cluster.knownHostsPath();
     profile.scratchDir = cluster.scratchDir();
+    // With --rtt-ms, every connection (staging, sftp, raw cat) goes through a delaying relay; the host key is the
+    // fixture's, listed for the relay's port.
+    std::unique_ptr<DelayRelay> relay;
+    QStringList sshPortOptions;
+    if (rttMs > 0) {
+        relay = std::make_unique<DelayRelay>(quint16(cluster.port()), rttMs / 2);
+        QByteArray known = test::readFile(cluster.knownHostsPath());
+        const QByteArray from = "]:" + QByteArray::number(cluster.port()) + ' ';
+        const QByteArray to = "]:" + QByteArray::number(relay->port()) + ' ';
+        known.replace(from, to);
+        profile.knownHostsFile = dir.filePath(QStringLiteral("relay_known_hosts"));
+        write(profile.knownHostsFile, known);
+        profile.port = relay->port();
+        sshPortOptions = {QStringLiteral("-P"), QString::number(relay->port()), QStringLiteral("-o"),
+                          QStringLiteral("UserKnownHostsFile=") + profile.knownHostsFile};
+        std::printf("link: loopback through a relay adding %d ms of round-trip time\n", 2 * (rttMs / 2));
+    }
     const QString root = profile.scratchDir + QStringLiteral("/datasets");
     Workspace ws;
     if (!ws.create(dir.filePath(QStringLiteral("ws")))) die(ws.errorString());
@@ -117,6 +253,7 @@ int main(int argc, char **argv) {
                 mib, importS, first.seconds, double(first.bytesTotal) / first.seconds / 1e6, again.seconds,
                 again.bytesSent);
     out.insert(QStringLiteral("folder_mib"), mib);
+    out.insert(QStringLiteral("added_rtt_ms"), 2 * (rttMs / 2));
     out.insert(QStringLiteral("import_seconds"), importS);
     out.insert(QStringLiteral("first_stage_seconds"), first.seconds);
     out.insert(QStringLiteral("restage_seconds"), again.seconds);
@@ -204,8 +341,9 @@ int main(int argc, char **argv) {
                      QByteArray::number(i) + ".bin\n";
         settle();
         QProcess sftp;
-        sftp.start(QStringLiteral("sftp"), {QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("-"),
-                                            QStringLiteral("-F"), cluster.sshConfigPath(), cluster.sshAlias()});
+        sftp.start(QStringLiteral("sftp"), QStringList{QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("-"),
+                                                       QStringLiteral("-F"), cluster.sshConfigPath()} +
+                                               sshPortOptions + QStringList{cluster.sshAlias()});
         t.restart();
         sftp.write(batch);
         sftp.closeWriteChannel();
