@@ -34,8 +34,9 @@ struct CacheListing {
     QHash<QByteArray, QPair<QByteArray, int>> chunkSources; ///< chunk -> (cached file, chunk index in it)
 };
 
-/// Parses the listing command's lines "F NAME SIZE" and "C ./FILE.chunks INDEX CHUNK".
-CacheListing parseListing(const QByteArray &text) {
+/// Parses the listing command's lines "F NAME SIZE" and "C ./FILE.chunks INDEX CHUNK". The host is not trusted: a
+/// chunk counts as a source only when its index lies inside that cached file (`chunkBytes` per chunk).
+CacheListing parseListing(const QByteArray &text, qint64 chunkBytes) {
     CacheListing c;
     QList<QPair<QByteArray, QPair<QByteArray, int>>> sources;
     for (const QByteArray &line : text.split('\n')) {
@@ -49,11 +50,14 @@ CacheListing parseListing(const QByteArray &text) {
             QByteArray file = parts[1];
             if (file.startsWith("./")) file = file.mid(2);
             if (file.endsWith(".chunks")) file.chop(7);
-            if (isSha256Hex(file)) sources.append({parts[3], {file, parts[2].toInt()}});
+            bool ok = false;
+            const int index = parts[2].toInt(&ok);
+            if (ok && index >= 0 && isSha256Hex(file)) sources.append({parts[3], {file, index}});
         }
     }
     for (const auto &[chunk, source] : sources) // only complete files are sources
-        if (c.files.contains(source.first) && !c.chunkSources.contains(chunk)) c.chunkSources.insert(chunk, source);
+        if (qint64(source.second) * chunkBytes < c.files.value(source.first, 0) && !c.chunkSources.contains(chunk))
+            c.chunkSources.insert(chunk, source);
     return c;
 }
 
@@ -232,7 +236,7 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
             if (failed(tr("cannot list the cache %1: %2").arg(root_, commandError(list)))) return std::nullopt;
             continue;
         }
-        const CacheListing cache = parseListing(list.stdoutData);
+        const CacheListing cache = parseListing(list.stdoutData, m.chunkBytes);
         QList<const ManifestFile *> smallMissing, largeMissing;
         qint64 toSend = 0;
         for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
@@ -334,7 +338,7 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         for (const ManifestFile *f : largeMissing) {
             const QString sha = QString::fromLatin1(f->sha256);
             qint64 resume = cache.partials.value(f->sha256, 0) / cb * cb;
-            if (resume >= f->size) resume = 0;
+            if (resume < 0 || resume >= f->size) resume = 0; // the host's size is not trusted
             QList<Segment> segments;
             QList<int> newChunks;
             QSet<QByteArray> sources;

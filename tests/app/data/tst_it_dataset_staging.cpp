@@ -67,6 +67,19 @@ private:
     std::thread thread_;
 };
 
+/// Runs commands on this machine but adds `lies` to every cache listing, as a hostile or broken host could.
+class LyingRunner : public remote::LocalCommandRunner {
+public:
+    QList<QByteArray> lies;
+    remote::CommandResult run(const QString &command, const QByteArray &input, int timeoutMs) override {
+        remote::CommandResult r = LocalCommandRunner::run(command, input, timeoutMs);
+        if (command.contains(QLatin1String("-printf 'F %f %s")))
+            for (const QByteArray &lie : lies)
+                r.stdoutData += lie + '\n';
+        return r;
+    }
+};
+
 class TestItDatasetStaging : public QObject {
     Q_OBJECT
 
@@ -194,6 +207,36 @@ private Q_SLOTS:
         qInfo("cut in a 40 MiB stream: %lld of %lld bytes sent (%.3f x), %d retries", staged->bytesSent, v->sizeBytes,
               ratio, staged->retries);
         QVERIFY2(ratio < 1.4, qPrintable(QString::number(ratio)));
+    }
+
+    void liesInTheCacheListingAreNotBelieved() {
+        // A negative partial size and chunk lists pointing outside their file must neither crash nor stall staging.
+        const QString src = dir_.filePath(QStringLiteral("lies"));
+        QByteArray table = randomBytes(9 << 20, 99);
+        QVERIFY(write(src + QStringLiteral("/table.bin"), table));
+        DatasetStore datasets(ws_);
+        const auto v1 = datasets.addVersion(QStringLiteral("lies"), src);
+        QVERIFY(v1);
+        LyingRunner runner;
+        const QString root = dir_.filePath(QStringLiteral("lying-host"));
+        QString error;
+        DatasetStager first(runner, root);
+        QVERIFY2(first.stage(*v1, datasets.chunks(), {}, &error), qPrintable(error));
+        table[5 << 20] = char(table[5 << 20] ^ 1);
+        QVERIFY(write(src + QStringLiteral("/table.bin"), table));
+        const auto v2 = datasets.addVersion(QStringLiteral("lies"), src);
+        QVERIFY(v2);
+        const ManifestFile &f1 = v1->manifest.files.first(), &f2 = v2->manifest.files.first();
+        const QByteArray changedChunk = f2.chunks[1];
+        runner.lies = {"F .in-" + f2.sha256 + " -5000000", "C ./" + f1.sha256 + ".chunks -1 " + changedChunk,
+                       "C ./" + f1.sha256 + ".chunks 1000 " + changedChunk};
+        DatasetStager second(runner, root);
+        second.setMaxFailures(2);
+        const auto staged = second.stage(*v2, datasets.chunks(), {}, &error);
+        QVERIFY2(staged, qPrintable(error));
+        QCOMPARE(staged->retries, 0);
+        QCOMPARE(staged->payloadBytes, qint64(4) << 20); // the changed chunk, sent; the others copied there
+        QCOMPARE(compareStaged(*staged, *v2, src), QString());
     }
 
     void damagedCacheEntriesAreSentAgain() {
