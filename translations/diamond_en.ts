@@ -67,6 +67,42 @@
         <source>%1, %2 bytes</source>
         <translation>%1, %2 bytes</translation>
     </message>
+    <message>
+        <source>inputs</source>
+        <translation>inputs</translation>
+    </message>
+    <message>
+        <source>targets</source>
+        <translation>targets</translation>
+    </message>
+    <message>
+        <source>not readable</source>
+        <translation>not readable</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Dataset</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Shape</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>Use</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n dataset(s)</source>
+        <translation><numerusform>%1: %n dataset</numerusform><numerusform>%1: %n datasets</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n the engine reads</source>
+        <translation><numerusform>, %n the engine reads</numerusform><numerusform>, %n the engine reads</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>EdgeItem</name>
@@ -187,6 +223,42 @@
     <message>
         <source>Label imbalance: the largest class has %1 images, the smallest %2.</source>
         <translation>Label imbalance: the largest class has %1 images, the smallest %2.</translation>
+    </message>
+    <message>
+        <source>%1 holds more datasets than the %2 listed.</source>
+        <translation>%1 holds more datasets than the %2 listed.</translation>
+    </message>
+    <message>
+        <source>%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
+        <translation>%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).</translation>
+    </message>
+    <message>
+        <source>%1 has no array of one value per sample to use as targets.</source>
+        <translation>%1 has no array of one value per sample to use as targets.</translation>
+    </message>
+    <message>
+        <source>In %1, the inputs %2 have %3 rows but the targets %4 have %5.</source>
+        <translation>In %1, the inputs %2 have %3 rows but the targets %4 have %5.</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: the engine %2 is missing.</source>
+        <translation>Cannot list the datasets of %1: the engine %2 is missing.</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: the listing is larger than %2 MiB.</source>
+        <translation>Cannot list the datasets of %1: the listing is larger than %2 MiB.</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: the engine did not answer within %2 s.</source>
+        <translation>Cannot list the datasets of %1: the engine did not answer within %2 s.</translation>
+    </message>
+    <message>
+        <source>the engine stopped while reading it (damaged file?)</source>
+        <translation>the engine stopped while reading it (damaged file?)</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: %2</source>
+        <translation>Cannot list the datasets of %1: %2</translation>
     </message>
 </context>
 <context>
@@ -575,6 +647,13 @@
     <message>
         <source>The engine&apos;s dry run ended with exit code %1: %2</source>
         <translation>The engine's dry run ended with exit code %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::Hdf5Array</name>
+    <message>
+        <source>scalar</source>
+        <translation>scalar</translation>
     </message>
 </context>
 <context>
@@ -4517,6 +4596,22 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>%1 (registered, %2)</source>
         <translation>%1 (registered, %2)</translation>
+    </message>
+    <message>
+        <source>The array of the HDF5 file the network reads (one row per sample)</source>
+        <translation>The array of the HDF5 file the network reads (one row per sample)</translation>
+    </message>
+    <message>
+        <source>&amp;Inputs array:</source>
+        <translation>&amp;Inputs array:</translation>
+    </message>
+    <message>
+        <source>The array of the HDF5 file the network learns to predict (one row per sample)</source>
+        <translation>The array of the HDF5 file the network learns to predict (one row per sample)</translation>
+    </message>
+    <message>
+        <source>T&amp;argets array:</source>
+        <translation>T&amp;argets array:</translation>
     </message>
 </context>
 <context>

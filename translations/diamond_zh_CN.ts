@@ -67,6 +67,42 @@
         <source>%1, %2 bytes</source>
         <translation>%1，%2 字节</translation>
     </message>
+    <message>
+        <source>inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>targets</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>not readable</source>
+        <translation>不可读取</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>用途</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n dataset(s)</source>
+        <translation><numerusform>%1：%n 个数据集</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n the engine reads</source>
+        <translation><numerusform>，引擎可读取 %n 个</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>EdgeItem</name>
@@ -187,6 +223,42 @@
     <message>
         <source>Label imbalance: the largest class has %1 images, the smallest %2.</source>
         <translation>标签不平衡：最大的类别有 %1 张图像，最小的有 %2 张。</translation>
+    </message>
+    <message>
+        <source>%1 holds more datasets than the %2 listed.</source>
+        <translation>%1 包含的数据集多于已列出的 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
+        <translation>%1 中没有引擎可读取的数据集（float32、float64、int64、int32 或 uint8 数组）。</translation>
+    </message>
+    <message>
+        <source>%1 has no array of one value per sample to use as targets.</source>
+        <translation>%1 中没有每个样本一个值、可用作目标的数组。</translation>
+    </message>
+    <message>
+        <source>In %1, the inputs %2 have %3 rows but the targets %4 have %5.</source>
+        <translation>在 %1 中，输入 %2 有 %3 行，而目标 %4 有 %5 行。</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: the engine %2 is missing.</source>
+        <translation>无法列出 %1 的数据集：缺少引擎 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: the listing is larger than %2 MiB.</source>
+        <translation>无法列出 %1 的数据集：列表大于 %2 MiB。</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: the engine did not answer within %2 s.</source>
+        <translation>无法列出 %1 的数据集：引擎未在 %2 秒内响应。</translation>
+    </message>
+    <message>
+        <source>the engine stopped while reading it (damaged file?)</source>
+        <translation>引擎在读取时中止（文件已损坏？）</translation>
+    </message>
+    <message>
+        <source>Cannot list the datasets of %1: %2</source>
+        <translation>无法列出 %1 的数据集：%2</translation>
     </message>
 </context>
 <context>
@@ -575,6 +647,13 @@
     <message>
         <source>The engine&apos;s dry run ended with exit code %1: %2</source>
         <translation>引擎试运行结束，退出码 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::Hdf5Array</name>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
     </message>
 </context>
 <context>
@@ -4514,6 +4593,22 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>%1 (registered, %2)</source>
         <translation>%1（已注册，%2）</translation>
+    </message>
+    <message>
+        <source>The array of the HDF5 file the network reads (one row per sample)</source>
+        <translation>网络读取的 HDF5 文件数组（每个样本一行）</translation>
+    </message>
+    <message>
+        <source>&amp;Inputs array:</source>
+        <translation>输入数组(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>The array of the HDF5 file the network learns to predict (one row per sample)</source>
+        <translation>网络学习预测的 HDF5 文件数组（每个样本一行）</translation>
+    </message>
+    <message>
+        <source>T&amp;argets array:</source>
+        <translation>目标数组(&amp;A)：</translation>
     </message>
 </context>
 <context>

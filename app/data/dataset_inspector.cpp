@@ -1,5 +1,8 @@
 #include "app/data/dataset_inspector.h"
 
+#include "app/data/hdf5_datasets.h"
+#include "app/run/executor.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QHash>
@@ -169,6 +172,42 @@ void describeNpy(const QString &path, const QString &name, DatasetDescription &d
     }
 }
 
+void describeHdf5(const QString &path, const QString &name, DatasetDescription &d) {
+    d.schema.insert(QStringLiteral("file"), name);
+    const Hdf5Listing listing = listHdf5Datasets(LocalExecutor::defaultEnginePath(), path);
+    if (!listing.error.isEmpty()) {
+        d.problems << listing.error;
+        return;
+    }
+    d.schema.insert(QStringLiteral("datasets"), hdf5ArraysToJson(listing.arrays));
+    if (listing.truncated)
+        d.problems << tr("%1 holds more datasets than the %2 listed.").arg(name).arg(listing.arrays.size());
+    if (listing.inputs.isEmpty()) {
+        d.problems
+            << tr("%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).").arg(name);
+        return;
+    }
+    d.schema.insert(QStringLiteral("inputs"), listing.inputs);
+    const auto find = [&](const QString &n) {
+        return std::find_if(listing.arrays.cbegin(), listing.arrays.cend(),
+                            [&](const Hdf5Array &a) { return a.name == n; });
+    };
+    const auto inputs = find(listing.inputs);
+    d.rows = inputs->shape.value(0, -1);
+    if (listing.targets.isEmpty()) {
+        d.problems << tr("%1 has no array of one value per sample to use as targets.").arg(name);
+        return;
+    }
+    d.schema.insert(QStringLiteral("targets"), listing.targets);
+    const auto targets = find(listing.targets);
+    if (targets->shape.value(0) != inputs->shape.value(0))
+        d.problems << tr("In %1, the inputs %2 have %3 rows but the targets %4 have %5.")
+                          .arg(name, inputs->name)
+                          .arg(inputs->shape.value(0))
+                          .arg(targets->name)
+                          .arg(targets->shape.value(0));
+}
+
 void describeImageFolder(const ContentManifest &manifest, DatasetDescription &d) {
     QMap<QString, int> classes;
     for (const ManifestFile &f : manifest.files) {
@@ -244,6 +283,8 @@ DatasetDescription describeDataset(const QString &root, const ContentManifest &m
         describeCsv(path, data->path, d);
     else if (d.format == QLatin1String("npy"))
         describeNpy(path, data->path, d);
+    else if (d.format == QLatin1String("hdf5"))
+        describeHdf5(path, data->path, d);
     else
         d.schema.insert(QStringLiteral("file"), data->path);
     return d;

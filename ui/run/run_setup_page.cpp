@@ -127,6 +127,17 @@ void RunSetupPage::buildUi() {
     targetColumn_ = new QLineEdit(data);
     targetColumn_->setPlaceholderText(tr("column to predict (name or index)"));
     dataForm->addRow(tr("&Target column:"), targetColumn_);
+    dataForm_ = dataForm;
+    hdf5Inputs_ = new QComboBox(data);
+    hdf5Inputs_->setObjectName(QStringLiteral("hdf5Inputs"));
+    hdf5Inputs_->setToolTip(tr("The array of the HDF5 file the network reads (one row per sample)"));
+    dataForm->addRow(tr("&Inputs array:"), hdf5Inputs_);
+    hdf5Targets_ = new QComboBox(data);
+    hdf5Targets_->setObjectName(QStringLiteral("hdf5Targets"));
+    hdf5Targets_->setToolTip(tr("The array of the HDF5 file the network learns to predict (one row per sample)"));
+    dataForm->addRow(tr("T&argets array:"), hdf5Targets_);
+    dataForm->setRowVisible(hdf5Inputs_, false);
+    dataForm->setRowVisible(hdf5Targets_, false);
     samples_ = intBox(data, 4, 10000000);
     samples_->setToolTip(tr("Number of samples the synthetic source generates"));
     dataForm->addRow(tr("&Samples:"), samples_);
@@ -266,6 +277,39 @@ void RunSetupPage::buildUi() {
     for (QCheckBox *box : std::as_const(metrics_))
         connect(box, &QCheckBox::toggled, this, &RunSetupPage::schedulePlan);
     connect(targetColumn_, &QLineEdit::editingFinished, this, &RunSetupPage::schedulePlan);
+    connect(preview_, &DatasetPreviewWidget::previewReady, this, &RunSetupPage::fillHdf5Pickers);
+    for (QComboBox *box : {hdf5Inputs_, hdf5Targets_})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            if (loading_) return;
+            wantedInputs_ = hdf5Inputs_->currentData().toString();
+            wantedTargets_ = hdf5Targets_->currentData().toString();
+            preview_->setHdf5Roles(wantedInputs_, wantedTargets_);
+            schedulePlan();
+        });
+}
+
+bool RunSetupPage::isHdf5Source() const {
+    const RegisteredDataset *d = currentDataset();
+    return d ? d->format == QLatin1String("hdf5") : source_->currentData().toString() == QLatin1String("hdf5");
+}
+
+void RunSetupPage::fillHdf5Pickers() {
+    if (!isHdf5Source()) return;
+    const app::Hdf5Listing &listing = preview_->hdf5();
+    const bool wasLoading = loading_;
+    loading_ = true;
+    const auto fill = [&](QComboBox *box, const QString &wanted, const QString &guess) {
+        box->clear();
+        for (const app::Hdf5Array &a : listing.arrays)
+            if (a.readable) box->addItem(QStringLiteral("%1  (%2, %3)").arg(a.name, a.shapeText(), a.dtype), a.name);
+        const int index = box->findData(wanted.isEmpty() ? guess : wanted);
+        box->setCurrentIndex(index >= 0 ? index : box->findData(guess));
+    };
+    fill(hdf5Inputs_, wantedInputs_, listing.inputs);
+    fill(hdf5Targets_, wantedTargets_, listing.targets);
+    loading_ = wasLoading;
+    preview_->setHdf5Roles(hdf5Inputs_->currentData().toString(), hdf5Targets_->currentData().toString());
+    if (hdf5Inputs_->count() > 0) schedulePlan();
 }
 
 void RunSetupPage::setConfig(const QJsonObject &config) {
@@ -289,6 +333,9 @@ void RunSetupPage::loadForm(const QJsonObject &c) {
         }
     }
     source_->setCurrentIndex(std::max(0, index));
+    const bool hdf5 = data.value(QStringLiteral("source")).toString() == QLatin1String("hdf5");
+    wantedInputs_ = hdf5 ? data.value(QStringLiteral("inputs")).toString() : QString();
+    wantedTargets_ = hdf5 ? data.value(QStringLiteral("targets")).toString() : QString();
     path_->setText(data.value(QStringLiteral("path")).toString(data.value(QStringLiteral("inputs")).toString()));
     targetColumn_->setText(data.value(QStringLiteral("target")).toVariant().toString());
     samples_->setValue(data.value(QStringLiteral("samples")).toInt(1000));
@@ -338,6 +385,12 @@ QJsonObject RunSetupPage::config() const {
     if (info && !info->file && !info->folder) data.insert(QStringLiteral("samples"), samples_->value());
     if (info && (info->file || info->folder) && !data.contains(QStringLiteral("dataset"))) {
         data.insert(source == QLatin1String("npy") ? QStringLiteral("inputs") : QStringLiteral("path"), path_->text());
+    }
+    if (source == QLatin1String("hdf5")) {
+        const QString inputs = hdf5Inputs_->count() > 0 ? hdf5Inputs_->currentData().toString() : wantedInputs_;
+        const QString targets = hdf5Targets_->count() > 0 ? hdf5Targets_->currentData().toString() : wantedTargets_;
+        if (!inputs.isEmpty()) data.insert(QStringLiteral("inputs"), inputs);
+        if (!targets.isEmpty()) data.insert(QStringLiteral("targets"), targets);
     }
     if (source == QLatin1String("csv") && !targetColumn_->text().isEmpty())
         data.insert(QStringLiteral("target"), targetColumn_->text());
@@ -465,6 +518,16 @@ QString RunSetupPage::planText() const {
 }
 
 void RunSetupPage::sourceChanged() {
+    const bool hdf5 = isHdf5Source();
+    dataForm_->setRowVisible(hdf5Inputs_, hdf5);
+    dataForm_->setRowVisible(hdf5Targets_, hdf5);
+    {
+        const bool wasLoading = loading_; // the config's arrays stay wanted until the new listing arrives
+        loading_ = true;
+        hdf5Inputs_->clear();
+        hdf5Targets_->clear();
+        loading_ = wasLoading;
+    }
     if (const RegisteredDataset *d = currentDataset()) {
         path_->setEnabled(false);
         path_->setText(tr("registered dataset %1@%2 (%3)").arg(d->name).arg(d->version).arg(d->format));

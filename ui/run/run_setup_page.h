@@ -14,6 +14,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -81,6 +82,9 @@ private:
     void buildUi();
     void loadForm(const QJsonObject &config);
     void sourceChanged();
+    /// Fills the HDF5 array pickers from the preview's listing: the config's arrays, else the guessed ones.
+    void fillHdf5Pickers();
+    bool isHdf5Source() const;
     void browse();
     void schedulePlan();
     void requestPlan();
@@ -103,6 +107,10 @@ private:
     QLineEdit *path_ = nullptr;
     QPushButton *browse_ = nullptr;
     QLineEdit *targetColumn_ = nullptr;
+    QFormLayout *dataForm_ = nullptr;
+    QComboBox *hdf5Inputs_ = nullptr;      ///< data.inputs of an HDF5 file: one of its arrays
+    QComboBox *hdf5Targets_ = nullptr;     ///< data.targets
+    QString wantedInputs_, wantedTargets_; ///< what the config names, until the listing arrives
     QSpinBox *samples_ = nullptr;
     QDoubleSpinBox *validationSplit_ = nullptr;
     DatasetPreviewWidget *preview_ = nullptr;

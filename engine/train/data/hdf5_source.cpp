@@ -8,12 +8,17 @@
 // refused (they would read other files); each chunk of a compressed dataset must inflate to exactly one chunk
 // (checkChunks), and only gzip and shuffle are read.
 #include "data/data_internal.h"
+#include "data/hdf5_listing.h"
 #include "data/isolated_reader.h"
+#include "engine_cli.h"
 
 #include <hdf5.h>
 #include <zlib.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <iostream>
 #include <limits>
 
 #include <sys/stat.h>
@@ -56,22 +61,58 @@ private:
     void *data_ = nullptr;
 };
 
-herr_t collectDataset(hid_t group, const char *name, const H5L_info_t *, void *out) {
-    auto *names = static_cast<std::vector<std::string> *>(out);
-    const hid_t object = H5Oopen(group, name, H5P_DEFAULT);
-    if (object >= 0) {
-        if (H5Iget_type(object) == H5I_DATASET) names->push_back(std::string("/") + name);
-        H5Oclose(object);
+/// The element type of a dataset as the listing names it.
+std::string dtypeName(hid_t type) {
+    const std::size_t size = H5Tget_size(type);
+    switch (H5Tget_class(type)) {
+    case H5T_FLOAT: return "float" + std::to_string(8 * size);
+    case H5T_INTEGER: return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(8 * size);
+    case H5T_STRING: return "string";
+    case H5T_COMPOUND: return "compound";
+    default: return "other";
     }
-    return names->size() >= 20 ? 1 : 0;
+}
+
+struct ArrayCollector {
+    std::vector<Hdf5Array> arrays;
+    std::size_t max = 0;
+    bool truncated = false;
+};
+
+/// H5Lvisit callback: datasets behind hard links only (a soft or external link is not opened).
+herr_t collectArray(hid_t group, const char *name, const H5L_info_t *info, void *out) {
+    auto *c = static_cast<ArrayCollector *>(out);
+    if (!info || info->type != H5L_TYPE_HARD) return 0;
+    const Handle object(H5Oopen(group, name, H5P_DEFAULT), H5Oclose);
+    if (!object.valid() || H5Iget_type(object.get()) != H5I_DATASET) return 0;
+    if (c->arrays.size() >= c->max) {
+        c->truncated = true;
+        return 1;
+    }
+    Hdf5Array a;
+    a.name = std::string("/") + name;
+    const Handle type(H5Dget_type(object.get()), H5Tclose);
+    const Handle space(H5Dget_space(object.get()), H5Sclose);
+    const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+    if (rank > 0 && rank <= 32) {
+        std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+        H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+        a.shape.assign(dims.begin(), dims.end());
+    }
+    a.dtype = type.valid() ? dtypeName(type.get()) : "other";
+    static const char *const kReadable[] = {"float32", "float64", "int64", "int32", "uint8"};
+    a.readable = rank >= 1 && std::find(std::begin(kReadable), std::end(kReadable), a.dtype) != std::end(kReadable);
+    c->arrays.push_back(std::move(a));
+    return 0;
 }
 
 std::string datasetList(hid_t file) {
-    std::vector<std::string> names;
-    H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, collectDataset, &names);
+    ArrayCollector c;
+    c.max = 20;
+    H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, collectArray, &c);
     std::string out;
-    for (const std::string &n : names)
-        out += (out.empty() ? "'" : ", '") + n + "'";
+    for (const Hdf5Array &a : c.arrays)
+        out += (out.empty() ? "'" : ", '") + a.name + "'";
     return out.empty() ? "none" : out;
 }
 
@@ -312,5 +353,34 @@ public:
 } // namespace
 
 std::unique_ptr<DataSource> makeHdf5Source() { return std::make_unique<Hdf5Source>(); }
+
+std::vector<Hdf5Array> listHdf5Arrays(const std::string &path, std::size_t maxArrays, bool *truncated) {
+    std::uint64_t size = 0;
+    ::close(openRegularFile(path, "path", size)); // names what else it is (folder, device, FIFO)
+    QuietErrors quiet;
+    if (H5Fis_hdf5(path.c_str()) <= 0) throw EngineError("'" + path + "' is not an HDF5 file.", "path");
+    const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file.valid()) throw EngineError("Cannot open the HDF5 file '" + path + "'.", "path");
+    ArrayCollector c;
+    c.max = maxArrays;
+    if (H5Lvisit(file.get(), H5_INDEX_NAME, H5_ITER_INC, collectArray, &c) < 0)
+        throw EngineError("Cannot list the datasets of '" + path + "' (damaged group index).", "path", {},
+                          "The file is damaged; write it again.");
+    if (truncated) *truncated = c.truncated;
+    return c.arrays;
+}
+
+int runHdf5Datasets(int argc, char **argv) {
+    if (argc != 2 || argv[1][0] == '-') throw UsageError("usage: diamond-train hdf5-datasets FILE", "hdf5-datasets");
+    const std::string path = argv[1];
+    bool truncated = false;
+    const std::vector<Hdf5Array> arrays = listHdf5Arrays(path, 10000, &truncated);
+    nlohmann::json list = nlohmann::json::array();
+    for (const Hdf5Array &a : arrays)
+        list.push_back({{"name", a.name}, {"shape", a.shape}, {"dtype", a.dtype}, {"readable", a.readable}});
+    std::cout << nlohmann::json{{"path", path}, {"datasets", list}, {"truncated", truncated}}.dump() << "\n"
+              << std::flush;
+    return kExitFinished;
+}
 
 } // namespace diamond::engine::data

@@ -2,6 +2,7 @@
 // CSV (a line of counts above the table) imported on a worker thread with a progress bar; the page shows the
 // problem and the skip_rows fix, the class balance and a preview; "Use in run set-up" makes it the run's data; Train
 // trains on the pinned version and the run monitor names it. Screenshots go to <build>/screenshots.
+#include "common/hdf5_file_builder.h"
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
@@ -54,6 +55,23 @@ class TestGuiDatasets : public QObject {
         return path;
     }
 
+    /// Presses "Add file…", chooses `path` in the file dialog and waits for the import: the version's ref, or the
+    /// error (a failed import fails the caller's comparison with it).
+    QString addThroughFileDialog(ui::MainWindow &window, ui::DatasetsPage *page, const QString &path) {
+        auto *addFile = page->findChild<QPushButton *>(QStringLiteral("addDatasetFile"));
+        if (!addFile) return QStringLiteral("no Add file button");
+        QTest::mouseClick(addFile, Qt::LeftButton);
+        QFileDialog *dialog = nullptr;
+        if (!QTest::qWaitFor([&] { return (dialog = window.findChild<QFileDialog *>()) && dialog->isVisible(); }))
+            return QStringLiteral("no file dialog");
+        QSignalSpy finished(page, &ui::DatasetsPage::importFinished);
+        dialog->selectFile(path);
+        static_cast<QDialog *>(dialog)->accept();
+        if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 30000)) return QStringLiteral("no import");
+        return finished.first().at(0).toBool() ? finished.first().at(1).toString()
+                                               : QStringLiteral("failed: ") + finished.first().at(1).toString();
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -81,17 +99,7 @@ private Q_SLOTS:
         QCOMPARE(page->list()->count(), 0);
 
         // Add file… opens the file dialog; choosing the CSV imports it.
-        auto *addFile = page->findChild<QPushButton *>(QStringLiteral("addDatasetFile"));
-        QVERIFY(addFile);
-        QTest::mouseClick(addFile, Qt::LeftButton);
-        QFileDialog *dialog = nullptr;
-        QTRY_VERIFY((dialog = window.findChild<QFileDialog *>()) != nullptr && dialog->isVisible());
-        QSignalSpy finished(page, &ui::DatasetsPage::importFinished);
-        dialog->selectFile(csv);
-        static_cast<QDialog *>(dialog)->accept();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
-        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("three_blobs@1"));
+        QCOMPARE(addThroughFileDialog(window, page, csv), QStringLiteral("three_blobs@1"));
         QCOMPARE(page->list()->count(), 1);
         QCOMPARE(page->currentVersion().rows, 300);
         QVERIFY2(page->problemsLabel()->text().contains(QStringLiteral("skip_rows")),
@@ -111,6 +119,7 @@ private Q_SLOTS:
         QCOMPARE(data.value(QStringLiteral("dataset")).toString(), QStringLiteral("three_blobs"));
         QCOMPARE(data.value(QStringLiteral("source")).toString(), QStringLiteral("csv"));
         QCOMPARE(data.value(QStringLiteral("skip_rows")).toInt(), 1);
+        QVERIFY(!setup->findChild<QComboBox *>(QStringLiteral("hdf5Inputs"))->isVisible()); // HDF5 only
         for (QSpinBox *box : setup->findChildren<QSpinBox *>())
             if (box->value() == 20) box->setValue(6); // epochs
         // The plan is computed on the dataset (the dry run gets --data-path).
@@ -128,6 +137,78 @@ private Q_SLOTS:
         QTRY_COMPARE(monitor->datasetLabel()->text(), QStringLiteral("Dataset: three_blobs@1"));
         QVERIFY(monitor->datasetLabel()->isVisible());
         shoot(&window, "run-monitor-dataset.png");
+    }
+
+    /// An HDF5 file of two input arrays, labels and an array the engine cannot read: the Data page lists them with
+    /// the guessed roles; in the run set-up the pickers offer the readable ones, and the one chosen is the run's.
+    void hdf5ArraysArePickedForTheRun() {
+        const QString path = dir_.filePath(QStringLiteral("src/cells.h5"));
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        const int rows = 120;
+        std::vector<float> x(rows * 2);
+        std::vector<double> scaled(rows * 2);
+        std::vector<qint64> labels(rows);
+        QRandomGenerator g(5);
+        for (int i = 0; i < rows; ++i) {
+            labels[std::size_t(i)] = i % 3; // three classes: the default network's output
+            for (int j = 0; j < 2; ++j) {   // two features: the default network's input
+                x[std::size_t(i * 2 + j)] = float((i % 3) * 3 + g.generateDouble());
+                scaled[std::size_t(i * 2 + j)] = x[std::size_t(i * 2 + j)] / 4.0;
+            }
+        }
+        QVERIFY(test::writeHdf5File(path, {{"/features/x", H5T_NATIVE_FLOAT, {hsize_t(rows), 2}, x.data()},
+                                           {"/features/x_scaled", H5T_NATIVE_DOUBLE, {hsize_t(rows), 2}, scaled.data()},
+                                           {"/labels", H5T_NATIVE_INT64, {hsize_t(rows)}, labels.data()},
+                                           {"/meta/ids", H5T_NATIVE_SHORT, {hsize_t(rows)}, nullptr}}));
+        ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws-hdf5")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.action(QStringLiteral("showData"))->trigger();
+        auto *page = qobject_cast<ui::DatasetsPage *>(window.tabs()->currentWidget());
+        QVERIFY(page);
+        QCOMPARE(addThroughFileDialog(window, page, path), QStringLiteral("cells@1"));
+        QCOMPARE(page->currentVersion().format, QStringLiteral("hdf5"));
+        QCOMPARE(page->currentVersion().rows, rows);
+        QCOMPARE(page->currentVersion().schema.value(QStringLiteral("inputs")).toString(),
+                 QStringLiteral("/features/x"));
+        QCOMPARE(page->currentVersion().schema.value(QStringLiteral("targets")).toString(), QStringLiteral("/labels"));
+        // The preview lists every array with its shape, type and use.
+        QTRY_COMPARE_WITH_TIMEOUT(page->preview()->table()->rowCount(), 4, 20000);
+        QTableWidget *table = page->preview()->table();
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("/features/x"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("120 × 2"));
+        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("inputs"));
+        QCOMPARE(table->item(2, 3)->text(), QStringLiteral("targets"));
+        QCOMPARE(table->item(3, 2)->text(), QStringLiteral("int16"));
+        QCOMPARE(table->item(3, 3)->text(), QStringLiteral("not readable"));
+        shoot(&window, "data-page-hdf5.png");
+
+        QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("useDatasetInRun")), Qt::LeftButton);
+        ui::RunSetupPage *setup = window.runSetup();
+        QCOMPARE(window.tabs()->currentWidget(), setup);
+        auto *inputs = setup->findChild<QComboBox *>(QStringLiteral("hdf5Inputs"));
+        auto *targets = setup->findChild<QComboBox *>(QStringLiteral("hdf5Targets"));
+        QVERIFY(inputs && targets);
+        QVERIFY(inputs->isVisible() && targets->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(inputs->count(), 3, 20000); // the int16 array is not offered
+        QCOMPARE(inputs->currentData().toString(), QStringLiteral("/features/x"));
+        QCOMPARE(targets->currentData().toString(), QStringLiteral("/labels"));
+        // The scientist picks the scaled inputs: the run reads them.
+        inputs->setCurrentIndex(inputs->findData(QStringLiteral("/features/x_scaled")));
+        const QJsonObject data = setup->config().value(QStringLiteral("data")).toObject();
+        QCOMPARE(data.value(QStringLiteral("dataset")).toString(), QStringLiteral("cells"));
+        QCOMPARE(data.value(QStringLiteral("source")).toString(), QStringLiteral("hdf5"));
+        QCOMPARE(data.value(QStringLiteral("inputs")).toString(), QStringLiteral("/features/x_scaled"));
+        QCOMPARE(data.value(QStringLiteral("targets")).toString(), QStringLiteral("/labels"));
+        QTableWidget *runTable = setup->preview()->table();
+        QCOMPARE(runTable->item(1, 0)->text(), QStringLiteral("/features/x_scaled"));
+        QCOMPARE(runTable->item(1, 3)->text(), QStringLiteral("inputs"));
+        QCOMPARE(runTable->item(0, 3)->text(), QString());
+        // The engine's dry run reads the picked arrays of the registered file.
+        QTRY_VERIFY2_WITH_TIMEOUT(!setup->plan().isEmpty(), qPrintable(setup->planText()), 60000);
+        QVERIFY2(setup->plan().value(QStringLiteral("train_samples")).toDouble() > 0, qPrintable(setup->planText()));
+        shoot(&window, "run-setup-hdf5.png");
     }
 };
 
