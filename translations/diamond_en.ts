@@ -103,6 +103,14 @@
         <source>, %n the engine reads</source>
         <translation><numerusform>, %n the engine reads</numerusform><numerusform>, %n the engine reads</numerusform></translation>
     </message>
+    <message>
+        <source>%1 holds no uncompressed IDX images file.</source>
+        <translation>%1 holds no uncompressed IDX images file.</translation>
+    </message>
+    <message>
+        <source>%1: %2 (IDX)</source>
+        <translation>%1: %2 (IDX)</translation>
+    </message>
 </context>
 <context>
     <name>EdgeItem</name>
@@ -259,6 +267,14 @@
     <message>
         <source>Cannot list the datasets of %1: %2</source>
         <translation>Cannot list the datasets of %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 has no labels file beside it (an IDX file of rank 1).</source>
+        <translation>%1 has no labels file beside it (an IDX file of rank 1).</translation>
+    </message>
+    <message>
+        <source>%1 has %2 labels for %3 images in %4.</source>
+        <translation>%1 has %2 labels for %3 images in %4.</translation>
     </message>
 </context>
 <context>

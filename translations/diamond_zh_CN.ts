@@ -103,6 +103,14 @@
         <source>, %n the engine reads</source>
         <translation><numerusform>，引擎可读取 %n 个</numerusform></translation>
     </message>
+    <message>
+        <source>%1 holds no uncompressed IDX images file.</source>
+        <translation>%1 中没有未压缩的 IDX 图像文件。</translation>
+    </message>
+    <message>
+        <source>%1: %2 (IDX)</source>
+        <translation>%1：%2（IDX）</translation>
+    </message>
 </context>
 <context>
     <name>EdgeItem</name>
@@ -259,6 +267,14 @@
     <message>
         <source>Cannot list the datasets of %1: %2</source>
         <translation>无法列出 %1 的数据集：%2</translation>
+    </message>
+    <message>
+        <source>%1 has no labels file beside it (an IDX file of rank 1).</source>
+        <translation>%1 旁边没有标签文件（秩为 1 的 IDX 文件）。</translation>
+    </message>
+    <message>
+        <source>%1 has %2 labels for %3 images in %4.</source>
+        <translation>%1 有 %2 个标签，而 %4 中有 %3 张图像。</translation>
     </message>
 </context>
 <context>

@@ -8,9 +8,11 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QMap>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace diamond::app {
 
@@ -208,6 +210,71 @@ void describeHdf5(const QString &path, const QString &name, DatasetDescription &
                           .arg(targets->shape.value(0));
 }
 
+/// IDX pair (MNIST layout): images are the file of rank >= 2, labels the file of rank 1; class counts from the
+/// labels (uint8, at most 64 MiB read).
+void describeIdx(const QString &root, const ContentManifest &manifest, DatasetDescription &d) {
+    std::optional<IdxHeader> images, labels;
+    for (const ManifestFile &f : manifest.files) {
+        if (formatOfFile(f.path) != QLatin1String("idx")) continue;
+        auto h = readIdxHeader(root + QLatin1Char('/') + f.path);
+        if (h) h->path = f.path;
+        if (h && h->dims.size() >= 2 && !images) images = h;
+        if (h && h->dims.size() == 1 && !labels) labels = h;
+    }
+    if (!images) return;
+    QStringList shape;
+    for (qint64 n : images->dims)
+        shape << QString::number(n);
+    d.schema.insert(QStringLiteral("images"), images->path);
+    d.schema.insert(QStringLiteral("shape"), QStringLiteral("(%1)").arg(shape.join(QStringLiteral(", "))));
+    d.rows = images->dims.first();
+    if (!labels) {
+        d.problems << tr("%1 has no labels file beside it (an IDX file of rank 1).").arg(images->path);
+        return;
+    }
+    d.schema.insert(QStringLiteral("labels"), labels->path);
+    if (labels->dims.first() != images->dims.first())
+        d.problems << tr("%1 has %2 labels for %3 images in %4.")
+                          .arg(labels->path)
+                          .arg(labels->dims.first())
+                          .arg(images->dims.first())
+                          .arg(images->path);
+    if (labels->type != 0x08 || labels->dims.first() > (qint64(64) << 20)) return;
+    QFile f(root + QLatin1Char('/') + labels->path);
+    if (!f.open(QIODevice::ReadOnly) || !f.seek(labels->dataOffset)) return;
+    const QByteArray values = f.read(labels->dims.first());
+    QMap<int, qint64> counts;
+    for (char c : values)
+        ++counts[quint8(c)];
+    QJsonObject classes;
+    qint64 most = 0, least = std::numeric_limits<qint64>::max();
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        classes.insert(QString::number(it.key()), it.value());
+        most = std::max(most, it.value());
+        least = std::min(least, it.value());
+    }
+    d.schema.insert(QStringLiteral("classes"), classes);
+    d.schema.insert(QStringLiteral("task"), QStringLiteral("classification"));
+    if (counts.size() > 1 && least * 10 < most)
+        d.problems << tr("Label imbalance: the largest class has %1 images, the smallest %2.").arg(most).arg(least);
+}
+
+/// Two .npy files: inputs and targets (a name such as y, label(s), target(s) marks the targets; else the smaller).
+void describeNpyPair(const ContentManifest &manifest, const ManifestFile &inputs, DatasetDescription &d) {
+    const ManifestFile *targets = nullptr;
+    static const QRegularExpression targetName(QStringLiteral("(^|[/_.-])(y|labels?|targets?|class(es)?)[^/]*\\.npy$"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    for (const ManifestFile &f : manifest.files) {
+        if (&f == &inputs || formatOfFile(f.path) != QLatin1String("npy")) continue;
+        if (!targets || (targetName.match(f.path).hasMatch() && !targetName.match(targets->path).hasMatch()) ||
+            (targetName.match(f.path).hasMatch() == targetName.match(targets->path).hasMatch() &&
+             f.size < targets->size))
+            targets = &f;
+    }
+    d.schema.insert(QStringLiteral("inputs"), inputs.path);
+    if (targets) d.schema.insert(QStringLiteral("targets"), targets->path);
+}
+
 void describeImageFolder(const ContentManifest &manifest, DatasetDescription &d) {
     QMap<QString, int> classes;
     for (const ManifestFile &f : manifest.files) {
@@ -230,6 +297,20 @@ void describeImageFolder(const ContentManifest &manifest, DatasetDescription &d)
 }
 
 } // namespace
+
+std::optional<IdxHeader> readIdxHeader(const QString &file) {
+    QFile f(file);
+    if (file.endsWith(QLatin1String(".gz"), Qt::CaseInsensitive) || !f.open(QIODevice::ReadOnly)) return std::nullopt;
+    const QByteArray head = f.read(4 + 4 * 8);
+    if (head.size() < 4 || head[0] != 0 || head[1] != 0 || head[3] < 1 || head[3] > 8) return std::nullopt;
+    IdxHeader h{file, quint8(head[2]), {}, 4 + 4 * qint64(head[3])};
+    if (head.size() < h.dataOffset) return std::nullopt;
+    for (int i = 0; i < head[3]; ++i) {
+        const auto *b = reinterpret_cast<const uchar *>(head.constData() + 4 + 4 * i);
+        h.dims << ((qint64(b[0]) << 24) | (qint64(b[1]) << 16) | (qint64(b[2]) << 8) | qint64(b[3]));
+    }
+    return h;
+}
 
 QStringList splitCsvRecord(const QString &line, QChar delimiter) {
     QStringList fields;
@@ -282,12 +363,38 @@ DatasetDescription describeDataset(const QString &root, const ContentManifest &m
     if (d.format == QLatin1String("csv"))
         describeCsv(path, data->path, d);
     else if (d.format == QLatin1String("npy"))
-        describeNpy(path, data->path, d);
+        describeNpy(path, data->path, d), describeNpyPair(manifest, *data, d);
+    else if (d.format == QLatin1String("idx"))
+        describeIdx(root, manifest, d);
     else if (d.format == QLatin1String("hdf5"))
         describeHdf5(path, data->path, d);
     else
         d.schema.insert(QStringLiteral("file"), data->path);
     return d;
+}
+
+} // namespace diamond::app
+
+namespace diamond::app {
+
+QJsonObject datasetRunOptions(const QString &format, const QJsonObject &schema) {
+    QJsonObject o;
+    const auto copy = [&](const char *key) {
+        const QString k = QLatin1String(key);
+        if (schema.value(k).isString() && !schema.value(k).toString().isEmpty()) o.insert(k, schema.value(k));
+    };
+    if (format == QLatin1String("csv")) {
+        if (schema.value(QStringLiteral("skip_rows")).toInt() > 0)
+            o.insert(QStringLiteral("skip_rows"), schema.value(QStringLiteral("skip_rows")).toInt());
+        o.insert(QStringLiteral("header"), schema.value(QStringLiteral("header")).toBool(true));
+    } else if (format == QLatin1String("idx")) {
+        copy("images");
+        copy("labels");
+    } else if (format == QLatin1String("npy") || format == QLatin1String("hdf5")) {
+        copy("inputs");
+        copy("targets");
+    }
+    return o;
 }
 
 } // namespace diamond::app

@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <optional>
+
 namespace diamond::app {
 
 struct DatasetDescription {
@@ -18,10 +20,25 @@ struct DatasetDescription {
     QStringList problems;
 };
 
+/// The header of an uncompressed IDX file: magic 0 0 <type> <rank>, then rank big-endian uint32 dimensions.
+struct IdxHeader {
+    QString path;
+    quint8 type = 0; ///< 0x08 uint8, 0x09 int8, 0x0B int16, 0x0C int32, 0x0D float32, 0x0E float64
+    QList<qint64> dims;
+    qint64 dataOffset = 0; ///< where the big-endian data starts
+};
+/// nullopt when `file` is compressed, unreadable or not IDX.
+std::optional<IdxHeader> readIdxHeader(const QString &file);
+
 /// The fields of one CSV record (RFC 4180 quotes, "" inside quotes; unquoted fields trimmed).
 QStringList splitCsvRecord(const QString &line, QChar delimiter);
 
 /// Describes the files of `manifest` found under `root` (a folder, or the folder holding a single file).
 DatasetDescription describeDataset(const QString &root, const ContentManifest &manifest);
+
+/// The data options a run on a dataset of `format` needs, from its schema, for the keys a config leaves out: csv
+/// skip_rows and header; idx images and labels, npy inputs and targets (files of the dataset); hdf5 inputs and
+/// targets (arrays of the file).
+QJsonObject datasetRunOptions(const QString &format, const QJsonObject &schema);
 
 } // namespace diamond::app

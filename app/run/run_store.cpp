@@ -1,5 +1,7 @@
 #include "app/run/run_store.h"
 
+#include "app/data/dataset_inspector.h"
+
 #include "app/data/dataset_store.h"
 
 #include <QCoreApplication>
@@ -243,6 +245,9 @@ std::optional<Run> RunStore::createRun(qint64 projectId, qint64 architectureVers
                             .arg(relative, version->ref())),
                    std::nullopt;
         data.insert(QStringLiteral("dataset"), version->ref());
+        const QJsonObject options = datasetRunOptions(version->format, version->schema);
+        for (auto it = options.begin(); it != options.end(); ++it)
+            if (!data.contains(it.key())) data.insert(it.key(), it.value()); // what the config leaves out
         config.insert(QStringLiteral("data"), data);
         datasetVersionId = version->id;
     }

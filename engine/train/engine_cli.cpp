@@ -133,7 +133,14 @@ void applyDataPath(RunConfig &config, const std::string &dataPath) {
                               "and passes --data-path, or give data.path instead.");
         return;
     }
-    data["path"] = std::filesystem::absolute(dataPath).lexically_normal().string();
+    const std::filesystem::path where = std::filesystem::absolute(dataPath).lexically_normal();
+    // npy (inputs, targets) and idx (images, labels) read several files: their options name files of the dataset,
+    // relative to its folder. The other file sources read data.path.
+    if (config.data.source == "npy" || config.data.source == "idx") {
+        config.data.baseDir = (std::filesystem::is_directory(where) ? where : where.parent_path()).string();
+        return;
+    }
+    data["path"] = where.string();
 }
 
 void emitError(EventWriter &events, const std::string &message, const std::string &field = {},

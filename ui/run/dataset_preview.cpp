@@ -100,6 +100,48 @@ DatasetPreview previewImages(const QString &path) {
     return p;
 }
 
+/// An IDX images file (or the folder holding it): the first 32 images of a uint8 [N, H, W] file as thumbnails,
+/// named by their labels when a rank-1 labels file lies beside it; the shape otherwise.
+DatasetPreview previewIdx(const QString &path) {
+    DatasetPreview p;
+    std::optional<app::IdxHeader> images, labels;
+    const QFileInfo info(path);
+    const QStringList files = info.isDir() ? QDir(path).entryList(QDir::Files, QDir::Name)
+                                           : QDir(info.absolutePath()).entryList(QDir::Files, QDir::Name);
+    const QDir folder(info.isDir() ? path : info.absolutePath());
+    if (!info.isDir()) images = app::readIdxHeader(path);
+    for (const QString &name : files) {
+        const auto h = app::readIdxHeader(folder.filePath(name));
+        if (h && h->dims.size() >= 2 && !images) images = h;
+        if (h && h->dims.size() == 1 && !labels) labels = h;
+    }
+    if (!images || images->dims.size() < 2) {
+        p.error = PreviewText::tr("%1 holds no uncompressed IDX images file.").arg(path);
+        return p;
+    }
+    QStringList shape;
+    for (qint64 d : images->dims)
+        shape << QString::number(d);
+    p.summary =
+        PreviewText::tr("%1: %2 (IDX)").arg(QFileInfo(images->path).fileName(), shape.join(QStringLiteral(" × ")));
+    if (images->type != 0x08 || images->dims.size() != 3 || images->dims[1] > 512 || images->dims[2] > 512) return p;
+    QFile f(images->path), l(labels ? labels->path : QString());
+    const int h = int(images->dims[1]), w = int(images->dims[2]);
+    const bool named = labels && labels->type == 0x08 && l.open(QIODevice::ReadOnly) && l.seek(labels->dataOffset);
+    if (!f.open(QIODevice::ReadOnly) || !f.seek(images->dataOffset)) return p;
+    for (qint64 i = 0; i < std::min<qint64>(32, images->dims[0]); ++i) {
+        const QByteArray pixels = f.read(qint64(h) * w);
+        if (pixels.size() < qint64(h) * w) break;
+        QImage image(w, h, QImage::Format_Grayscale8);
+        for (int y = 0; y < h; ++y)
+            std::memcpy(image.scanLine(y), pixels.constData() + qsizetype(y) * w, std::size_t(w));
+        const QByteArray label = named ? l.read(1) : QByteArray();
+        p.images.append({label.isEmpty() ? QString::number(i) : QString::number(quint8(label[0])),
+                         image.scaled(64, 64, Qt::KeepAspectRatio, Qt::FastTransformation)});
+    }
+    return p;
+}
+
 /// Parses a .npy header and builds a histogram of up to 1M float values.
 DatasetPreview previewNpy(const QString &path) {
     DatasetPreview p;
@@ -202,6 +244,7 @@ DatasetPreview loadDatasetPreview(const QString &source, const QString &path, in
     if (source == QLatin1String("image_folder")) return previewImages(path);
     if (source == QLatin1String("npy")) return previewNpy(path);
     if (source == QLatin1String("hdf5")) return previewHdf5(path);
+    if (source == QLatin1String("idx")) return previewIdx(path);
     DatasetPreview p;
     const QString description = syntheticSourceDescription(source);
     if (!description.isEmpty()) {

@@ -1,5 +1,7 @@
 #include "ui/run/run_setup_page.h"
 
+#include "app/data/dataset_inspector.h"
+
 #include "app/run/engine_plan.h"
 #include "app/run/run_config_defaults.h"
 #include "diamond/config/run_config.h"
@@ -369,10 +371,11 @@ QJsonObject RunSetupPage::config() const {
         const QString name = item.mid(8);
         if (data.value(QStringLiteral("dataset")).toString().section(QLatin1Char('@'), 0, 0) != name) {
             data = {{QStringLiteral("dataset"), name}}; // another dataset: its own options
-            if (dataset && dataset->schema.value(QStringLiteral("skip_rows")).toInt() > 0)
-                data.insert(QStringLiteral("skip_rows"), dataset->schema.value(QStringLiteral("skip_rows")).toInt());
-            if (dataset && source == QLatin1String("csv"))
-                data.insert(QStringLiteral("header"), dataset->schema.value(QStringLiteral("header")).toBool(true));
+            if (dataset) {
+                const QJsonObject options = app::datasetRunOptions(dataset->format, dataset->schema);
+                for (auto it = options.begin(); it != options.end(); ++it)
+                    data.insert(it.key(), it.value());
+            }
         }
     } else {
         data.remove(QStringLiteral("dataset"));

@@ -175,6 +175,84 @@ private Q_SLOTS:
         QVERIFY2(err.contains("data.dataset") && err.contains("--data-path"), err.constData());
     }
 
+    /// Datasets of several files (an IDX images/labels pair, an NPY inputs/targets pair) train from a config that
+    /// names only the dataset: the files' roles come from the import (the engine finds them in the dataset's folder).
+    void idxAndNpyPairsTrainFromTheirDatasetsAlone() {
+        const int rows = 200;
+        QRandomGenerator g(9);
+        QByteArray images("\0\0\x08\x02", 4), labels("\0\0\x08\x01", 4), x, y;
+        for (quint32 d : {quint32(rows), quint32(4)})
+            images += QByteArray(1, char(d >> 24)) + char(d >> 16) + char(d >> 8) + char(d);
+        labels += QByteArray(1, char(rows >> 24)) + char(rows >> 16) + char(rows >> 8) + char(rows);
+        for (int i = 0; i < rows; ++i) {
+            for (int c = 0; c < 4; ++c) {
+                const float v = float((i % 2) * 100 + g.bounded(50));
+                images += char(quint8(v));
+                x += QByteArray(reinterpret_cast<const char *>(&v), 4);
+            }
+            labels += char(i % 2);
+            const qint64 label = i % 2;
+            y += QByteArray(reinterpret_cast<const char *>(&label), 8);
+        }
+        QVERIFY(!write(QStringLiteral("digits/train-images-idx2-ubyte"), images).isEmpty());
+        QVERIFY(!write(QStringLiteral("digits/train-labels-idx1-ubyte"), labels).isEmpty());
+        auto npy = [](const char *descr, const QByteArray &shape, const QByteArray &data) -> QByteArray {
+            QByteArray header =
+                "{'descr': '" + QByteArray(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+            header += QByteArray(64 - 10 - header.size() - 1, ' ') + '\n';
+            return QByteArray("\x93NUMPY\x01\x00", 8) + char(header.size()) + '\0' + header + data;
+        };
+        QVERIFY(!write(QStringLiteral("pair/features.npy"), npy("<f4", "(200, 4)", x)).isEmpty());
+        QVERIFY(!write(QStringLiteral("pair/y.npy"), npy("<i8", "(200,)", y)).isEmpty());
+
+        Result r = ctl({QStringLiteral("data"), QStringLiteral("add"), dir_.filePath(QStringLiteral("digits")),
+                        QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject schema = r.json().value(QStringLiteral("schema")).toObject();
+        QCOMPARE(r.json().value(QStringLiteral("format")).toString(), QStringLiteral("idx"));
+        QCOMPARE(r.json().value(QStringLiteral("rows")).toInt(), rows);
+        QCOMPARE(schema.value(QStringLiteral("images")).toString(), QStringLiteral("train-images-idx2-ubyte"));
+        QCOMPARE(schema.value(QStringLiteral("labels")).toString(), QStringLiteral("train-labels-idx1-ubyte"));
+        QCOMPARE(schema.value(QStringLiteral("classes")).toObject().value(QStringLiteral("1")).toInt(), rows / 2);
+        QCOMPARE(schema.value(QStringLiteral("task")).toString(), QStringLiteral("classification"));
+        r = ctl({QStringLiteral("data"), QStringLiteral("add"), dir_.filePath(QStringLiteral("pair")),
+                 QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        schema = r.json().value(QStringLiteral("schema")).toObject();
+        QCOMPARE(schema.value(QStringLiteral("inputs")).toString(), QStringLiteral("features.npy"));
+        QCOMPARE(schema.value(QStringLiteral("targets")).toString(), QStringLiteral("y.npy"));
+
+        for (const auto &[source, dataset] : {std::pair{"idx", "digits"}, std::pair{"npy", "pair"}}) {
+            const QString config = write(
+                QStringLiteral("run-%1.json").arg(QLatin1String(source)),
+                QJsonDocument(
+                    QJsonObject{
+                        {QStringLiteral("format"), QStringLiteral("diamond.run/1")},
+                        {QStringLiteral("data"), QJsonObject{{QStringLiteral("source"), QLatin1String(source)},
+                                                             {QStringLiteral("dataset"), QLatin1String(dataset)}}},
+                        {QStringLiteral("epochs"), 10},
+                        {QStringLiteral("batch_size"), 16},
+                        {QStringLiteral("optimizer"),
+                         QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), 0.01}}}})
+                    .toJson());
+            r = ctl({QStringLiteral("run"), QStringLiteral("start"), QStringLiteral("--spec"), spec(),
+                     QStringLiteral("--config"), config, QStringLiteral("--follow"), QStringLiteral("--json")});
+            QVERIFY2(r.code == 0, QByteArray(r.err + r.out).constData());
+            r = ctl({QStringLiteral("run"), QStringLiteral("list"), QStringLiteral("--json")});
+            QJsonObject last;
+            for (const QJsonValue &v : r.json().value(QStringLiteral("runs")).toArray())
+                if (v.toObject().value(QStringLiteral("dataset")).toString() == QString::fromLatin1(dataset) + QStringLiteral("@1"))
+                    last = v.toObject();
+            QVERIFY2(!last.isEmpty(), r.out.constData());
+            QCOMPARE(last.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+            QVERIFY2(last.value(QStringLiteral("final_metrics"))
+                             .toObject()
+                             .value(QStringLiteral("val_accuracy"))
+                             .toDouble() >= 0.9,
+                     QJsonDocument(last).toJson().constData());
+        }
+    }
+
     void aPublishedModelShipsItsSmallDataset() {
         Result r =
             ctl({QStringLiteral("gallery"), QStringLiteral("publish"), QStringLiteral("1"), QStringLiteral("--name"),
