@@ -16,7 +16,7 @@ QStringList EngineCommand::arguments() const {
         args << QStringLiteral("predict") << QStringLiteral("--spec") << specPath << QStringLiteral("--weights")
              << weightsFile << QStringLiteral("--inputs") << inputsFile << QStringLiteral("--output") << outputFile;
         break;
-    case Mode::Hdf5Datasets: return {QStringLiteral("hdf5-datasets"), inputsFile};
+    case Mode::ListArrays: return {QStringLiteral("arrays"), inputsFile};
     case Mode::Train:
     case Mode::DryRun:
         args << QStringLiteral("--spec") << specPath << QStringLiteral("--config") << configPath

@@ -10,12 +10,12 @@ namespace diamond::remote {
 
 struct EngineCommand {
     enum class Mode {
-        Train,        ///< diamond-train --spec S --config C --run-dir D [--resume] ...
-        DryRun,       ///< the same with --dry-run: check everything, time a few steps, print the plan
-        Pack,         ///< diamond-train pack --trials FILE (trial packing, docs/trial-packing.md)
-        Export,       ///< diamond-train export --spec S --run-dir D [--out DIR] [--samples N]
-        Predict,      ///< diamond-train predict --spec S --weights W --inputs I --output O
-        Hdf5Datasets, ///< diamond-train hdf5-datasets FILE (inputsFile): the file's datasets as JSON
+        Train,      ///< diamond-train --spec S --config C --run-dir D [--resume] ...
+        DryRun,     ///< the same with --dry-run: check everything, time a few steps, print the plan
+        Pack,       ///< diamond-train pack --trials FILE (trial packing, docs/trial-packing.md)
+        Export,     ///< diamond-train export --spec S --run-dir D [--out DIR] [--samples N]
+        Predict,    ///< diamond-train predict --spec S --weights W --inputs I --output O
+        ListArrays, ///< diamond-train arrays FILE (inputsFile): the arrays of an HDF5 or NPZ file as JSON
     };
     Mode mode = Mode::Train;
     QString enginePath;  ///< the program; arguments() leaves it out, commandLine() puts it first
@@ -26,7 +26,7 @@ struct EngineCommand {
     QString outDir;      ///< Export: --out when set
     int samples = 0;     ///< Export: --samples (test inputs written with the export) when > 0
     QString weightsFile; ///< Predict
-    QString inputsFile;  ///< Predict; Hdf5Datasets: the HDF5 file
+    QString inputsFile;  ///< Predict; ListArrays: the HDF5 or NPZ file
     QString outputFile;  ///< Predict
     bool resume = false; ///< Train: continue from the newest checkpoint
     int threads = 0;     ///< --threads when > 0

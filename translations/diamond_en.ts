@@ -80,10 +80,6 @@
         <translation>not readable</translation>
     </message>
     <message>
-        <source>Dataset</source>
-        <translation>Dataset</translation>
-    </message>
-    <message>
         <source>Shape</source>
         <translation>Shape</translation>
     </message>
@@ -96,10 +92,6 @@
         <translation>Use</translation>
     </message>
     <message numerus="yes">
-        <source>%1: %n dataset(s)</source>
-        <translation><numerusform>%1: %n dataset</numerusform><numerusform>%1: %n datasets</numerusform></translation>
-    </message>
-    <message numerus="yes">
         <source>, %n the engine reads</source>
         <translation><numerusform>, %n the engine reads</numerusform><numerusform>, %n the engine reads</numerusform></translation>
     </message>
@@ -110,6 +102,14 @@
     <message>
         <source>%1: %2 (IDX)</source>
         <translation>%1: %2 (IDX)</translation>
+    </message>
+    <message>
+        <source>Array</source>
+        <translation>Array</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n array(s)</source>
+        <translation><numerusform>%1: %n array</numerusform><numerusform>%1: %n arrays</numerusform></translation>
     </message>
 </context>
 <context>
@@ -233,14 +233,6 @@
         <translation>Label imbalance: the largest class has %1 images, the smallest %2.</translation>
     </message>
     <message>
-        <source>%1 holds more datasets than the %2 listed.</source>
-        <translation>%1 holds more datasets than the %2 listed.</translation>
-    </message>
-    <message>
-        <source>%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
-        <translation>%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).</translation>
-    </message>
-    <message>
         <source>%1 has no array of one value per sample to use as targets.</source>
         <translation>%1 has no array of one value per sample to use as targets.</translation>
     </message>
@@ -249,24 +241,8 @@
         <translation>In %1, the inputs %2 have %3 rows but the targets %4 have %5.</translation>
     </message>
     <message>
-        <source>Cannot list the datasets of %1: the engine %2 is missing.</source>
-        <translation>Cannot list the datasets of %1: the engine %2 is missing.</translation>
-    </message>
-    <message>
-        <source>Cannot list the datasets of %1: the listing is larger than %2 MiB.</source>
-        <translation>Cannot list the datasets of %1: the listing is larger than %2 MiB.</translation>
-    </message>
-    <message>
-        <source>Cannot list the datasets of %1: the engine did not answer within %2 s.</source>
-        <translation>Cannot list the datasets of %1: the engine did not answer within %2 s.</translation>
-    </message>
-    <message>
         <source>the engine stopped while reading it (damaged file?)</source>
         <translation>the engine stopped while reading it (damaged file?)</translation>
-    </message>
-    <message>
-        <source>Cannot list the datasets of %1: %2</source>
-        <translation>Cannot list the datasets of %1: %2</translation>
     </message>
     <message>
         <source>%1 has no labels file beside it (an IDX file of rank 1).</source>
@@ -275,6 +251,30 @@
     <message>
         <source>%1 has %2 labels for %3 images in %4.</source>
         <translation>%1 has %2 labels for %3 images in %4.</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: the engine %2 is missing.</source>
+        <translation>Cannot list the arrays of %1: the engine %2 is missing.</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: the listing is larger than %2 MiB.</source>
+        <translation>Cannot list the arrays of %1: the listing is larger than %2 MiB.</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: the engine did not answer within %2 s.</source>
+        <translation>Cannot list the arrays of %1: the engine did not answer within %2 s.</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: %2</source>
+        <translation>Cannot list the arrays of %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds more arrays than the %2 listed.</source>
+        <translation>%1 holds more arrays than the %2 listed.</translation>
+    </message>
+    <message>
+        <source>%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
+        <translation>%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).</translation>
     </message>
 </context>
 <context>
@@ -666,13 +666,6 @@
     </message>
 </context>
 <context>
-    <name>diamond::app::Hdf5Array</name>
-    <message>
-        <source>scalar</source>
-        <translation>scalar</translation>
-    </message>
-</context>
-<context>
     <name>diamond::app::LocalExecutor</name>
     <message>
         <source>Run %1 is already running.</source>
@@ -876,6 +869,13 @@
     <message>
         <source>data.path &quot;%1&quot; must be a relative path inside the dataset %2.</source>
         <translation>data.path "%1" must be a relative path inside the dataset %2.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::StoredArray</name>
+    <message>
+        <source>scalar</source>
+        <translation>scalar</translation>
     </message>
 </context>
 <context>
@@ -4614,20 +4614,20 @@ Connect ports by dragging from an output to an input.</translation>
         <translation>%1 (registered, %2)</translation>
     </message>
     <message>
-        <source>The array of the HDF5 file the network reads (one row per sample)</source>
-        <translation>The array of the HDF5 file the network reads (one row per sample)</translation>
-    </message>
-    <message>
         <source>&amp;Inputs array:</source>
         <translation>&amp;Inputs array:</translation>
     </message>
     <message>
-        <source>The array of the HDF5 file the network learns to predict (one row per sample)</source>
-        <translation>The array of the HDF5 file the network learns to predict (one row per sample)</translation>
-    </message>
-    <message>
         <source>T&amp;argets array:</source>
         <translation>T&amp;argets array:</translation>
+    </message>
+    <message>
+        <source>The array of the file the network reads (one row per sample)</source>
+        <translation>The array of the file the network reads (one row per sample)</translation>
+    </message>
+    <message>
+        <source>The array of the file the network learns to predict (one row per sample)</source>
+        <translation>The array of the file the network learns to predict (one row per sample)</translation>
     </message>
 </context>
 <context>

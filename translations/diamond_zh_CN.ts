@@ -80,10 +80,6 @@
         <translation>不可读取</translation>
     </message>
     <message>
-        <source>Dataset</source>
-        <translation>数据集</translation>
-    </message>
-    <message>
         <source>Shape</source>
         <translation>形状</translation>
     </message>
@@ -96,10 +92,6 @@
         <translation>用途</translation>
     </message>
     <message numerus="yes">
-        <source>%1: %n dataset(s)</source>
-        <translation><numerusform>%1：%n 个数据集</numerusform></translation>
-    </message>
-    <message numerus="yes">
         <source>, %n the engine reads</source>
         <translation><numerusform>，引擎可读取 %n 个</numerusform></translation>
     </message>
@@ -110,6 +102,14 @@
     <message>
         <source>%1: %2 (IDX)</source>
         <translation>%1：%2（IDX）</translation>
+    </message>
+    <message>
+        <source>Array</source>
+        <translation>数组</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n array(s)</source>
+        <translation><numerusform>%1：%n 个数组</numerusform></translation>
     </message>
 </context>
 <context>
@@ -233,14 +233,6 @@
         <translation>标签不平衡：最大的类别有 %1 张图像，最小的有 %2 张。</translation>
     </message>
     <message>
-        <source>%1 holds more datasets than the %2 listed.</source>
-        <translation>%1 包含的数据集多于已列出的 %2 个。</translation>
-    </message>
-    <message>
-        <source>%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
-        <translation>%1 中没有引擎可读取的数据集（float32、float64、int64、int32 或 uint8 数组）。</translation>
-    </message>
-    <message>
         <source>%1 has no array of one value per sample to use as targets.</source>
         <translation>%1 中没有每个样本一个值、可用作目标的数组。</translation>
     </message>
@@ -249,24 +241,8 @@
         <translation>在 %1 中，输入 %2 有 %3 行，而目标 %4 有 %5 行。</translation>
     </message>
     <message>
-        <source>Cannot list the datasets of %1: the engine %2 is missing.</source>
-        <translation>无法列出 %1 的数据集：缺少引擎 %2。</translation>
-    </message>
-    <message>
-        <source>Cannot list the datasets of %1: the listing is larger than %2 MiB.</source>
-        <translation>无法列出 %1 的数据集：列表大于 %2 MiB。</translation>
-    </message>
-    <message>
-        <source>Cannot list the datasets of %1: the engine did not answer within %2 s.</source>
-        <translation>无法列出 %1 的数据集：引擎未在 %2 秒内响应。</translation>
-    </message>
-    <message>
         <source>the engine stopped while reading it (damaged file?)</source>
         <translation>引擎在读取时中止（文件已损坏？）</translation>
-    </message>
-    <message>
-        <source>Cannot list the datasets of %1: %2</source>
-        <translation>无法列出 %1 的数据集：%2</translation>
     </message>
     <message>
         <source>%1 has no labels file beside it (an IDX file of rank 1).</source>
@@ -275,6 +251,30 @@
     <message>
         <source>%1 has %2 labels for %3 images in %4.</source>
         <translation>%1 有 %2 个标签，而 %4 中有 %3 张图像。</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: the engine %2 is missing.</source>
+        <translation>无法列出 %1 的数组：缺少引擎 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: the listing is larger than %2 MiB.</source>
+        <translation>无法列出 %1 的数组：列表大于 %2 MiB。</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: the engine did not answer within %2 s.</source>
+        <translation>无法列出 %1 的数组：引擎未在 %2 秒内响应。</translation>
+    </message>
+    <message>
+        <source>Cannot list the arrays of %1: %2</source>
+        <translation>无法列出 %1 的数组：%2</translation>
+    </message>
+    <message>
+        <source>%1 holds more arrays than the %2 listed.</source>
+        <translation>%1 包含的数组多于已列出的 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
+        <translation>%1 中没有引擎可读取的数组（float32、float64、int64、int32 或 uint8 数组）。</translation>
     </message>
 </context>
 <context>
@@ -666,13 +666,6 @@
     </message>
 </context>
 <context>
-    <name>diamond::app::Hdf5Array</name>
-    <message>
-        <source>scalar</source>
-        <translation>标量</translation>
-    </message>
-</context>
-<context>
     <name>diamond::app::LocalExecutor</name>
     <message>
         <source>Run %1 is already running.</source>
@@ -876,6 +869,13 @@
     <message>
         <source>data.path &quot;%1&quot; must be a relative path inside the dataset %2.</source>
         <translation>data.path "%1" 必须是数据集 %2 内的相对路径。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::StoredArray</name>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
     </message>
 </context>
 <context>
@@ -4611,20 +4611,20 @@ Connect ports by dragging from an output to an input.</source>
         <translation>%1（已注册，%2）</translation>
     </message>
     <message>
-        <source>The array of the HDF5 file the network reads (one row per sample)</source>
-        <translation>网络读取的 HDF5 文件数组（每个样本一行）</translation>
-    </message>
-    <message>
         <source>&amp;Inputs array:</source>
         <translation>输入数组(&amp;I)：</translation>
     </message>
     <message>
-        <source>The array of the HDF5 file the network learns to predict (one row per sample)</source>
-        <translation>网络学习预测的 HDF5 文件数组（每个样本一行）</translation>
-    </message>
-    <message>
         <source>T&amp;argets array:</source>
         <translation>目标数组(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>The array of the file the network reads (one row per sample)</source>
+        <translation>网络读取的文件数组（每个样本一行）</translation>
+    </message>
+    <message>
+        <source>The array of the file the network learns to predict (one row per sample)</source>
+        <translation>网络学习预测的文件数组（每个样本一行）</translation>
     </message>
 </context>
 <context>

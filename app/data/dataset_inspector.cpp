@@ -1,6 +1,6 @@
 #include "app/data/dataset_inspector.h"
 
-#include "app/data/hdf5_datasets.h"
+#include "app/data/array_files.h"
 #include "app/run/executor.h"
 
 #include <QCoreApplication>
@@ -174,25 +174,25 @@ void describeNpy(const QString &path, const QString &name, DatasetDescription &d
     }
 }
 
-void describeHdf5(const QString &path, const QString &name, DatasetDescription &d) {
+void describeArrayFile(const QString &path, const QString &name, DatasetDescription &d) {
     d.schema.insert(QStringLiteral("file"), name);
-    const Hdf5Listing listing = listHdf5Datasets(LocalExecutor::defaultEnginePath(), path);
+    const ArrayListing listing = listArrays(LocalExecutor::defaultEnginePath(), path);
     if (!listing.error.isEmpty()) {
         d.problems << listing.error;
         return;
     }
-    d.schema.insert(QStringLiteral("datasets"), hdf5ArraysToJson(listing.arrays));
+    d.schema.insert(QStringLiteral("arrays"), arraysToJson(listing.arrays));
     if (listing.truncated)
-        d.problems << tr("%1 holds more datasets than the %2 listed.").arg(name).arg(listing.arrays.size());
+        d.problems << tr("%1 holds more arrays than the %2 listed.").arg(name).arg(listing.arrays.size());
     if (listing.inputs.isEmpty()) {
         d.problems
-            << tr("%1 has no dataset the engine reads (float32, float64, int64, int32 or uint8 arrays).").arg(name);
+            << tr("%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).").arg(name);
         return;
     }
     d.schema.insert(QStringLiteral("inputs"), listing.inputs);
     const auto find = [&](const QString &n) {
         return std::find_if(listing.arrays.cbegin(), listing.arrays.cend(),
-                            [&](const Hdf5Array &a) { return a.name == n; });
+                            [&](const StoredArray &a) { return a.name == n; });
     };
     const auto inputs = find(listing.inputs);
     d.rows = inputs->shape.value(0, -1);
@@ -366,8 +366,8 @@ DatasetDescription describeDataset(const QString &root, const ContentManifest &m
         describeNpy(path, data->path, d), describeNpyPair(manifest, *data, d);
     else if (d.format == QLatin1String("idx"))
         describeIdx(root, manifest, d);
-    else if (d.format == QLatin1String("hdf5"))
-        describeHdf5(path, data->path, d);
+    else if (d.format == QLatin1String("hdf5") || d.format == QLatin1String("npz"))
+        describeArrayFile(path, data->path, d);
     else
         d.schema.insert(QStringLiteral("file"), data->path);
     return d;
@@ -390,7 +390,7 @@ QJsonObject datasetRunOptions(const QString &format, const QJsonObject &schema) 
     } else if (format == QLatin1String("idx")) {
         copy("images");
         copy("labels");
-    } else if (format == QLatin1String("npy") || format == QLatin1String("hdf5")) {
+    } else if (format == QLatin1String("npy") || format == QLatin1String("hdf5") || format == QLatin1String("npz")) {
         copy("inputs");
         copy("targets");
     }

@@ -37,7 +37,7 @@ QStringList splitCsvRecord(const QString &line, QChar delimiter);
 DatasetDescription describeDataset(const QString &root, const ContentManifest &manifest);
 
 /// The data options a run on a dataset of `format` needs, from its schema, for the keys a config leaves out: csv
-/// skip_rows and header; idx images and labels, npy inputs and targets (files of the dataset); hdf5 inputs and
+/// skip_rows and header; idx images and labels, npy inputs and targets (files of the dataset); hdf5 and npz inputs and
 /// targets (arrays of the file).
 QJsonObject datasetRunOptions(const QString &format, const QJsonObject &schema);
 

@@ -1,5 +1,5 @@
 #include "engine_cli.h"
-#include "data/hdf5_listing.h"
+#include "data/array_listing.h"
 #include "export/predict.h"
 #include "trial_pack.h"
 
@@ -30,7 +30,7 @@ void printHelp() {
            "       diamond-train pack --trials PACK.json [--threads N] [--device cpu|cuda]\n"
            "       diamond-train predict --spec SPEC.json --weights W.safetensors --inputs IN.safetensors\n"
            "                             --output OUT.safetensors [--threads N] [--device cpu|cuda]\n"
-           "       diamond-train hdf5-datasets FILE.h5   (lists the file's datasets as JSON)\n"
+           "       diamond-train arrays FILE.h5|FILE.npz   (lists the file's arrays as JSON)\n"
            "\n"
            "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
            "writes JSON-lines events (protocol "
@@ -231,7 +231,7 @@ int runCli(int argc, char **argv) {
         if (argc > 1 && std::string(argv[1]) == "export") return runExport(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "pack") return runPack(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "predict") return runPredict(argc - 1, argv + 1);
-        if (argc > 1 && std::string(argv[1]) == "hdf5-datasets") return data::runHdf5Datasets(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "arrays") return data::runListArrays(argc - 1, argv + 1);
         return train(argc, argv, events);
     } catch (const UsageError &e) {
         emitError(*events, e.what(), e.field(), e.node(), e.hint());

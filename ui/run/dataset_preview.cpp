@@ -193,33 +193,33 @@ DatasetPreview previewNpy(const QString &path) {
     return p;
 }
 
-QString hdf5Use(const app::Hdf5Array &a, const QString &inputs, const QString &targets) {
+QString arrayUse(const app::StoredArray &a, const QString &inputs, const QString &targets) {
     return a.name == inputs    ? PreviewText::tr("inputs")
            : a.name == targets ? PreviewText::tr("targets")
            : a.readable        ? QString()
                                : PreviewText::tr("not readable");
 }
 
-DatasetPreview previewHdf5(const QString &path) {
+DatasetPreview previewArrays(const QString &path) {
     DatasetPreview p;
     if (path.isEmpty()) {
         p.summary = PreviewText::tr("Choose a file.");
         return p;
     }
-    p.hdf5 = app::listHdf5Datasets(app::LocalExecutor::defaultEnginePath(), path);
-    if (!p.hdf5.error.isEmpty()) {
-        p.error = p.hdf5.error;
+    p.arrayFile = app::listArrays(app::LocalExecutor::defaultEnginePath(), path);
+    if (!p.arrayFile.error.isEmpty()) {
+        p.error = p.arrayFile.error;
         return p;
     }
-    p.header = QStringList{PreviewText::tr("Dataset"), PreviewText::tr("Shape"), PreviewText::tr("Type"),
+    p.header = QStringList{PreviewText::tr("Array"), PreviewText::tr("Shape"), PreviewText::tr("Type"),
                            PreviewText::tr("Use")};
     int readable = 0;
-    for (const app::Hdf5Array &a : std::as_const(p.hdf5.arrays)) {
-        p.rows << QStringList{a.name, a.shapeText(), a.dtype, hdf5Use(a, p.hdf5.inputs, p.hdf5.targets)};
+    for (const app::StoredArray &a : std::as_const(p.arrayFile.arrays)) {
+        p.rows << QStringList{a.name, a.shapeText(), a.dtype, arrayUse(a, p.arrayFile.inputs, p.arrayFile.targets)};
         readable += a.readable;
     }
     p.summary =
-        PreviewText::tr("%1: %n dataset(s)", nullptr, int(p.hdf5.arrays.size())).arg(QFileInfo(path).fileName()) +
+        PreviewText::tr("%1: %n array(s)", nullptr, int(p.arrayFile.arrays.size())).arg(QFileInfo(path).fileName()) +
         PreviewText::tr(", %n the engine reads", nullptr, readable);
     return p;
 }
@@ -243,7 +243,7 @@ DatasetPreview loadDatasetPreview(const QString &source, const QString &path, in
     if (source == QLatin1String("csv")) return previewCsv(path, skipRows);
     if (source == QLatin1String("image_folder")) return previewImages(path);
     if (source == QLatin1String("npy")) return previewNpy(path);
-    if (source == QLatin1String("hdf5")) return previewHdf5(path);
+    if (source == QLatin1String("hdf5") || source == QLatin1String("npz")) return previewArrays(path);
     if (source == QLatin1String("idx")) return previewIdx(path);
     DatasetPreview p;
     const QString description = syntheticSourceDescription(source);
@@ -328,13 +328,13 @@ void DatasetPreviewWidget::showDataset(const QString &source, const QString &pat
     watcher->setFuture(QtConcurrent::run(loadDatasetPreview, source, path, skipRows));
 }
 
-void DatasetPreviewWidget::setHdf5Roles(const QString &inputs, const QString &targets) {
-    for (int r = 0; r < hdf5_.arrays.size() && r < table_->rowCount() && table_->columnCount() == 4; ++r)
-        if (QTableWidgetItem *use = table_->item(r, 3)) use->setText(hdf5Use(hdf5_.arrays[r], inputs, targets));
+void DatasetPreviewWidget::setArrayRoles(const QString &inputs, const QString &targets) {
+    for (int r = 0; r < arrayFile_.arrays.size() && r < table_->rowCount() && table_->columnCount() == 4; ++r)
+        if (QTableWidgetItem *use = table_->item(r, 3)) use->setText(arrayUse(arrayFile_.arrays[r], inputs, targets));
 }
 
 void DatasetPreviewWidget::apply(const DatasetPreview &preview) {
-    hdf5_ = preview.hdf5;
+    arrayFile_ = preview.arrayFile;
     if (!preview.error.isEmpty()) {
         summary_->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(preview.error.toHtmlEscaped()));
         text_->clear();

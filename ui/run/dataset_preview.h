@@ -1,9 +1,9 @@
 // Previews of a run's dataset, built off the GUI thread: a table for CSV files, an image grid for image folders,
-// the header and a value histogram for .npy arrays, the datasets of an HDF5 file (listed by the engine), a
+// the header and a value histogram for .npy arrays, the arrays of an HDF5 or NPZ file (listed by the engine), a
 // description for the synthetic sources.
 #pragma once
 
-#include "app/data/hdf5_datasets.h"
+#include "app/data/array_files.h"
 
 #include <QImage>
 #include <QStringList>
@@ -25,8 +25,8 @@ struct DatasetPreview {
     QList<QPair<QString, QImage>> images; ///< (class, thumbnail) of an image folder
     QVector<double> histogram;            ///< bin counts of an array's values
     double histogramMin = 0, histogramMax = 0;
-    app::Hdf5Listing hdf5; ///< an HDF5 file's datasets (also shown as the table) and their guessed roles
-    QString error;         ///< translated, names the file
+    app::ArrayListing arrayFile; ///< the arrays of an HDF5 or NPZ file (also shown as the table), guessed roles
+    QString error;               ///< translated, names the file
 };
 
 /// Reads at most a few hundred rows / 32 images / 1M values. Safe on any thread. CSV: the first `skipRows` lines
@@ -57,10 +57,10 @@ public:
     /// Starts loading a preview (asynchronously; a newer request wins).
     void showDataset(const QString &source, const QString &path, int skipRows = 0);
     QString summary() const;
-    /// The datasets of the HDF5 file shown last (empty for other sources).
-    const app::Hdf5Listing &hdf5() const { return hdf5_; }
-    /// Marks which arrays of the HDF5 file shown are the run's inputs and targets (the table's "Use" column).
-    void setHdf5Roles(const QString &inputs, const QString &targets);
+    /// The arrays of the HDF5 or NPZ file shown last (empty for other sources).
+    const app::ArrayListing &arrayFile() const { return arrayFile_; }
+    /// Marks which arrays of the file shown are the run's inputs and targets (the table's "Use" column).
+    void setArrayRoles(const QString &inputs, const QString &targets);
     QTableWidget *table() const { return table_; }
     QListWidget *imageGrid() const { return images_; }
 
@@ -71,7 +71,7 @@ private:
     void apply(const DatasetPreview &preview);
 
     int generation_ = 0;
-    app::Hdf5Listing hdf5_;
+    app::ArrayListing arrayFile_;
     QLabel *summary_ = nullptr;
     QStackedWidget *stack_ = nullptr;
     QLabel *text_ = nullptr;

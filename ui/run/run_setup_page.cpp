@@ -130,16 +130,16 @@ void RunSetupPage::buildUi() {
     targetColumn_->setPlaceholderText(tr("column to predict (name or index)"));
     dataForm->addRow(tr("&Target column:"), targetColumn_);
     dataForm_ = dataForm;
-    hdf5Inputs_ = new QComboBox(data);
-    hdf5Inputs_->setObjectName(QStringLiteral("hdf5Inputs"));
-    hdf5Inputs_->setToolTip(tr("The array of the HDF5 file the network reads (one row per sample)"));
-    dataForm->addRow(tr("&Inputs array:"), hdf5Inputs_);
-    hdf5Targets_ = new QComboBox(data);
-    hdf5Targets_->setObjectName(QStringLiteral("hdf5Targets"));
-    hdf5Targets_->setToolTip(tr("The array of the HDF5 file the network learns to predict (one row per sample)"));
-    dataForm->addRow(tr("T&argets array:"), hdf5Targets_);
-    dataForm->setRowVisible(hdf5Inputs_, false);
-    dataForm->setRowVisible(hdf5Targets_, false);
+    arrayInputs_ = new QComboBox(data);
+    arrayInputs_->setObjectName(QStringLiteral("arrayInputs"));
+    arrayInputs_->setToolTip(tr("The array of the file the network reads (one row per sample)"));
+    dataForm->addRow(tr("&Inputs array:"), arrayInputs_);
+    arrayTargets_ = new QComboBox(data);
+    arrayTargets_->setObjectName(QStringLiteral("arrayTargets"));
+    arrayTargets_->setToolTip(tr("The array of the file the network learns to predict (one row per sample)"));
+    dataForm->addRow(tr("T&argets array:"), arrayTargets_);
+    dataForm->setRowVisible(arrayInputs_, false);
+    dataForm->setRowVisible(arrayTargets_, false);
     samples_ = intBox(data, 4, 10000000);
     samples_->setToolTip(tr("Number of samples the synthetic source generates"));
     dataForm->addRow(tr("&Samples:"), samples_);
@@ -279,39 +279,40 @@ void RunSetupPage::buildUi() {
     for (QCheckBox *box : std::as_const(metrics_))
         connect(box, &QCheckBox::toggled, this, &RunSetupPage::schedulePlan);
     connect(targetColumn_, &QLineEdit::editingFinished, this, &RunSetupPage::schedulePlan);
-    connect(preview_, &DatasetPreviewWidget::previewReady, this, &RunSetupPage::fillHdf5Pickers);
-    for (QComboBox *box : {hdf5Inputs_, hdf5Targets_})
+    connect(preview_, &DatasetPreviewWidget::previewReady, this, &RunSetupPage::fillArrayPickers);
+    for (QComboBox *box : {arrayInputs_, arrayTargets_})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             if (loading_) return;
-            wantedInputs_ = hdf5Inputs_->currentData().toString();
-            wantedTargets_ = hdf5Targets_->currentData().toString();
-            preview_->setHdf5Roles(wantedInputs_, wantedTargets_);
+            wantedInputs_ = arrayInputs_->currentData().toString();
+            wantedTargets_ = arrayTargets_->currentData().toString();
+            preview_->setArrayRoles(wantedInputs_, wantedTargets_);
             schedulePlan();
         });
 }
 
-bool RunSetupPage::isHdf5Source() const {
+bool RunSetupPage::isArrayFileSource() const {
     const RegisteredDataset *d = currentDataset();
-    return d ? d->format == QLatin1String("hdf5") : source_->currentData().toString() == QLatin1String("hdf5");
+    const QString source = d ? d->format : source_->currentData().toString();
+    return source == QLatin1String("hdf5") || source == QLatin1String("npz");
 }
 
-void RunSetupPage::fillHdf5Pickers() {
-    if (!isHdf5Source()) return;
-    const app::Hdf5Listing &listing = preview_->hdf5();
+void RunSetupPage::fillArrayPickers() {
+    if (!isArrayFileSource()) return;
+    const app::ArrayListing &listing = preview_->arrayFile();
     const bool wasLoading = loading_;
     loading_ = true;
     const auto fill = [&](QComboBox *box, const QString &wanted, const QString &guess) {
         box->clear();
-        for (const app::Hdf5Array &a : listing.arrays)
+        for (const app::StoredArray &a : listing.arrays)
             if (a.readable) box->addItem(QStringLiteral("%1  (%2, %3)").arg(a.name, a.shapeText(), a.dtype), a.name);
         const int index = box->findData(wanted.isEmpty() ? guess : wanted);
         box->setCurrentIndex(index >= 0 ? index : box->findData(guess));
     };
-    fill(hdf5Inputs_, wantedInputs_, listing.inputs);
-    fill(hdf5Targets_, wantedTargets_, listing.targets);
+    fill(arrayInputs_, wantedInputs_, listing.inputs);
+    fill(arrayTargets_, wantedTargets_, listing.targets);
     loading_ = wasLoading;
-    preview_->setHdf5Roles(hdf5Inputs_->currentData().toString(), hdf5Targets_->currentData().toString());
-    if (hdf5Inputs_->count() > 0) schedulePlan();
+    preview_->setArrayRoles(arrayInputs_->currentData().toString(), arrayTargets_->currentData().toString());
+    if (arrayInputs_->count() > 0) schedulePlan();
 }
 
 void RunSetupPage::setConfig(const QJsonObject &config) {
@@ -335,9 +336,10 @@ void RunSetupPage::loadForm(const QJsonObject &c) {
         }
     }
     source_->setCurrentIndex(std::max(0, index));
-    const bool hdf5 = data.value(QStringLiteral("source")).toString() == QLatin1String("hdf5");
-    wantedInputs_ = hdf5 ? data.value(QStringLiteral("inputs")).toString() : QString();
-    wantedTargets_ = hdf5 ? data.value(QStringLiteral("targets")).toString() : QString();
+    const QString dataSource = data.value(QStringLiteral("source")).toString();
+    const bool arrays = dataSource == QLatin1String("hdf5") || dataSource == QLatin1String("npz");
+    wantedInputs_ = arrays ? data.value(QStringLiteral("inputs")).toString() : QString();
+    wantedTargets_ = arrays ? data.value(QStringLiteral("targets")).toString() : QString();
     path_->setText(data.value(QStringLiteral("path")).toString(data.value(QStringLiteral("inputs")).toString()));
     targetColumn_->setText(data.value(QStringLiteral("target")).toVariant().toString());
     samples_->setValue(data.value(QStringLiteral("samples")).toInt(1000));
@@ -389,9 +391,9 @@ QJsonObject RunSetupPage::config() const {
     if (info && (info->file || info->folder) && !data.contains(QStringLiteral("dataset"))) {
         data.insert(source == QLatin1String("npy") ? QStringLiteral("inputs") : QStringLiteral("path"), path_->text());
     }
-    if (source == QLatin1String("hdf5")) {
-        const QString inputs = hdf5Inputs_->count() > 0 ? hdf5Inputs_->currentData().toString() : wantedInputs_;
-        const QString targets = hdf5Targets_->count() > 0 ? hdf5Targets_->currentData().toString() : wantedTargets_;
+    if (source == QLatin1String("hdf5") || source == QLatin1String("npz")) {
+        const QString inputs = arrayInputs_->count() > 0 ? arrayInputs_->currentData().toString() : wantedInputs_;
+        const QString targets = arrayTargets_->count() > 0 ? arrayTargets_->currentData().toString() : wantedTargets_;
         if (!inputs.isEmpty()) data.insert(QStringLiteral("inputs"), inputs);
         if (!targets.isEmpty()) data.insert(QStringLiteral("targets"), targets);
     }
@@ -521,14 +523,14 @@ QString RunSetupPage::planText() const {
 }
 
 void RunSetupPage::sourceChanged() {
-    const bool hdf5 = isHdf5Source();
-    dataForm_->setRowVisible(hdf5Inputs_, hdf5);
-    dataForm_->setRowVisible(hdf5Targets_, hdf5);
+    const bool arrays = isArrayFileSource();
+    dataForm_->setRowVisible(arrayInputs_, arrays);
+    dataForm_->setRowVisible(arrayTargets_, arrays);
     {
         const bool wasLoading = loading_; // the config's arrays stay wanted until the new listing arrives
         loading_ = true;
-        hdf5Inputs_->clear();
-        hdf5Targets_->clear();
+        arrayInputs_->clear();
+        arrayTargets_->clear();
         loading_ = wasLoading;
     }
     if (const RegisteredDataset *d = currentDataset()) {

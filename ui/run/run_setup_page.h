@@ -82,9 +82,9 @@ private:
     void buildUi();
     void loadForm(const QJsonObject &config);
     void sourceChanged();
-    /// Fills the HDF5 array pickers from the preview's listing: the config's arrays, else the guessed ones.
-    void fillHdf5Pickers();
-    bool isHdf5Source() const;
+    /// Fills the array pickers (HDF5, NPZ) from the preview's listing: the config's arrays, else the guessed ones.
+    void fillArrayPickers();
+    bool isArrayFileSource() const;
     void browse();
     void schedulePlan();
     void requestPlan();
@@ -108,8 +108,8 @@ private:
     QPushButton *browse_ = nullptr;
     QLineEdit *targetColumn_ = nullptr;
     QFormLayout *dataForm_ = nullptr;
-    QComboBox *hdf5Inputs_ = nullptr;      ///< data.inputs of an HDF5 file: one of its arrays
-    QComboBox *hdf5Targets_ = nullptr;     ///< data.targets
+    QComboBox *arrayInputs_ = nullptr;     ///< data.inputs of an HDF5 or NPZ file: one of its arrays
+    QComboBox *arrayTargets_ = nullptr;    ///< data.targets
     QString wantedInputs_, wantedTargets_; ///< what the config names, until the listing arrives
     QSpinBox *samples_ = nullptr;
     QDoubleSpinBox *validationSplit_ = nullptr;

@@ -7,18 +7,14 @@
 // against data.max_bytes too (HDF5 allocates whole chunks); datasets stored in external files or virtual datasets are
 // refused (they would read other files); each chunk of a compressed dataset must inflate to exactly one chunk
 // (checkChunks), and only gzip and shuffle are read.
+#include "data/array_listing.h"
 #include "data/data_internal.h"
-#include "data/hdf5_listing.h"
 #include "data/isolated_reader.h"
-#include "engine_cli.h"
 
 #include <hdf5.h>
 #include <zlib.h>
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
-#include <iostream>
 #include <limits>
 
 #include <sys/stat.h>
@@ -74,7 +70,7 @@ std::string dtypeName(hid_t type) {
 }
 
 struct ArrayCollector {
-    std::vector<Hdf5Array> arrays;
+    std::vector<ArrayInfo> arrays;
     std::size_t max = 0;
     bool truncated = false;
 };
@@ -89,7 +85,7 @@ herr_t collectArray(hid_t group, const char *name, const H5L_info_t *info, void 
         c->truncated = true;
         return 1;
     }
-    Hdf5Array a;
+    ArrayInfo a;
     a.name = std::string("/") + name;
     const Handle type(H5Dget_type(object.get()), H5Tclose);
     const Handle space(H5Dget_space(object.get()), H5Sclose);
@@ -111,7 +107,7 @@ std::string datasetList(hid_t file) {
     c.max = 20;
     H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, collectArray, &c);
     std::string out;
-    for (const Hdf5Array &a : c.arrays)
+    for (const ArrayInfo &a : c.arrays)
         out += (out.empty() ? "'" : ", '") + a.name + "'";
     return out.empty() ? "none" : out;
 }
@@ -354,7 +350,7 @@ public:
 
 std::unique_ptr<DataSource> makeHdf5Source() { return std::make_unique<Hdf5Source>(); }
 
-std::vector<Hdf5Array> listHdf5Arrays(const std::string &path, std::size_t maxArrays, bool *truncated) {
+std::vector<ArrayInfo> listHdf5Arrays(const std::string &path, std::size_t maxArrays, bool *truncated) {
     std::uint64_t size = 0;
     ::close(openRegularFile(path, "path", size)); // names what else it is (folder, device, FIFO)
     QuietErrors quiet;
@@ -368,19 +364,6 @@ std::vector<Hdf5Array> listHdf5Arrays(const std::string &path, std::size_t maxAr
                           "The file is damaged; write it again.");
     if (truncated) *truncated = c.truncated;
     return c.arrays;
-}
-
-int runHdf5Datasets(int argc, char **argv) {
-    if (argc != 2 || argv[1][0] == '-') throw UsageError("usage: diamond-train hdf5-datasets FILE", "hdf5-datasets");
-    const std::string path = argv[1];
-    bool truncated = false;
-    const std::vector<Hdf5Array> arrays = listHdf5Arrays(path, 10000, &truncated);
-    nlohmann::json list = nlohmann::json::array();
-    for (const Hdf5Array &a : arrays)
-        list.push_back({{"name", a.name}, {"shape", a.shape}, {"dtype", a.dtype}, {"readable", a.readable}});
-    std::cout << nlohmann::json{{"path", path}, {"datasets", list}, {"truncated", truncated}}.dump() << "\n"
-              << std::flush;
-    return kExitFinished;
 }
 
 } // namespace diamond::engine::data

@@ -6,6 +6,7 @@
 // and bounded by the file before it is used; a STORED member must declare as many bytes as it occupies; a
 // DEFLATED member may declare at most what its compressed bytes can produce (deflate expands at most 1032:1);
 // arrays and inflate buffers are charged to data.max_bytes before they are allocated.
+#include "data/array_listing.h"
 #include "data/data_internal.h"
 #include "zip_directory.h"
 
@@ -149,8 +150,8 @@ constexpr std::uint64_t kMaxHeaderBytes = 1 << 20;
 /// The array in the .npy bytes [base, base + len). The tensor aliases the bytes (keeping `owner` alive) when
 /// they are aligned for the dtype, else it is a copy. `budget` is charged for the array's bytes unless it aliases
 /// bytes that were charged already (`charged`, e.g. an inflated buffer).
-torch::Tensor npyTensor(const std::uint8_t *base, std::size_t len, std::shared_ptr<void> owner, bool charged,
-                        ByteBudget &budget, const std::string &what, const std::string &field) {
+/// The header of the .npy bytes [base, base + len) (only the header needs to be there).
+NpyHeader readNpyHeader(const std::uint8_t *base, std::size_t len, const std::string &what, const std::string &field) {
     static const char kMagic[] = "\x93NUMPY";
     if (len < 10 || std::memcmp(base, kMagic, 6) != 0) npyError(what, field, "not a .npy file (no \\x93NUMPY magic).");
     const int major = base[6];
@@ -170,6 +171,12 @@ torch::Tensor npyTensor(const std::uint8_t *base, std::size_t len, std::shared_p
     NpyHeader h = HeaderParser(text, what, field).parse();
     h.dataOffset = prefix + headerLen;
     if (h.shape.empty()) npyError(what, field, "holds a scalar; expected an array of samples.");
+    return h;
+}
+
+torch::Tensor npyTensor(const std::uint8_t *base, std::size_t len, std::shared_ptr<void> owner, bool charged,
+                        ByteBudget &budget, const std::string &what, const std::string &field) {
+    const NpyHeader h = readNpyHeader(base, len, what, field);
 
     const std::size_t element = torch::elementSize(h.dtype);
     std::uint64_t bytes = 0;
@@ -316,6 +323,69 @@ public:
 };
 
 } // namespace
+
+namespace {
+
+std::string dtypeName(torch::ScalarType t) {
+    switch (t) {
+    case torch::kFloat32: return "float32";
+    case torch::kFloat64: return "float64";
+    case torch::kInt64: return "int64";
+    case torch::kInt32: return "int32";
+    case torch::kUInt8: return "uint8";
+    case torch::kBool: return "bool";
+    default: return "other";
+    }
+}
+
+} // namespace
+
+std::vector<ArrayInfo> listNpzArrays(const std::string &path, std::size_t maxArrays, bool *truncated) {
+    auto file = std::make_shared<MappedFile>(path, "path");
+    std::vector<ZipMember> members = readZipDirectory(file->data(), file->size(), "'" + path + "'", ".npz", "path");
+    std::sort(members.begin(), members.end(), [](const ZipMember &a, const ZipMember &b) { return a.name < b.name; });
+    std::vector<ArrayInfo> arrays;
+    if (truncated) *truncated = members.size() > maxArrays;
+    std::vector<std::uint8_t> head(std::size_t(1) << 16);
+    for (ZipMember &m : members) {
+        if (arrays.size() >= maxArrays) break;
+        ArrayInfo a;
+        a.name = m.name.size() > 4 && m.name.compare(m.name.size() - 4, 4, ".npy") == 0
+                     ? m.name.substr(0, m.name.size() - 4)
+                     : m.name;
+        a.dtype = "other";
+        try {
+            const std::string what = "'" + path + "' array '" + a.name + "'";
+            locateZipMember(file->data(), file->size(), m, what, "path");
+            const std::uint8_t *bytes = file->data() + m.dataOffset;
+            std::size_t have = static_cast<std::size_t>(std::min<std::uint64_t>(m.size, head.size()));
+            if (m.method == 8) { // the first 64 KiB inflated: the header is at the start
+                z_stream zs{};
+                if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) throw EngineError(what + ": cannot start zlib.", "path");
+                zs.next_in = const_cast<Bytef *>(bytes);
+                zs.avail_in = static_cast<uInt>(std::min<std::uint64_t>(m.compressedSize, 1u << 30));
+                zs.next_out = head.data();
+                zs.avail_out = static_cast<uInt>(have);
+                int rc = Z_OK;
+                while (rc == Z_OK && zs.avail_out > 0)
+                    rc = inflate(&zs, Z_NO_FLUSH);
+                have -= zs.avail_out;
+                inflateEnd(&zs);
+                bytes = head.data();
+            } else if (m.method != 0) {
+                throw EngineError(what + ": compression method " + std::to_string(m.method) + ".", "path");
+            }
+            const NpyHeader h = readNpyHeader(bytes, have, what, "path");
+            a.shape.assign(h.shape.begin(), h.shape.end());
+            a.dtype = dtypeName(h.dtype);
+            a.readable = true;
+        } catch (const EngineError &) {
+            // listed, not readable (an unsupported dtype, a damaged member)
+        }
+        arrays.push_back(std::move(a));
+    }
+    return arrays;
+}
 
 std::unique_ptr<DataSource> makeNpySource() { return std::make_unique<NpySource>(); }
 std::unique_ptr<DataSource> makeNpzSource() { return std::make_unique<NpzSource>(); }

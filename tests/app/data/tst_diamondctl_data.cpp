@@ -2,6 +2,7 @@
 // on a real workspace: the run trains on the workspace's copy of the pinned version (the engine gets --data-path),
 // `run show` names the version, and the engine alone explains what --data-path is for; a published model names the
 // dataset by content hash and ships a small one, which a second workspace registers on import.
+#include "common/data_file_builders.h"
 #include "common/test_paths.h"
 
 #include <QJsonArray>
@@ -175,9 +176,10 @@ private Q_SLOTS:
         QVERIFY2(err.contains("data.dataset") && err.contains("--data-path"), err.constData());
     }
 
-    /// Datasets of several files (an IDX images/labels pair, an NPY inputs/targets pair) train from a config that
-    /// names only the dataset: the files' roles come from the import (the engine finds them in the dataset's folder).
-    void idxAndNpyPairsTrainFromTheirDatasetsAlone() {
+    /// Datasets of several files (an IDX images/labels pair, an NPY inputs/targets pair) and an NPZ file of arrays
+    /// with other names than x and y train from a config that names only the dataset: the roles come from the
+    /// import (the engine finds the files in the dataset's folder).
+    void idxNpyAndNpzDatasetsTrainFromTheirNameAlone() {
         const int rows = 200;
         QRandomGenerator g(9);
         QByteArray images("\0\0\x08\x02", 4), labels("\0\0\x08\x01", 4), x, y;
@@ -204,6 +206,11 @@ private Q_SLOTS:
         };
         QVERIFY(!write(QStringLiteral("pair/features.npy"), npy("<f4", "(200, 4)", x)).isEmpty());
         QVERIFY(!write(QStringLiteral("pair/y.npy"), npy("<i8", "(200,)", y)).isEmpty());
+        // The same arrays as members of an NPZ file, under names the engine's defaults (x, y) do not find.
+        const std::string npz =
+            test::files::zip({{"measurements.npy", test::files::npy("<f4", {rows, 4}, x.toStdString()), false},
+                              {"labels.npy", test::files::npy("<i8", {rows}, y.toStdString()), true}});
+        QVERIFY(!write(QStringLiteral("packed/cells.npz"), QByteArray::fromStdString(npz)).isEmpty());
 
         Result r = ctl({QStringLiteral("data"), QStringLiteral("add"), dir_.filePath(QStringLiteral("digits")),
                         QStringLiteral("--json")});
@@ -221,8 +228,17 @@ private Q_SLOTS:
         schema = r.json().value(QStringLiteral("schema")).toObject();
         QCOMPARE(schema.value(QStringLiteral("inputs")).toString(), QStringLiteral("features.npy"));
         QCOMPARE(schema.value(QStringLiteral("targets")).toString(), QStringLiteral("y.npy"));
+        r = ctl({QStringLiteral("data"), QStringLiteral("add"), dir_.filePath(QStringLiteral("packed/cells.npz")),
+                 QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        schema = r.json().value(QStringLiteral("schema")).toObject();
+        QCOMPARE(r.json().value(QStringLiteral("format")).toString(), QStringLiteral("npz"));
+        QCOMPARE(r.json().value(QStringLiteral("rows")).toInt(), rows);
+        QCOMPARE(schema.value(QStringLiteral("inputs")).toString(), QStringLiteral("measurements"));
+        QCOMPARE(schema.value(QStringLiteral("targets")).toString(), QStringLiteral("labels"));
 
-        for (const auto &[source, dataset] : {std::pair{"idx", "digits"}, std::pair{"npy", "pair"}}) {
+        for (const auto &[source, dataset] :
+             {std::pair{"idx", "digits"}, std::pair{"npy", "pair"}, std::pair{"npz", "cells"}}) {
             const QString config = write(
                 QStringLiteral("run-%1.json").arg(QLatin1String(source)),
                 QJsonDocument(
@@ -241,7 +257,8 @@ private Q_SLOTS:
             r = ctl({QStringLiteral("run"), QStringLiteral("list"), QStringLiteral("--json")});
             QJsonObject last;
             for (const QJsonValue &v : r.json().value(QStringLiteral("runs")).toArray())
-                if (v.toObject().value(QStringLiteral("dataset")).toString() == QString::fromLatin1(dataset) + QStringLiteral("@1"))
+                if (v.toObject().value(QStringLiteral("dataset")).toString() ==
+                    QString::fromLatin1(dataset) + QStringLiteral("@1"))
                     last = v.toObject();
             QVERIFY2(!last.isEmpty(), r.out.constData());
             QCOMPARE(last.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));

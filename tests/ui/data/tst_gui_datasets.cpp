@@ -55,6 +55,14 @@ class TestGuiDatasets : public QObject {
         return path;
     }
 
+    /// Shows `window` and opens View ▸ Data: the page, or nullptr.
+    static ui::DatasetsPage *showDataPage(ui::MainWindow &window) {
+        window.resize(1400, 900);
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window)) return nullptr;
+        window.action(QStringLiteral("showData"))->trigger();
+        return qobject_cast<ui::DatasetsPage *>(window.tabs()->currentWidget());
+    }
     /// Presses "Add file…", chooses `path` in the file dialog and waits for the import: the version's ref, or the
     /// error (a failed import fails the caller's comparison with it).
     QString addThroughFileDialog(ui::MainWindow &window, ui::DatasetsPage *page, const QString &path,
@@ -120,7 +128,7 @@ private Q_SLOTS:
         QCOMPARE(data.value(QStringLiteral("dataset")).toString(), QStringLiteral("three_blobs"));
         QCOMPARE(data.value(QStringLiteral("source")).toString(), QStringLiteral("csv"));
         QCOMPARE(data.value(QStringLiteral("skip_rows")).toInt(), 1);
-        QVERIFY(!setup->findChild<QComboBox *>(QStringLiteral("hdf5Inputs"))->isVisible()); // HDF5 only
+        QVERIFY(!setup->findChild<QComboBox *>(QStringLiteral("arrayInputs"))->isVisible()); // HDF5 only
         for (QSpinBox *box : setup->findChildren<QSpinBox *>())
             if (box->value() == 20) box->setValue(6); // epochs
         // The plan is computed on the dataset (the dry run gets --data-path).
@@ -162,11 +170,7 @@ private Q_SLOTS:
                                            {"/labels", H5T_NATIVE_INT64, {hsize_t(rows)}, labels.data()},
                                            {"/meta/ids", H5T_NATIVE_SHORT, {hsize_t(rows)}, nullptr}}));
         ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws-hdf5")));
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.action(QStringLiteral("showData"))->trigger();
-        auto *page = qobject_cast<ui::DatasetsPage *>(window.tabs()->currentWidget());
+        ui::DatasetsPage *page = showDataPage(window);
         QVERIFY(page);
         QCOMPARE(addThroughFileDialog(window, page, path), QStringLiteral("cells@1"));
         QCOMPARE(page->currentVersion().format, QStringLiteral("hdf5"));
@@ -188,8 +192,8 @@ private Q_SLOTS:
         QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("useDatasetInRun")), Qt::LeftButton);
         ui::RunSetupPage *setup = window.runSetup();
         QCOMPARE(window.tabs()->currentWidget(), setup);
-        auto *inputs = setup->findChild<QComboBox *>(QStringLiteral("hdf5Inputs"));
-        auto *targets = setup->findChild<QComboBox *>(QStringLiteral("hdf5Targets"));
+        auto *inputs = setup->findChild<QComboBox *>(QStringLiteral("arrayInputs"));
+        auto *targets = setup->findChild<QComboBox *>(QStringLiteral("arrayTargets"));
         QVERIFY(inputs && targets);
         QVERIFY(inputs->isVisible() && targets->isVisible());
         QTRY_COMPARE_WITH_TIMEOUT(inputs->count(), 3, 20000); // the int16 array is not offered
@@ -233,11 +237,7 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
         }
         ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws-idx")));
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.action(QStringLiteral("showData"))->trigger();
-        auto *page = qobject_cast<ui::DatasetsPage *>(window.tabs()->currentWidget());
+        ui::DatasetsPage *page = showDataPage(window);
         QVERIFY(page);
         QCOMPARE(addThroughFileDialog(window, page, folder, QStringLiteral("addDatasetFolder")),
                  QStringLiteral("bands@1"));

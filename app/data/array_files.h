@@ -1,6 +1,6 @@
-// The datasets of an HDF5 file, listed by the engine (`diamond-train hdf5-datasets`: the app links no libhdf5),
-// and which two of them most likely are a run's inputs and targets: what the Data page shows and the run page's
-// dataset picker offers.
+// The arrays of an HDF5 or NPZ file, listed by the engine (`diamond-train arrays`: the app links neither libhdf5
+// nor a zip reader), and which two of them most likely are a run's inputs and targets: what the Data page shows
+// and the run page's array pickers offer.
 #pragma once
 
 #include <QJsonArray>
@@ -9,8 +9,8 @@
 
 namespace diamond::app {
 
-struct Hdf5Array {
-    QString name;        ///< "/group/x"
+struct StoredArray {
+    QString name;        ///< HDF5 "/group/x"; NPZ "x" (the member without .npy)
     QList<qint64> shape; ///< empty for a scalar
     QString dtype;       ///< float32, float64, int64, ..., string, compound, other
     bool readable = false;
@@ -18,23 +18,23 @@ struct Hdf5Array {
     QString shapeText() const; ///< "1000 × 4"
 };
 
-struct Hdf5Listing {
-    QList<Hdf5Array> arrays;
+struct ArrayListing {
+    QList<StoredArray> arrays;
     bool truncated = false;
     QString inputs;  ///< guessed data.inputs (empty when nothing is readable)
     QString targets; ///< guessed data.targets
     QString error;   ///< translated, names the file; empty on success
 };
 
-/// Runs `enginePath hdf5-datasets file` (at most `timeoutMs`; its output at most 16 MiB) and guesses the roles.
+/// Runs `enginePath arrays file` (at most `timeoutMs`; its output at most 16 MiB) and guesses the roles.
 /// Blocks: call it off the GUI thread.
-Hdf5Listing listHdf5Datasets(const QString &enginePath, const QString &file, int timeoutMs = 30000);
+ArrayListing listArrays(const QString &enginePath, const QString &file, int timeoutMs = 30000);
 
 /// The likely inputs and targets: targets a readable array of rank 1 (or N × 1), preferring names such as y,
 /// label(s), target(s), class(es); inputs the largest other readable array with as many rows.
-void guessHdf5Roles(Hdf5Listing &listing);
+void guessArrayRoles(ArrayListing &listing);
 
 /// [{name, shape, dtype, readable}] as in docs/datasets.md.
-QJsonArray hdf5ArraysToJson(const QList<Hdf5Array> &arrays);
+QJsonArray arraysToJson(const QList<StoredArray> &arrays);
 
 } // namespace diamond::app

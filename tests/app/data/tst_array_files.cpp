@@ -1,10 +1,11 @@
-// Listing an HDF5 file's datasets through the engine (`diamond-train hdf5-datasets`, the build's binary) and
-// guessing which are the inputs and the targets; describeDataset of an HDF5 file names them in the schema.
+// Listing the arrays of HDF5 and NPZ files through the engine (`diamond-train arrays`, the build's binary) and
+// guessing which are the inputs and the targets; describeDataset of such a file names them in the schema.
+#include "common/data_file_builders.h"
 #include "common/hdf5_file_builder.h"
 #include "common/test_paths.h"
 
+#include "app/data/array_files.h"
 #include "app/data/dataset_inspector.h"
-#include "app/data/hdf5_datasets.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -13,13 +14,13 @@
 
 using namespace diamond;
 
-class TestHdf5Datasets : public QObject {
+class TestArrayFiles : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
     QString engine_ = test::binary(QStringLiteral("diamond-train"));
 
-    app::Hdf5Array array(const char *name, QList<qint64> shape, const char *dtype = "float32", bool readable = true) {
+    app::StoredArray array(const char *name, QList<qint64> shape, const char *dtype = "float32", bool readable = true) {
         return {QLatin1String(name), shape, QLatin1String(dtype), readable};
     }
 
@@ -40,7 +41,7 @@ private Q_SLOTS:
             QVERIFY(H5Lcreate_external("other.h5", "/x", f, "/elsewhere", H5P_DEFAULT, H5P_DEFAULT) >= 0);
             H5Fclose(f);
         }
-        const app::Hdf5Listing l = app::listHdf5Datasets(engine_, path);
+        const app::ArrayListing l = app::listArrays(engine_, path);
         QVERIFY2(l.error.isEmpty(), qPrintable(l.error));
         QCOMPARE(l.arrays.size(), 3);
         QCOMPARE(l.arrays[0].name, QStringLiteral("/meta/ids16"));
@@ -59,22 +60,22 @@ private Q_SLOTS:
     }
 
     void guessesTargetsByNameAndRowsAndInputsBySize() {
-        app::Hdf5Listing l;
+        app::ArrayListing l;
         l.arrays = {array("/a", {100, 8}), array("/b", {50}, "int64"), array("/c", {100}, "int64"),
                     array("/d", {100, 2}), array("/s", {100}, "string", false)};
-        app::guessHdf5Roles(l);
+        app::guessArrayRoles(l);
         QCOMPARE(l.targets, QStringLiteral("/c")); // /b has no partner with 50 rows
         QCOMPARE(l.inputs, QStringLiteral("/a"));  // the largest with 100 rows
         l.arrays << array("/grp/labels", {100, 1}, "int64");
-        app::guessHdf5Roles(l);
+        app::guessArrayRoles(l);
         QCOMPARE(l.targets, QStringLiteral("/grp/labels")); // a target's name wins
         QCOMPARE(l.inputs, QStringLiteral("/a"));
         l.arrays = {array("/only", {10, 3})};
-        app::guessHdf5Roles(l);
+        app::guessArrayRoles(l);
         QCOMPARE(l.inputs, QStringLiteral("/only"));
         QVERIFY(l.targets.isEmpty());
         l.arrays = {array("/s", {10}, "string", false)};
-        app::guessHdf5Roles(l);
+        app::guessArrayRoles(l);
         QVERIFY(l.inputs.isEmpty() && l.targets.isEmpty());
     }
 
@@ -84,13 +85,50 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("this is not HDF5");
         f.close();
-        app::Hdf5Listing l = app::listHdf5Datasets(engine_, junk);
+        app::ArrayListing l = app::listArrays(engine_, junk);
         QVERIFY2(l.error.contains(QStringLiteral("junk.h5")) && l.error.contains(QStringLiteral("not an HDF5 file")),
                  qPrintable(l.error));
         QVERIFY(l.arrays.isEmpty());
-        l = app::listHdf5Datasets(dir_.filePath(QStringLiteral("no-engine")), junk);
+        l = app::listArrays(dir_.filePath(QStringLiteral("no-engine")), junk);
         QVERIFY2(l.error.contains(QStringLiteral("no-engine")) && l.error.contains(QStringLiteral("missing")),
                  qPrintable(l.error));
+    }
+
+    void listsNpzMembersStoredAndDeflated() {
+        namespace files = test::files;
+        const std::string x = files::npy("<f4", {6, 2}, std::string(6 * 2 * 4, '\0'));
+        const std::string labels = files::npy("|u1", {6}, std::string(6, '\1'));
+        const std::string text = files::npy("<U3", {2}, std::string(2 * 12, 'a')); // strings: not readable
+        const std::string bytes = files::zip({{"features.npy", x, false},
+                                              {"labels.npy", labels, true}, // np.savez_compressed deflates
+                                              {"names.npy", text, false}});
+        const QString path = dir_.filePath(QStringLiteral("arrays.npz"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes.data(), qint64(bytes.size()));
+        f.close();
+        const app::ArrayListing l = app::listArrays(engine_, path);
+        QVERIFY2(l.error.isEmpty(), qPrintable(l.error));
+        QCOMPARE(l.arrays.size(), 3);
+        QCOMPARE(l.arrays[0].name, QStringLiteral("features"));
+        QCOMPARE(l.arrays[0].shape, (QList<qint64>{6, 2}));
+        QCOMPARE(l.arrays[0].dtype, QStringLiteral("float32"));
+        QCOMPARE(l.arrays[1].name, QStringLiteral("labels"));
+        QCOMPARE(l.arrays[1].shape, (QList<qint64>{6}));
+        QCOMPARE(l.arrays[1].dtype, QStringLiteral("uint8"));
+        QVERIFY(l.arrays[1].readable);
+        QCOMPARE(l.arrays[2].name, QStringLiteral("names"));
+        QVERIFY(!l.arrays[2].readable);
+        QCOMPARE(l.inputs, QStringLiteral("features"));
+        QCOMPARE(l.targets, QStringLiteral("labels"));
+        // A zip whose directory lies is an error naming the file.
+        const QString broken = dir_.filePath(QStringLiteral("broken.npz"));
+        QFile b(broken);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(bytes.data(), qint64(bytes.size()) - 10);
+        b.close();
+        const app::ArrayListing e = app::listArrays(engine_, broken);
+        QVERIFY2(e.error.contains(QStringLiteral("broken.npz")), qPrintable(e.error));
     }
 
     void describeDatasetNamesTheArraysAndTheirRoles() {
@@ -104,7 +142,7 @@ private Q_SLOTS:
         m.files.append({QStringLiteral("cells.hdf5"), QFileInfo(path).size(), {}, {}});
         const app::DatasetDescription d = app::describeDataset(dir_.filePath(QStringLiteral("ds")), m);
         QCOMPARE(d.format, QStringLiteral("hdf5"));
-        QCOMPARE(d.schema.value(QStringLiteral("datasets")).toArray().size(), 2);
+        QCOMPARE(d.schema.value(QStringLiteral("arrays")).toArray().size(), 2);
         QCOMPARE(d.schema.value(QStringLiteral("inputs")).toString(), QStringLiteral("/x"));
         QCOMPARE(d.schema.value(QStringLiteral("targets")).toString(), QStringLiteral("/y"));
         QCOMPARE(d.rows, 40);
@@ -115,5 +153,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHdf5Datasets)
-#include "tst_hdf5_datasets.moc"
+QTEST_GUILESS_MAIN(TestArrayFiles)
+#include "tst_array_files.moc"
