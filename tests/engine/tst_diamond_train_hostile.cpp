@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -148,6 +149,130 @@ private Q_SLOTS:
         for (const QString &part : {QStringLiteral("crafted.npz"), QStringLiteral("'x'"),
                                     QString::number(x.declaredSize), QString::number(x.data.size())})
             QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
+    }
+
+    void pngChunkLongerThanItsFileIsRefusedBeforeDecoding() {
+        // stb_image allocates an IDAT chunk's declared length before reading it: 1 GiB for this 70-byte file.
+        std::string bad = files::solidPng(4, 4, 0, '\x40');
+        const std::size_t idat = 8 + 12 + 13; // signature, IHDR chunk
+        QCOMPARE(bad.substr(idat + 4, 4), std::string("IDAT"));
+        std::string length;
+        files::putBe32(length, 0x3FFFFFF0u);
+        bad.replace(idat, 4, length);
+        QVERIFY(QDir().mkpath(path(QStringLiteral("pngs/a"))) && QDir().mkpath(path(QStringLiteral("pngs/b"))));
+        writeBytes(QStringLiteral("pngs/a/bad.png"), bad);
+        writeBytes(QStringLiteral("pngs/b/good.png"), files::solidPng(4, 4, 0, '\x10'));
+        const QString cfg =
+            config(QStringLiteral("pngs.json"), {{QStringLiteral("source"), QStringLiteral("image_folder")},
+                                                 {QStringLiteral("path"), path(QStringLiteral("pngs"))}});
+        const EngineRun r = runEngine({QStringLiteral("--spec"), example("spirals", "spec.json"),
+                                       QStringLiteral("--config"), cfg, QStringLiteral("--dry-run")});
+        QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit code %1").arg(r.exitCode)));
+        const QString text = errorText(r);
+        for (const QString &part : {QStringLiteral("bad.png"), QStringLiteral("PNG chunk declares more bytes")})
+            QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
+    }
+
+    // ---- packed image folders (datasets staged to a cluster) ---------------------------------------------------
+
+    /// Writes `folder` with 4 class folders of 6 solid 28x28 gray PNGs each; with `packed`, the images of classes
+    /// c1..c3 go into one pack in `folder`/../packs instead (between bytes that are not images), listed in
+    /// `folder`/.diamond-packed with the pack's folder written as `packDir`. Returns the pack's path.
+    QString writeImageClasses(const QString &folder, bool packed, const QString &packDir = QStringLiteral("../packs")) {
+        std::string pack = "not an image";
+        std::string index = "diamond-packed 1 " + packDir.toStdString() + "\n";
+        const std::string sha(64, 'a');
+        for (int k = 0; k < 4; ++k)
+            for (int j = 0; j < 6; ++j) {
+                const std::string png = files::solidPng(28, 28, 0, static_cast<char>(k * 50 + j * 7));
+                const QString rel = QStringLiteral("c%1/image %2.png").arg(k).arg(j);
+                if (packed && k > 0) {
+                    index += sha + " " + std::to_string(pack.size()) + " " + std::to_string(png.size()) + " " +
+                             rel.toStdString() + "\n";
+                    pack += png + "gap";
+                } else {
+                    QDir().mkpath(folder + QStringLiteral("/c%1").arg(k));
+                    writeBytes(QDir(dir_.path()).relativeFilePath(folder + QLatin1Char('/') + rel), png);
+                }
+            }
+        if (!packed) return {};
+        QDir().mkpath(folder);
+        writeBytes(QDir(dir_.path()).relativeFilePath(folder + QStringLiteral("/.diamond-packed")), index);
+        const QString packPath = QDir::cleanPath(folder + QLatin1Char('/') + packDir + QLatin1Char('/') +
+                                                 QString::fromStdString(sha) + QStringLiteral(".tar"));
+        QDir().mkpath(QFileInfo(packPath).path());
+        writeBytes(QDir(dir_.path()).relativeFilePath(packPath), pack);
+        return packPath;
+    }
+
+    EngineRun trainOnImages(const QString &name, const QString &folder, int steps = 6) {
+        QJsonObject c = readJson(example("shapes_cnn", "run.json"));
+        c[QStringLiteral("data")] = QJsonObject{{QStringLiteral("source"), QStringLiteral("image_folder")},
+                                                {QStringLiteral("path"), folder},
+                                                {QStringLiteral("grayscale"), true},
+                                                {QStringLiteral("validation_split"), 0.25}};
+        c[QStringLiteral("steps")] = steps;
+        c[QStringLiteral("batch_size")] = 6;
+        c.remove(QStringLiteral("epochs"));
+        return runEngine(trainArgs(example("shapes_cnn", "spec.json"),
+                                   writeJson(path(name + QStringLiteral(".json")), c),
+                                   path(name + QStringLiteral("-run"))));
+    }
+
+    void packedImagesTrainLikeTheirFiles() {
+        writeImageClasses(path(QStringLiteral("plain")), false);
+        writeImageClasses(path(QStringLiteral("mixed/version")), true);
+        const EngineRun plain = trainOnImages(QStringLiteral("plain"), path(QStringLiteral("plain")));
+        const EngineRun mixed = trainOnImages(QStringLiteral("mixed"), path(QStringLiteral("mixed/version")));
+        QVERIFY2(plain.exitCode == 0, qPrintable(errorText(plain)));
+        QVERIFY2(mixed.exitCode == 0, qPrintable(errorText(mixed)));
+        const QJsonObject started = mixed.last(QStringLiteral("started"));
+        QCOMPARE(started.value(QStringLiteral("train_samples")).toInt() +
+                     started.value(QStringLiteral("validation_samples")).toInt(),
+                 24);
+        QVERIFY2(started.value(QStringLiteral("data")).toString().contains(QStringLiteral("4 classes")),
+                 qPrintable(started.value(QStringLiteral("data")).toString()));
+        // The same pixels in the same order: the same weights after the same steps.
+        const QString weights =
+            plain.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
+        QCOMPARE(weights.size(), 64);
+        QCOMPARE(mixed.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(), weights);
+    }
+
+    void aBrokenPackIsAnErrorNamingTheIndexLine() {
+        const QString folder = path(QStringLiteral("broken/version"));
+        const QString pack = writeImageClasses(folder, true);
+        const QString index = folder + QStringLiteral("/.diamond-packed");
+        QFile f(index);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray good = f.readAll();
+        f.close();
+        const auto rewrite = [&](const QByteArray &text) {
+            writeBytes(QDir(dir_.path()).relativeFilePath(index), text.toStdString());
+        };
+        const QList<QByteArray> lines = good.split('\n');
+        // a path leaving the folder (line 3)
+        QByteArray escaping = good;
+        escaping.replace(lines[2], QByteArray(lines[2].left(lines[2].lastIndexOf(' ') + 1) + "c1/../../secret.png"));
+        rewrite(escaping);
+        EngineRun r = trainOnImages(QStringLiteral("escaping"), folder, 1);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(errorText(r).contains(QStringLiteral(".diamond-packed")) &&
+                     errorText(r).contains(QStringLiteral("line 3")) && errorText(r).contains(QStringLiteral("..")),
+                 qPrintable(errorText(r)));
+        // a truncated pack: the last image lies past its end
+        rewrite(good);
+        QVERIFY(QFile::resize(pack, QFileInfo(pack).size() - 40));
+        r = trainOnImages(QStringLiteral("truncated"), folder, 1);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(errorText(r).contains(QStringLiteral("c3/image 5.png")) &&
+                     errorText(r).contains(QStringLiteral("truncated pack")),
+                 qPrintable(errorText(r)));
+        // no header
+        rewrite(good.mid(good.indexOf('\n') + 1));
+        r = trainOnImages(QStringLiteral("headless"), folder, 1);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(errorText(r).contains(QStringLiteral("line 1")), qPrintable(errorText(r)));
     }
 
     // ---- 2. data.max_bytes ---------------------------------------------------------------------------------

@@ -5,9 +5,15 @@
 // Memory: each image's header is read first (stbi_info) and its decoding, up to 8 bytes per pixel inside
 // stb_image, is checked against data.max_bytes before it is decoded; the [S, C, H, W] tensor is charged before
 // it is allocated. Only regular files are read; decoding polls the stop request between images.
+// Packed images (a dataset staged to a cluster, app/data/dataset_stager.h): <path>/.diamond-packed lists images kept
+// inside tar packs instead of as files, one per line after the header "diamond-packed 1 PACKDIR" (PACKDIR relative
+// to <path>): "PACKSHA OFFSET SIZE CLASS/.../IMAGE", the image being SIZE bytes at OFFSET of PACKDIR/PACKSHA.tar.
+// They join the files found in the class folders; a line that does not parse, a path with "..", or a range past
+// the end of its pack is an error naming the index and its line.
 // Hostile images: stb_image is compiled with the documented formats only (no PSD, HDR, PIC decoders), sides of at
 // most 65536 pixels; JPEG Huffman tables that stb 2.27 would overflow (more than 256 codes, CVE-2021-28021) and
-// 16-bit PNM images (whose conversion to 8 bits overflows its buffer in stb 2.27) are refused before stb decodes.
+// 16-bit PNM images (whose conversion to 8 bits overflows its buffer in stb 2.27) and PNG chunks longer than the
+// file (stb allocates a chunk's declared length before reading it) are refused before stb decodes.
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
 #define STBI_ONLY_PNG
@@ -45,6 +51,15 @@ bool isImage(const fs::path &p) {
 }
 
 bool hidden(const fs::path &p) { return !p.filename().empty() && p.filename().string()[0] == '.'; }
+
+/// One image: a file, or `size` bytes at `offset` of a pack file. `name` is what messages call it.
+struct ImageEntry {
+    std::string name;
+    std::string file;
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    bool packed = false;
+};
 
 struct Decoded {
     stbi_uc *pixels = nullptr;
@@ -118,14 +133,44 @@ bool pnmHeaderFits(const std::vector<stbi_uc> &bytes) {
     return true;
 }
 
-/// The bytes of the image `file` (a regular file), after checking that it fits `budget`.
-std::vector<stbi_uc> readImage(const std::string &file, const ByteBudget &budget) {
+/// Whether every chunk of a PNG file, up to IEND, fits inside the file (true for other files). stb 2.27 grows its
+/// IDAT buffer to a chunk's declared length before it reads the chunk, so a 1 GiB length in a 100-byte file was a
+/// 1 GiB allocation (found by fuzz_image_folder).
+bool pngChunksFit(const std::vector<stbi_uc> &bytes) {
+    static const stbi_uc kSignature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    const std::size_t n = bytes.size();
+    if (n < 8 || !std::equal(std::begin(kSignature), std::end(kSignature), bytes.begin())) return true;
+    for (std::size_t i = 8; i + 8 <= n;) {
+        const std::uint64_t length = std::uint64_t(bytes[i]) << 24 | std::uint64_t(bytes[i + 1]) << 16 |
+                                     std::uint64_t(bytes[i + 2]) << 8 | std::uint64_t(bytes[i + 3]);
+        if (length + 12 > n - i) return false; // length, type, data, CRC
+        if (bytes[i + 4] == 'I' && bytes[i + 5] == 'E' && bytes[i + 6] == 'N' && bytes[i + 7] == 'D') return true;
+        i += 12 + static_cast<std::size_t>(length);
+    }
+    return true; // stb reads a missing chunk header as zeros: a zero-length chunk it refuses
+}
+
+/// The bytes of the image `image` (a regular file, or a range of one), after checking that they fit `budget`.
+std::vector<stbi_uc> readImage(const ImageEntry &image, const ByteBudget &budget) {
     std::uint64_t size = 0;
-    const int fd = openRegularFile(file, "data.path", size);
+    const int fd = openRegularFile(image.file, "data.path", size);
+    std::uint64_t offset = 0;
+    if (image.packed) {
+        if (image.offset > size || image.size > size - image.offset) {
+            ::close(fd);
+            throw EngineError("The packed image '" + image.name + "' (data.path) lies at bytes " +
+                                  std::to_string(image.offset) + " … " + std::to_string(image.offset + image.size) +
+                                  " of '" + image.file + "', which has " + std::to_string(size) +
+                                  " bytes (a truncated pack).",
+                              "data.path", {}, "Stage the dataset again.");
+        }
+        offset = image.offset;
+        size = image.size;
+    }
     std::vector<stbi_uc> bytes;
     if (size > budget.remaining() || size > (std::uint64_t(1) << 31)) {
         ::close(fd);
-        throw EngineError("The image '" + file + "' (data.path) has " + std::to_string(size) +
+        throw EngineError("The image '" + image.name + "' (data.path) has " + std::to_string(size) +
                               " bytes, more than data.max_bytes allows (" + std::to_string(budget.cap()) + " bytes, " +
                               std::to_string(budget.used()) + " in use).",
                           "data.path");
@@ -133,7 +178,7 @@ std::vector<stbi_uc> readImage(const std::string &file, const ByteBudget &budget
     bytes.resize(static_cast<std::size_t>(size));
     std::size_t done = 0;
     while (done < bytes.size()) {
-        const ssize_t got = ::read(fd, bytes.data() + done, bytes.size() - done);
+        const ssize_t got = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
         if (got <= 0) break;
         done += static_cast<std::size_t>(got);
     }
@@ -142,15 +187,21 @@ std::vector<stbi_uc> readImage(const std::string &file, const ByteBudget &budget
     return bytes;
 }
 
-/// Decodes `file` into `out` (`channels` interleaved 8-bit channels), after checking its declared size against
-/// `budget` (decoding memory is temporary: checked, not charged) and its JPEG tables. Throws naming the file.
-void decode(const std::string &file, int channels, const ByteBudget &budget, Decoded &out) {
+/// Decodes `image` into `out` (`channels` interleaved 8-bit channels), after checking its declared size against
+/// `budget` (decoding memory is temporary: checked, not charged) and its JPEG tables. Throws naming the image.
+void decode(const ImageEntry &image, int channels, const ByteBudget &budget, Decoded &out) {
     throwIfStopRequested();
-    const std::vector<stbi_uc> bytes = readImage(file, budget);
+    const std::vector<stbi_uc> bytes = readImage(image, budget);
+    const std::string &file = image.name;
     const int length = static_cast<int>(bytes.size());
     if (!jpegHuffmanTablesFit(bytes)) // before stb reads anything: its header parser builds the tables too
         throw EngineError("Cannot decode the image '" + file +
                               "' (data.path): a JPEG Huffman table declares more than 256 codes (corrupt file).",
+                          "data.path");
+    if (!pngChunksFit(bytes))
+        throw EngineError("Cannot decode the image '" + file +
+                              "' (data.path): a PNG chunk declares more bytes than the file holds (truncated or "
+                              "corrupt file).",
                           "data.path");
     if (!pnmHeaderFits(bytes))
         throw EngineError("Cannot decode the image '" + file +
@@ -207,6 +258,85 @@ void resizeInto(const Decoded &in, int channels, std::int64_t outH, std::int64_t
     }
 }
 
+/// The images listed in `root`/.diamond-packed (none when it is absent), with their class folder names, in index
+/// order. Throws EngineError naming the index and line for a line that does not parse.
+std::vector<std::pair<std::string, ImageEntry>> packedImages(const std::string &root, const ByteBudget &budget) {
+    const std::string index = (fs::path(root) / ".diamond-packed").string();
+    std::error_code ec;
+    if (!fs::exists(index, ec)) return {};
+    std::uint64_t size = 0;
+    const int fd = openRegularFile(index, "data.path", size);
+    if (size > budget.remaining()) {
+        ::close(fd);
+        throw EngineError("The pack index '" + index + "' (data.path) has " + std::to_string(size) +
+                              " bytes, more than data.max_bytes allows (" + std::to_string(budget.cap()) + " bytes).",
+                          "data.path");
+    }
+    std::string text(static_cast<std::size_t>(size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t got = ::read(fd, text.data() + done, text.size() - done);
+        if (got <= 0) break;
+        done += static_cast<std::size_t>(got);
+    }
+    ::close(fd);
+    text.resize(done);
+    std::vector<std::pair<std::string, ImageEntry>> images;
+    fs::path packDir;
+    std::size_t lineNumber = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        ++lineNumber;
+        const auto bad = [&](const std::string &why) {
+            return EngineError("The pack index '" + index + "' (data.path), line " + std::to_string(lineNumber) + ": " +
+                                   why + ".",
+                               "data.path", {}, "Stage the dataset again.");
+        };
+        if (lineNumber == 1) {
+            const std::string header = "diamond-packed 1 ";
+            if (line.compare(0, header.size(), header) != 0 || line.size() == header.size())
+                throw bad("expected the header 'diamond-packed 1 PACKDIR'");
+            packDir = fs::path(root) / line.substr(header.size());
+            continue;
+        }
+        if (line.empty()) continue;
+        // PACKSHA OFFSET SIZE PATH (the path may hold spaces)
+        const std::size_t a = line.find(' '), b = line.find(' ', a + 1), c = line.find(' ', b + 1);
+        if (a != 64 || b == std::string::npos || c == std::string::npos)
+            throw bad("expected 'PACKSHA OFFSET SIZE PATH'");
+        const std::string sha = line.substr(0, 64);
+        if (!std::all_of(sha.begin(), sha.end(),
+                         [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); }))
+            throw bad("the pack name is not a SHA-256");
+        const auto number = [&](const std::string &digits) {
+            if (digits.empty() || digits.size() > 15 ||
+                !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+                throw bad("'" + digits + "' is not a byte count");
+            return static_cast<std::uint64_t>(std::stoull(digits));
+        };
+        ImageEntry e;
+        e.packed = true;
+        e.offset = number(line.substr(a + 1, b - a - 1));
+        e.size = number(line.substr(b + 1, c - b - 1));
+        const fs::path rel(line.substr(c + 1));
+        std::vector<std::string> parts;
+        for (const fs::path &part : rel)
+            parts.push_back(part.string());
+        if (rel.is_absolute() || parts.size() < 2 ||
+            std::any_of(parts.begin(), parts.end(), [](const std::string &x) { return x.empty() || x == ".."; }))
+            throw bad("'" + rel.string() + "' is not CLASS/.../IMAGE inside the folder");
+        if (std::any_of(parts.begin(), parts.end(), [](const std::string &x) { return x[0] == '.'; }) || !isImage(rel))
+            continue; // hidden entries and other files, as in the class folders
+        e.file = (packDir / (sha + ".tar")).string();
+        e.name = (fs::path(root) / rel).string();
+        images.emplace_back(parts[0], std::move(e));
+    }
+    return images;
+}
+
 class ImageFolderSource : public DataSource {
 public:
     Dataset load(const DataConfig &config, std::uint64_t) override {
@@ -238,15 +368,20 @@ public:
             throw EngineError("'" + root + "' (data.path) is not a folder.", "data.path", {},
                               "Point data.path at a folder with one sub-folder of images per class.");
         Dataset d;
-        std::vector<std::string> files;
-        std::vector<std::int64_t> labels;
+        ByteBudget &budget = o.budget();
+        const std::vector<std::pair<std::string, ImageEntry>> packed = packedImages(root, budget);
         for (const auto &entry : fs::directory_iterator(root, ec))
             if (!hidden(entry.path()) && entry.is_directory()) d.classNames.push_back(entry.path().filename().string());
+        for (const auto &[className, image] : packed)
+            d.classNames.push_back(className);
         std::sort(d.classNames.begin(), d.classNames.end());
+        d.classNames.erase(std::unique(d.classNames.begin(), d.classNames.end()), d.classNames.end());
         if (d.classNames.empty())
             throw EngineError("'" + root + "' (data.path) has no sub-folders; each class needs one.", "data.path");
+        std::vector<ImageEntry> files;
+        std::vector<std::int64_t> labels;
         for (std::size_t k = 0; k < d.classNames.size(); ++k) {
-            std::vector<std::string> found;
+            std::vector<ImageEntry> found;
             const fs::path folder = fs::path(root) / d.classNames[k];
             for (auto it =
                      fs::recursive_directory_iterator(folder, fs::directory_options::follow_directory_symlink, ec);
@@ -255,18 +390,21 @@ public:
                     if (it->is_directory()) it.disable_recursion_pending();
                     continue;
                 }
-                if (it->is_regular_file() && isImage(it->path())) found.push_back(it->path().string());
+                if (it->is_regular_file() && isImage(it->path()))
+                    found.push_back({it->path().string(), it->path().string()});
             }
+            for (const auto &[className, image] : packed)
+                if (className == d.classNames[k]) found.push_back(image);
             if (found.empty())
                 throw EngineError("The class folder '" + folder.string() + "' (data.path) has no images.", "data.path",
                                   {}, "Supported: .png .jpg .jpeg .bmp .gif .tga .pgm .ppm .pnm.");
-            std::sort(found.begin(), found.end());
+            std::sort(found.begin(), found.end(),
+                      [](const ImageEntry &x, const ImageEntry &y) { return x.name < y.name; });
             files.insert(files.end(), found.begin(), found.end());
             labels.insert(labels.end(), found.size(), static_cast<std::int64_t>(k));
         }
 
         const int channels = grayscale ? 1 : 3;
-        ByteBudget &budget = o.budget();
         if (height == 0) { // no size: every image must have the size of the first one
             Decoded first;
             decode(files[0], channels, budget, first);
@@ -289,8 +427,8 @@ public:
                 Decoded img;
                 decode(files[i], channels, budget, img);
                 if (!fixedSize && (img.height != height || img.width != width))
-                    throw EngineError("The image '" + files[i] + "' is " + std::to_string(img.width) + "x" +
-                                          std::to_string(img.height) + " but '" + files[0] + "' is " +
+                    throw EngineError("The image '" + files[i].name + "' is " + std::to_string(img.width) + "x" +
+                                          std::to_string(img.height) + " but '" + files[0].name + "' is " +
                                           std::to_string(width) + "x" + std::to_string(height) + ".",
                                       "data.size", {}, "Set data.size to [height, width] to resize all images.");
                 resizeInto(img, channels, height, width, out + i * sampleSize);
