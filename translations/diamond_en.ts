@@ -603,8 +603,12 @@
         <translation>%1 did not arrive: %2</translation>
     </message>
     <message>
-        <source>%1 files differed from their SHA-256 on the host</source>
-        <translation>%1 files differed from their SHA-256 on the host</translation>
+        <source>a pack of %1 bytes arrived damaged (the host read %2)</source>
+        <translation>a pack of %1 bytes arrived damaged (the host read %2)</translation>
+    </message>
+    <message>
+        <source>%1 files and %2 packs differed from their SHA-256 on the host</source>
+        <translation>%1 files and %2 packs differed from their SHA-256 on the host</translation>
     </message>
 </context>
 <context>

@@ -603,8 +603,12 @@
         <translation>%1 未能送达：%2</translation>
     </message>
     <message>
-        <source>%1 files differed from their SHA-256 on the host</source>
-        <translation>主机上有 %1 个文件与其 SHA-256 不符</translation>
+        <source>a pack of %1 bytes arrived damaged (the host read %2)</source>
+        <translation>一个 %1 字节的包到达时已损坏（主机读到 %2）</translation>
+    </message>
+    <message>
+        <source>%1 files and %2 packs differed from their SHA-256 on the host</source>
+        <translation>主机上有 %1 个文件和 %2 个包与其 SHA-256 不符</translation>
     </message>
 </context>
 <context>

@@ -9,7 +9,12 @@
 #include <QSet>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 namespace diamond::app {
 
@@ -23,24 +28,51 @@ QString q(const QString &word) { return remote::shellWord(word); }
 const char kHashCommand[] = "if command -v openssl >/dev/null 2>&1; then H='openssl dgst -sha256 -r'; "
                             "else H=sha256sum; fi; ";
 
+/// The index of a version's packed images, in its folder (read by the engine's image_folder source).
+const char kPackIndex[] = ".diamond-packed";
+
 QString commandError(const remote::CommandResult &r) {
     return r.error.isEmpty() ? QString::fromUtf8(r.stderrData).trimmed().left(2000) : r.error;
 }
+
+/// Where a pack holds a content: `size` bytes at `offset` of .packs/<pack>.pack.
+struct PackedMember {
+    QByteArray pack;
+    qint64 offset = 0;
+    qint64 size = 0;
+};
 
 /// What the host's cache holds.
 struct CacheListing {
     QHash<QByteArray, qint64> files;                        ///< complete entries: sha256 -> size
     QHash<QByteArray, qint64> partials;                     ///< large files being received: sha256 -> size so far
     QHash<QByteArray, QPair<QByteArray, int>> chunkSources; ///< chunk -> (cached file, chunk index in it)
+    QHash<QByteArray, PackedMember> packed;                 ///< content -> where a complete pack holds it
 };
 
-/// Parses the listing command's lines "F NAME SIZE" and "C ./FILE.chunks INDEX CHUNK". The host is not trusted: a
-/// chunk counts as a source only when its index lies inside that cached file (`chunkBytes` per chunk).
+/// Parses the listing command's lines "F NAME SIZE", "C ./FILE.chunks INDEX CHUNK", "K PACK.pack SIZE" and
+/// "P ./PACK.members CONTENT OFFSET SIZE". The host is not trusted: a chunk counts as a source only when its index
+/// lies inside that cached file (`chunkBytes` per chunk), a pack member only when it lies inside its pack.
 CacheListing parseListing(const QByteArray &text, qint64 chunkBytes) {
     CacheListing c;
     QList<QPair<QByteArray, QPair<QByteArray, int>>> sources;
+    QHash<QByteArray, qint64> packSizes;
+    QList<QPair<QByteArray, PackedMember>> members;
     for (const QByteArray &line : text.split('\n')) {
         const QList<QByteArray> parts = line.split(' ');
+        if (parts.size() == 3 && parts[0] == "K" && parts[1].endsWith(".pack") && isSha256Hex(parts[1].chopped(5))) {
+            packSizes.insert(parts[1].chopped(5), parts[2].toLongLong());
+            continue;
+        }
+        if (parts.size() == 5 && parts[0] == "P" && isSha256Hex(parts[2])) {
+            QByteArray pack = parts[1];
+            if (pack.startsWith("./")) pack = pack.mid(2);
+            if (pack.endsWith(".members")) pack.chop(8);
+            bool okOffset = false, okSize = false;
+            const PackedMember m{pack, parts[3].toLongLong(&okOffset), parts[4].toLongLong(&okSize)};
+            if (okOffset && okSize && m.offset >= 0 && m.size >= 0 && isSha256Hex(pack)) members.append({parts[2], m});
+            continue;
+        }
         if (parts.size() == 3 && parts[0] == "F") {
             if (isSha256Hex(parts[1]))
                 c.files.insert(parts[1], parts[2].toLongLong());
@@ -55,20 +87,83 @@ CacheListing parseListing(const QByteArray &text, qint64 chunkBytes) {
             if (ok && index >= 0 && isSha256Hex(file)) sources.append({parts[3], {file, index}});
         }
     }
+    for (const auto &[content, member] : members)
+        if (member.offset + member.size <= packSizes.value(member.pack, -1) && !c.packed.contains(content))
+            c.packed.insert(content, member);
     for (const auto &[chunk, source] : sources) // only complete files are sources
         if (qint64(source.second) * chunkBytes < c.files.value(source.first, 0) && !c.chunkSources.contains(chunk))
             c.chunkSources.insert(chunk, source);
     return c;
 }
 
-/// "HASH  NAME" or "HASH *NAME" lines of the host's hash command over ".files/SHA" names -> SHA -> HASH.
+/// "HASH  NAME" or "HASH *NAME" lines of the host's hash command over ".files/SHA" or ".packs/SHA.pack" names ->
+/// SHA -> HASH.
 void parseHashes(const QByteArray &text, QHash<QByteArray, QByteArray> *hashes) {
-    for (const QByteArray &line : text.split('\n')) {
+    for (QByteArray line : text.split('\n')) {
+        if (line.endsWith(".pack")) line.chop(5);
         if (line.size() < 130) continue;
         const QByteArray name = line.right(64);
         if (isSha256Hex(name)) hashes->insert(name, line.left(64));
     }
 }
+
+/// Calls `produce` on its own thread, keeping up to `depth` blocks ready for next(): reading and packing the next
+/// files overlaps sending the previous ones. `produce` fills one block (empty: the end) or returns false (failed).
+/// The destructor stops the thread after the block in progress and joins it; only then may the caller read what
+/// `produce` writes.
+class BlockPrefetcher {
+public:
+    BlockPrefetcher(std::function<bool(QByteArray *)> produce, std::size_t depth)
+        : produce_(std::move(produce)), depth_(depth), thread_([this] { loop(); }) {}
+    ~BlockPrefetcher() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    BlockPrefetcher(const BlockPrefetcher &) = delete;
+    BlockPrefetcher &operator=(const BlockPrefetcher &) = delete;
+
+    /// The next block, empty after the last one; false when `produce` failed.
+    bool next(QByteArray *block) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return !queue_.empty() || done_; });
+        if (queue_.empty()) return block->clear(), ok_;
+        *block = std::move(queue_.front());
+        queue_.pop_front();
+        wake_.notify_all();
+        return true;
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            QByteArray block;
+            const bool ok = produce_(&block);
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (!ok || block.isEmpty()) {
+                ok_ = ok;
+                done_ = true;
+                wake_.notify_all();
+                return;
+            }
+            queue_.push_back(std::move(block));
+            wake_.notify_all();
+            wake_.wait(lock, [this] { return queue_.size() < depth_ || stop_; });
+            if (stop_) return;
+        }
+    }
+
+    std::function<bool(QByteArray *)> produce_;
+    std::size_t depth_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<QByteArray> queue_;
+    bool done_ = false, ok_ = true, stop_ = false;
+    std::thread thread_; // last: started once the rest is initialised
+};
 
 /// One contiguous piece of a large file's stream: bytes from here (source empty) or from a cached file on the host.
 struct Segment {
@@ -176,19 +271,47 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
 
     // 1. A verified copy with the right file sizes is left alone.
     if (!verifyAlways_) {
+        // The version's files, then its packed images ("//packed": index lines) and their packs' sizes.
         const remote::CommandResult r = runner_.run(
-            QStringLiteral("cat %1 2>/dev/null; echo; cd %2 2>/dev/null && find . -type f -printf '%P %s\\n'")
-                .arg(q(marker), q(result.remoteDir)));
+            QStringLiteral(
+                "cat %1 2>/dev/null; echo; cd %2 2>/dev/null && find . -type f -printf '%P %s\\n' && "
+                "echo //packed && tail -n +2 %3 2>/dev/null; echo //packs; "
+                "tail -n +2 %3 2>/dev/null | cut -d' ' -f1 | sort -u | while read p; do "
+                "printf '%s %s\\n' \"$p\" \"$(stat -c %s ../../.packs/\"$p\".pack 2>/dev/null || echo -1)\"; done")
+                .arg(q(marker), q(result.remoteDir), QLatin1String(kPackIndex)));
         if (r.error.isEmpty()) {
             const QList<QByteArray> lines = r.stdoutData.split('\n');
             QHash<QString, qint64> sizes;
+            QHash<QByteArray, qint64> packSizes;
+            QList<QByteArray> packedLines;
+            int section = 0;
             for (int i = 1; i < lines.size(); ++i) {
-                const qsizetype space = lines[i].lastIndexOf(' ');
-                if (space > 0)
-                    sizes.insert(QString::fromUtf8(lines[i].left(space)), lines[i].mid(space + 1).toLongLong());
+                if (lines[i] == "//packed" || lines[i] == "//packs") {
+                    section = lines[i] == "//packed" ? 1 : 2;
+                    continue;
+                }
+                const QList<QByteArray> parts = lines[i].split(' ');
+                if (section == 1) {
+                    packedLines.append(lines[i]);
+                } else if (section == 2 && parts.size() == 2) {
+                    packSizes.insert(parts[0], parts[1].toLongLong());
+                } else if (section == 0 && lines[i].lastIndexOf(' ') > 0) {
+                    const qsizetype space = lines[i].lastIndexOf(' ');
+                    const QString path = QString::fromUtf8(lines[i].left(space));
+                    if (path != QLatin1String(kPackIndex)) sizes.insert(path, lines[i].mid(space + 1).toLongLong());
+                }
             }
-            bool same =
-                !lines.isEmpty() && lines[0].trimmed() == version.manifestHash && sizes.size() == m.files.size();
+            bool packsWhole = true;
+            for (const QByteArray &line : packedLines) {
+                const QList<QByteArray> parts = line.split(' ');
+                if (parts.size() < 4) continue;
+                const qint64 offset = parts[1].toLongLong(), size = parts[2].toLongLong();
+                packsWhole = packsWhole && offset >= 0 && size >= 0 && offset + size <= packSizes.value(parts[0], -1);
+                sizes.insert(QString::fromUtf8(line.mid(parts[0].size() + parts[1].size() + parts[2].size() + 3)),
+                             size);
+            }
+            bool same = packsWhole && !lines.isEmpty() && lines[0].trimmed() == version.manifestHash &&
+                        sizes.size() == m.files.size();
             for (const ManifestFile &f : m.files)
                 same = same && sizes.value(f.path, -1) == f.size;
             if (same) {
@@ -198,12 +321,15 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         }
     }
 
-    // Distinct contents of the version and the paths that hold each.
+    // Distinct contents of the version and the paths that hold each. The single-chunk images of an image folder
+    // stay packed on the host (kPackIndex lists them), so that thousands of small files cost a few file writes there.
     QHash<QByteArray, const ManifestFile *> contents;
     QHash<QByteArray, QStringList> pathsOf;
+    bool packImages = version.format == QLatin1String("image_folder");
     for (const ManifestFile &f : m.files) {
         contents.insert(f.sha256, &f);
         pathsOf[f.sha256].append(f.path);
+        packImages = packImages && !f.path.contains(QLatin1Char('\n'));
     }
     int failures = 0;
     auto failed = [&](const QString &what) {
@@ -222,25 +348,63 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
     const QString listName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".list");
     const QString cacheFile = QStringLiteral(".files/%1");
     bool hardLinks = true; // off when the host refuses them (another file system, protected_hardlinks)
+    // Packs that arrived and matched their hash, to be named and listed by the next command that can (the assembly,
+    // or after a failure the next listing): until then the listing ignores them.
+    struct PackToKeep {
+        QString temp;
+        QByteArray sha, members;
+    };
+    QList<PackToKeep> packsToKeep;
+    // Adds the member lists of packsToKeep to `tar` and returns the commands (run in the root, before the `tar -x`)
+    // that name the packs; a pack named by an earlier attempt is left as it is.
+    auto keepPacks = [&](TarWriter &tar) {
+        QString commands;
+        for (const PackToKeep &k : packsToKeep) {
+            commands +=
+                QStringLiteral("if [ -f .packs/%1 ]; then chmod 444 .packs/%1; mv -f .packs/%1 .packs/%2.pack; fi; ")
+                    .arg(k.temp, QString::fromLatin1(k.sha));
+            tar.addFile(QStringLiteral(".packs/%1.members").arg(QString::fromLatin1(k.sha)), k.members, 0644);
+        }
+        return commands;
+    };
     for (int round = 0; round < 100; ++round) {
         // 2. What the cache holds (names and sizes, and the chunks of its large files). The version's partial
         // folder starts empty each round; stale partial large files of dead attempts go after a day.
+        TarWriter keepTar;
+        const QString listKeep = keepPacks(keepTar);
         const remote::CommandResult list = runner_.run(
-            QStringLiteral("set -e; mkdir -p %1/.files; cd %1/.files; "
-                           "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
-                           "find . -maxdepth 1 -type f -printf 'F %f %s\\n'; "
-                           "find . -maxdepth 1 -type f -name '*.chunks' -exec awk '{print \"C\", FILENAME, FNR-1, $0}' "
-                           "{} + ; cd ..; rm -rf %2; mkdir -p %2")
-                .arg(q(root_), q(partialName)));
+            QStringLiteral(
+                "set -e; mkdir -p %1/.files; cd %1/.files; "
+                "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
+                "find . -maxdepth 1 -type f -printf 'F %f %s\\n'; "
+                "find . -maxdepth 1 -type f -name '*.chunks' -exec awk '{print \"C\", FILENAME, FNR-1, $0}' "
+                "{} + ; cd ..; mkdir -p .packs; cd .packs; "
+                "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
+                "find . -maxdepth 1 -type f -name '*.pack' -printf 'K %f %s\\n'; "
+                "find . -maxdepth 1 -type f -name '*.members' -exec awk '{print \"P\", FILENAME, $0}' {} + ; "
+                "cd ..; rm -rf %2; mkdir -p %2")
+                .arg(q(root_), q(partialName))
+                .prepend(packsToKeep.isEmpty()
+                             ? QString()
+                             : QStringLiteral("set -e; mkdir -p %1/.packs; (cd %1 && %2tar -x -f -); ")
+                                   .arg(q(root_), listKeep)),
+            packsToKeep.isEmpty() ? QByteArray() : keepTar.finish());
         if (!list.ok()) {
             if (failed(tr("cannot list the cache %1: %2").arg(root_, commandError(list)))) return std::nullopt;
             continue;
         }
+        packsToKeep.clear();
         const CacheListing cache = parseListing(list.stdoutData, m.chunkBytes);
         QList<const ManifestFile *> smallMissing, largeMissing;
         qint64 toSend = 0;
         for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
             const ManifestFile *f = it.value();
+            if (f->chunks.size() <= 1 && packImages) {
+                if (cache.packed.value(f->sha256).size == f->size && cache.packed.contains(f->sha256)) continue;
+                smallMissing.append(f);
+                toSend += f->size;
+                continue;
+            }
             if (cache.files.value(f->sha256, -1) == f->size) continue;
             if (f->chunks.size() <= 1) {
                 smallMissing.append(f);
@@ -254,8 +418,9 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         auto bySha = [](const ManifestFile *a, const ManifestFile *b) { return a->sha256 < b->sha256; };
         std::sort(smallMissing.begin(), smallMissing.end(), bySha);
         std::sort(largeMissing.begin(), largeMissing.end(), bySha);
-        QHash<QByteArray, QByteArray> hashed; // content -> SHA-256 the host computed this round
-        QSet<QByteArray> linked;              // contents whose paths shards linked this round
+        QHash<QByteArray, QByteArray> hashed;      // content -> SHA-256 the host computed this round
+        QSet<QByteArray> linked;                   // contents whose paths shards linked this round
+        QHash<QByteArray, PackedMember> packedNow; // contents of the packs that arrived (and matched) this round
         qint64 sentThisRound = 0;
         const bool verifyLocally = round > 0; // the host verifies every file anyway
 
@@ -267,15 +432,24 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         bool sendFailed = false;
         QElapsedTimer phase;
         for (qsizetype next = 0; next < smallMissing.size() && !sendFailed;) {
+            // Built on the prefetcher's thread: the tar blocks, their hash, the pack's member list.
             TarWriter tar;
-            QByteArray names;
+            QByteArray names, members; // members: "CONTENT OFFSET SIZE" lines of a pack
+            Sha256 packHash;
             QList<QByteArray> shardContents;
-            qint64 payload = 0, shardSent = 0;
+            qint64 payload = 0, produced = 0;
+            std::atomic<qint64> payloadReady{0};
             bool ended = false;
             QString readError;
             const qsizetype first = next;
-            auto input = [&](QByteArray *block) {
-                while (!ended && tar.size() < (qint64(1) << 20)) {
+            QByteArray pack; // packed: the contents back to back (offsets in `members`), no tar headers
+            auto produce = [&](QByteArray *block) {
+                const qint64 blockBytes = qint64(1) << 20;
+                if (packImages)
+                    pack.reserve(blockBytes + (qint64(64) << 10));
+                else
+                    tar.reserve(blockBytes + (qint64(64) << 10));
+                while (!ended && (packImages ? pack.size() : tar.size()) < blockBytes) {
                     if (next < smallMissing.size() &&
                         (next == first || payload + smallMissing[next]->size <= shardBytes)) {
                         const ManifestFile &f = *smallMissing[next++];
@@ -283,33 +457,62 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                             f.size == 0 ? QByteArray()
                                         : store.readChunk(f.chunks.value(0), f.size, &readError, verifyLocally);
                         if (data.size() != f.size) return false;
-                        const QString name = cacheFile.arg(QString::fromLatin1(f.sha256));
-                        tar.addFile(name, data);
-                        if (hardLinks)
-                            for (const QString &path : pathsOf.value(f.sha256))
-                                tar.addHardLink(partialName + QLatin1Char('/') + path, name);
-                        names += name.toLatin1() + '\0';
+                        if (packImages) {
+                            members += f.sha256 + ' ' + QByteArray::number(produced + pack.size()) + ' ' +
+                                       QByteArray::number(f.size) + '\n';
+                            pack.append(data);
+                        } else {
+                            const QString name = cacheFile.arg(QString::fromLatin1(f.sha256));
+                            tar.addFile(name, data);
+                            if (hardLinks)
+                                for (const QString &path : pathsOf.value(f.sha256))
+                                    tar.addHardLink(partialName + QLatin1Char('/') + path, name);
+                            names += name.toLatin1() + '\0';
+                        }
                         payload += f.size;
                         shardContents.append(f.sha256);
                     } else {
-                        tar.addFile(listName, names);
-                        *block = tar.finish();
+                        if (packImages) {
+                            *block = std::exchange(pack, QByteArray());
+                        } else {
+                            tar.addFile(listName, names);
+                            *block = tar.finish();
+                        }
                         ended = true;
                     }
                 }
-                if (block->isEmpty()) *block = tar.take();
-                shardSent += block->size();
-                if (progress && !progress(sentThisRound + payload, toSend, QStringLiteral("sending"))) {
-                    readError = tr("Cancelled.");
-                    return false;
-                }
+                if (block->isEmpty()) *block = packImages ? std::exchange(pack, QByteArray()) : tar.take();
+                produced += block->size();
+                packHash.add(*block);
+                payloadReady = payload;
                 return true;
             };
+            qint64 shardSent = 0;
+            bool cancelled = false;
             phase.start();
-            const remote::CommandResult r =
-                runner_.runStreaming(QStringLiteral("set -e; %1 cd %2; tar -x -B -b 256 -f -; xargs -0 -r $H < %3")
-                                         .arg(QString::fromLatin1(kHashCommand), q(root_), q(listName)),
-                                     input, 0);
+            // Packed: the shard is kept whole as a pack (hashed once written, from the page cache: a `tee` pipe was
+            // slower); else unpacked into the cache.
+            const QString packTemp = QStringLiteral(".in-%1-%2-%3").arg(hash16).arg(round).arg(first);
+            remote::CommandResult r;
+            {
+                BlockPrefetcher prefetch(produce, 16);
+                auto input = [&](QByteArray *block) {
+                    if (!prefetch.next(block)) return false;
+                    shardSent += block->size();
+                    if (progress && !progress(sentThisRound + payloadReady, toSend, QStringLiteral("sending"))) {
+                        cancelled = true;
+                        return false;
+                    }
+                    return true;
+                };
+                r = runner_.runStreaming(
+                    packImages ? QStringLiteral("set -e; %1 cd %2/.packs; cat > %3; $H < %3; stat -c %s %3")
+                                     .arg(QString::fromLatin1(kHashCommand), q(root_), packTemp)
+                               : QStringLiteral("set -e; %1 cd %2; tar -x -B -b 256 -f -; xargs -0 -r $H < %3")
+                                     .arg(QString::fromLatin1(kHashCommand), q(root_), q(listName)),
+                    input, 0);
+            } // the prefetcher's thread is joined: what produce wrote may be read
+            if (cancelled) readError = tr("Cancelled.");
             result.sendSeconds += double(phase.nsecsElapsed()) / 1e9;
             result.bytesSent += shardSent;
             if (!readError.isEmpty()) return *error = readError, std::nullopt;
@@ -320,8 +523,30 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                     return std::nullopt;
                 break;
             }
+            if (packImages) {
+                // The host's hash and size of what it wrote must be those of what was sent.
+                const QByteArray sha = packHash.hexResult();
+                const QList<QByteArray> lines = r.stdoutData.split('\n');
+                if (lines.size() < 2 || lines[0].left(64) != sha || lines[1].trimmed().toLongLong() != shardSent) {
+                    runner_.run(QStringLiteral("rm -f %1/.packs/%2").arg(q(root_), packTemp));
+                    sendFailed = true;
+                    if (failed(tr("a pack of %1 bytes arrived damaged (the host read %2)")
+                                   .arg(shardSent)
+                                   .arg(QString::fromUtf8(r.stdoutData.left(200).simplified()))))
+                        return std::nullopt;
+                    break;
+                }
+                // Named and listed by the assembly step (one command fewer per pack); until then the listing
+                // ignores it, so a cut before then sends it again.
+                packsToKeep.append({packTemp, sha, members});
+                for (const QByteArray &line : members.split('\n')) {
+                    const QList<QByteArray> parts = line.split(' ');
+                    if (parts.size() == 3)
+                        packedNow.insert(parts[0], {sha, parts[1].toLongLong(), parts[2].toLongLong()});
+                }
+            }
             parseHashes(r.stdoutData, &hashed);
-            if (hardLinks)
+            if (hardLinks && !packImages)
                 for (const QByteArray &c : shardContents)
                     linked.insert(c);
             ++result.shards;
@@ -450,8 +675,18 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         if (progress && !progress(sentThisRound, toSend, QStringLiteral("verifying")))
             return *error = tr("Cancelled."), std::nullopt;
         TarWriter links;
-        QByteArray names, copies;
+        QByteArray names, copies, packIndex = "diamond-packed 1 ../../.packs\n";
+        QHash<QByteArray, PackedMember> packedAt; // small contents of a packed version -> their pack
+        QSet<QByteArray> packsToHash;
         for (const ManifestFile &f : m.files) {
+            if (packImages && f.chunks.size() <= 1) {
+                const PackedMember at = packedNow.value(f.sha256, cache.packed.value(f.sha256));
+                packedAt.insert(f.sha256, at);
+                packIndex += at.pack + ' ' + QByteArray::number(at.offset) + ' ' + QByteArray::number(at.size) + ' ' +
+                             f.path.toUtf8() + '\n';
+                if (!packedNow.contains(f.sha256)) packsToHash.insert(at.pack);
+                continue;
+            }
             if (linked.contains(f.sha256)) continue;
             const QString target = cacheFile.arg(QString::fromLatin1(f.sha256));
             const QString path = partialName + QLatin1Char('/') + f.path;
@@ -461,14 +696,19 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                 copies += QStringLiteral("mkdir -p \"$(dirname %1)\" && cp %2 %1\n").arg(q(path), target).toUtf8();
         }
         for (auto it = contents.cbegin(); it != contents.cend(); ++it)
-            if (!hashed.contains(it.key())) names += cacheFile.arg(QString::fromLatin1(it.key())).toLatin1() + '\0';
+            if (!hashed.contains(it.key()) && !packedAt.contains(it.key()))
+                names += cacheFile.arg(QString::fromLatin1(it.key())).toLatin1() + '\0';
+        for (const QByteArray &pack : packsToHash)
+            names += ".packs/" + pack + ".pack" + '\0';
         links.addFile(listName, names);
+        if (packImages) links.addFile(partialName + QLatin1Char('/') + QLatin1String(kPackIndex), packIndex);
+        const QString keepCommands = keepPacks(links); // the packs of this round take their names first
         const QString copyScript = listName + QStringLiteral(".sh");
         links.addFile(copyScript, copies);
         phase.start();
         const remote::CommandResult assembled =
-            runner_.run(QStringLiteral("set -e; %1 cd %2; tar -x -f -; sh %3; xargs -0 -r $H < %4; rm -f %3 %4")
-                            .arg(QString::fromLatin1(kHashCommand), q(root_), q(copyScript), q(listName)),
+            runner_.run(QStringLiteral("set -e; %1 cd %2; %5tar -x -f -; sh %3; xargs -0 -r $H < %4; rm -f %3 %4")
+                            .arg(QString::fromLatin1(kHashCommand), q(root_), q(copyScript), q(listName), keepCommands),
                         links.finish(), 0);
         result.assembleSeconds += double(phase.nsecsElapsed()) / 1e9;
         if (!assembled.ok()) {
@@ -477,18 +717,35 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                 return std::nullopt;
             continue;
         }
+        packsToKeep.clear();
         parseHashes(assembled.stdoutData, &hashed);
         QStringList bad;
+        QSet<QByteArray> badPacks;
         for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
+            if (packedAt.contains(it.key())) {
+                const PackedMember &at = packedAt[it.key()];
+                if (at.size != it.value()->size || (packsToHash.contains(at.pack) && hashed.value(at.pack) != at.pack))
+                    badPacks.insert(at.pack);
+                continue;
+            }
             if (hashed.value(it.key()) == it.key()) continue;
             result.repaired += int(pathsOf.value(it.key()).size());
             bad << cacheFile.arg(QString::fromLatin1(it.key()))
                 << cacheFile.arg(QString::fromLatin1(it.key())) + QStringLiteral(".chunks");
         }
+        const int damagedFiles = int(bad.size() / 2);
+        for (auto it = packedAt.cbegin(); it != packedAt.cend(); ++it)
+            if (badPacks.contains(it->pack)) result.repaired += int(pathsOf.value(it.key()).size());
+        for (const QByteArray &pack : badPacks)
+            bad << QStringLiteral(".packs/%1.pack").arg(QString::fromLatin1(pack))
+                << QStringLiteral(".packs/%1.members").arg(QString::fromLatin1(pack));
         if (!bad.isEmpty()) {
             // Damaged cache entries: drop them and send them again.
             runner_.run(QStringLiteral("cd %1 && rm -f %2").arg(q(root_), bad.join(QLatin1Char(' '))));
-            if (failed(tr("%1 files differed from their SHA-256 on the host").arg(bad.size() / 2))) return std::nullopt;
+            if (failed(tr("%1 files and %2 packs differed from their SHA-256 on the host")
+                           .arg(damagedFiles)
+                           .arg(badPacks.size())))
+                return std::nullopt;
             continue;
         }
         const remote::CommandResult done =

@@ -5,18 +5,22 @@
 //   <root>/.files/<sha256>.chunks   for files of several chunks: their chunk hashes, so that later versions copy
 //                                   unchanged chunks from them on the host instead of sending them
 //   <root>/.files/.in-<sha256>      a large file being received (kept for resuming after a cut)
+//   <root>/.packs/<sha256>.pack     image folders: a shard of small images back to back (named by its SHA-256)
+//   <root>/.packs/<sha256>.members  "CONTENT OFFSET SIZE" per image of that pack, written once the pack matched
 //   <root>/<name>/<hash16>/...      the version's files: hard links into .files (copies where links are refused)
 //   <root>/<name>/<hash16>.verified the full manifest hash, written once every file's SHA-256 matched
 //
 // Only content missing from the cache (by name and size) travels. Files of one chunk travel packed in tar shards
 // (many small files as a few streams, not one transfer each), unpacked into the cache and linked into the version in
-// the same pass, then hashed there. A file of several chunks travels as one stream in file order: its new chunks come
-// from here, unchanged ones are copied from older cached files on the host; the host writes it once and hashes it
-// while writing (`tee` into the hash), so large files cost one write and no second read. A cut connection loses at
-// most the shard in flight, or a large file's last partial chunk: the next attempt reconnects (the runner's backoff),
-// lists the cache again and continues. Every file is verified by SHA-256 on the far side; a mismatch removes the
-// cached file and sends it again. A version whose .verified marker and file sizes match is not touched.
-// Blocking: run on a worker thread with a runner of that thread.
+// the same pass, then hashed there; in image folders they stay in their shard, kept whole as a pack (the contents
+// back to back) and hashed once written, and the version's .diamond-packed index says where each image lies (the
+// engine's image_folder source reads it), so the host writes a few large files instead of one per image. A file of
+// several chunks travels as one stream in file order: its new chunks come from here, unchanged ones are copied from
+// older cached files on the host; the host writes it once and hashes it while writing (`tee` into the hash), so large
+// files cost one write and no second read. A cut connection loses at most the shard in flight, or a large file's last
+// partial chunk: the next attempt reconnects (the runner's backoff), lists the cache again and continues. Every file is
+// verified by SHA-256 on the far side; a mismatch removes the cached file and sends it again. A version whose .verified
+// marker and file sizes match is not touched. Blocking: run on a worker thread with a runner of that thread.
 #pragma once
 
 #include "app/data/chunk_store.h"

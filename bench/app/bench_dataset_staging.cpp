@@ -3,7 +3,8 @@
 //   - re-staging an unchanged 1 GiB folder: payload bytes and seconds;
 //   - 1 % of the files of that folder changed: a new version, and the share of its bytes that travel;
 //   - a transfer cut at 50 % (sshd stopped and started): total bytes sent / dataset size, every file verified;
-//   - 10,000 files of 4 KiB: staging time against one SFTP transfer per file (OpenSSH `sftp -b`, one session);
+//   - 10,000 files of about 4 KiB: staging time against one SFTP transfer per file (OpenSSH `sftp -b`, one session),
+//     for an image folder (PNGs in 10 class folders: kept in packs on the host) and for other files (unpacked);
 //   - one 1 GiB file: staging throughput (hashing and verification included) against raw `cat` over SSH on the same
 //     link (the same libssh transport, an exec channel writing to a file).
 // The last two alternate staging and baseline three times (fresh caches) and report median ratios.
@@ -11,6 +12,7 @@
 //   bench_dataset_staging [--mib N (1024)] [--small N (10000)] [--rtt-ms MS (0)] [--json FILE]
 // --rtt-ms sends every connection through a relay on 127.0.0.1 that delays each direction by MS/2 (a campus or
 // wide-area link, where each per-file SFTP transfer pays round trips).
+#include "common/data_file_builders.h"
 #include "common/dataset_files.h"
 #include "common/local_cluster.h"
 
@@ -57,6 +59,19 @@ using test::randomBytes;
 bool write(const QString &path, const QByteArray &data) { return test::writeFile(path, data); }
 
 double seconds(const QElapsedTimer &t) { return double(t.nsecsElapsed()) / 1e9; }
+
+/// A 64x64 gray PNG of noise from `seed` (about 4.2 KiB: noise does not compress).
+QByteArray noisePng(quint32 seed) {
+    QRandomGenerator g(seed);
+    std::string rows;
+    for (int y = 0; y < 64; ++y) {
+        rows.push_back('\0');
+        for (int x = 0; x < 64; ++x)
+            rows.push_back(char(g.bounded(256)));
+    }
+    const std::string png = diamond::test::files::png(64, 64, 0, rows);
+    return QByteArray(png.data(), qsizetype(png.size()));
+}
 
 /// Before each measurement: the previous step's dirty pages written out, so that its write-back does not slow the
 /// next one.
@@ -325,44 +340,61 @@ int main(int argc, char **argv) {
         return *r;
     };
 
-    // 4. Many small files against one SFTP transfer per file (OpenSSH sftp, one session).
-    const QString smallFolder = dir.filePath(QStringLiteral("small"));
-    for (int i = 0; i < small; ++i)
-        write(QStringLiteral("%1/s%2.bin").arg(smallFolder).arg(i), randomBytes(4096, quint32(7000000 + i)));
-    const auto smallVersion = datasets.addVersion(QStringLiteral("small"), smallFolder);
-    if (!smallVersion) die(datasets.errorString());
-    QList<double> smallRatios, smallStageS, sftpTimes;
-    for (int rep = 0; rep < 3; ++rep) {
-        const StageResult staged = stageFresh(*smallVersion, rep);
-        const QByteArray target = cluster.scratchDir().toUtf8() + "/sftp-small-" + QByteArray::number(rep);
-        QByteArray batch = "-mkdir " + target + "\n";
-        for (int i = 0; i < small; ++i)
-            batch += "put " + QStringLiteral("%1/s%2.bin").arg(smallFolder).arg(i).toUtf8() + " " + target + "/s" +
-                     QByteArray::number(i) + ".bin\n";
-        settle();
-        QProcess sftp;
-        sftp.start(QStringLiteral("sftp"), QStringList{QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("-"),
-                                                       QStringLiteral("-F"), cluster.sshConfigPath()} +
-                                               sshPortOptions + QStringList{cluster.sshAlias()});
-        t.restart();
-        sftp.write(batch);
-        sftp.closeWriteChannel();
-        sftp.waitForFinished(1800000);
-        const double sftpS = seconds(t);
-        if (sftp.exitCode() != 0) die(QString::fromUtf8(sftp.readAllStandardError()));
-        std::printf("  one SFTP put per file: %.2f s\n", sftpS);
-        smallStageS << staged.seconds;
-        sftpTimes << sftpS;
-        smallRatios << sftpS / staged.seconds;
-    }
-    std::printf("%d files of 4 KiB: staged (verified) in %.2f s, one SFTP put per file %.2f s (medians): %.1f x faster "
-                "(median of %.1f, %.1f, %.1f)\n",
-                small, median(smallStageS), median(sftpTimes), median(smallRatios), smallRatios[0], smallRatios[1],
-                smallRatios[2]);
-    out.insert(QStringLiteral("small_files"), small);
-    out.insert(QStringLiteral("small_stage_seconds"), median(smallStageS));
-    out.insert(QStringLiteral("small_sftp_per_file_seconds"), median(sftpTimes));
-    out.insert(QStringLiteral("small_speedup"), median(smallRatios));
+    // 4. Many small files against one SFTP transfer per file (OpenSSH sftp, one session): an image folder (4 KiB PNGs
+    // in 10 classes; kept packed on the host) and a folder of other files (unpacked into files there).
+    auto smallFiles = [&](const QString &name, const QString &suffix, bool images, const QString &key) {
+        const QString folder = dir.filePath(name);
+        QStringList paths;
+        for (int i = 0; i < small; ++i) {
+            const QString rel = QStringLiteral("c%1/s%2%3").arg(i % 10).arg(i).arg(suffix);
+            paths << rel;
+            write(folder + QLatin1Char('/') + rel,
+                  images ? noisePng(quint32(7000000 + i)) : randomBytes(4096, quint32(7000000 + i)));
+        }
+        const auto version = datasets.addVersion(name, folder);
+        if (!version) die(datasets.errorString());
+        std::printf("%d files (%s, %lld bytes)\n", small, qPrintable(version->format),
+                    static_cast<long long>(version->sizeBytes));
+        QList<double> ratios, stageS, sftpS;
+        for (int rep = 0; rep < 3; ++rep) {
+            const StageResult staged = stageFresh(*version, rep);
+            const QByteArray target =
+                cluster.scratchDir().toUtf8() + "/sftp-" + name.toUtf8() + QByteArray::number(rep);
+            QByteArray batch = "-mkdir " + target + "\n";
+            for (int c = 0; c < 10; ++c)
+                batch += "-mkdir " + target + "/c" + QByteArray::number(c) + "\n";
+            for (const QString &rel : paths)
+                batch += "put \"" + (folder + QLatin1Char('/') + rel).toUtf8() + "\" \"" + target + "/" + rel.toUtf8() +
+                         "\"\n";
+            settle();
+            QProcess sftp;
+            sftp.start(QStringLiteral("sftp"),
+                       QStringList{QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("-"),
+                                   QStringLiteral("-F"), cluster.sshConfigPath()} +
+                           sshPortOptions + QStringList{cluster.sshAlias()});
+            t.restart();
+            sftp.write(batch);
+            sftp.closeWriteChannel();
+            sftp.waitForFinished(1800000);
+            const double sftpSeconds = seconds(t);
+            if (sftp.exitCode() != 0) die(QString::fromUtf8(sftp.readAllStandardError()));
+            std::printf("  one SFTP put per file: %.2f s\n", sftpSeconds);
+            stageS << staged.seconds;
+            sftpS << sftpSeconds;
+            ratios << sftpSeconds / staged.seconds;
+        }
+        std::printf("%d files of about 4 KiB (%s): staged (verified) in %.2f s, one SFTP put per file %.2f s "
+                    "(medians): %.1f x faster (median of %.1f, %.1f, %.1f)\n",
+                    small, qPrintable(version->format), median(stageS), median(sftpS), median(ratios), ratios[0],
+                    ratios[1], ratios[2]);
+        out.insert(key + QStringLiteral("_files"), small);
+        out.insert(key + QStringLiteral("_bytes"), version->sizeBytes);
+        out.insert(key + QStringLiteral("_stage_seconds"), median(stageS));
+        out.insert(key + QStringLiteral("_sftp_per_file_seconds"), median(sftpS));
+        out.insert(key + QStringLiteral("_speedup"), median(ratios));
+    };
+    smallFiles(QStringLiteral("small"), QStringLiteral(".png"), true, QStringLiteral("small"));
+    smallFiles(QStringLiteral("small-bin"), QStringLiteral(".bin"), false, QStringLiteral("small_other"));
 
     // 5. One large file: staging throughput against raw cat over the same SSH link (an exec channel of the same
     // libssh transport writing to a file).

@@ -177,8 +177,12 @@ private Q_SLOTS:
 
     /// Writes `folder` with 4 class folders of 6 solid 28x28 gray PNGs each; with `packed`, the images of classes
     /// c1..c3 go into one pack in `folder`/../packs instead (between bytes that are not images), listed in
-    /// `folder`/.diamond-packed with the pack's folder written as `packDir`. Returns the pack's path.
-    QString writeImageClasses(const QString &folder, bool packed, const QString &packDir = QStringLiteral("../packs")) {
+    /// `folder`/.diamond-packed with the pack's folder written as `packDir`; with `indexInParent`, the index lies in
+    /// the parent folder and names the images through `folder`'s name. Returns the pack's path.
+    QString writeImageClasses(const QString &folder, bool packed, const QString &packDir = QStringLiteral("../packs"),
+                              bool indexInParent = false) {
+        const QString indexDir = indexInParent ? QFileInfo(folder).path() : folder;
+        const std::string prefix = indexInParent ? QFileInfo(folder).fileName().toStdString() + "/" : std::string();
         std::string pack = "not an image";
         std::string index = "diamond-packed 1 " + packDir.toStdString() + "\n";
         const std::string sha(64, 'a');
@@ -187,7 +191,7 @@ private Q_SLOTS:
                 const std::string png = files::solidPng(28, 28, 0, static_cast<char>(k * 50 + j * 7));
                 const QString rel = QStringLiteral("c%1/image %2.png").arg(k).arg(j);
                 if (packed && k > 0) {
-                    index += sha + " " + std::to_string(pack.size()) + " " + std::to_string(png.size()) + " " +
+                    index += sha + " " + std::to_string(pack.size()) + " " + std::to_string(png.size()) + " " + prefix +
                              rel.toStdString() + "\n";
                     pack += png + "gap";
                 } else {
@@ -197,9 +201,9 @@ private Q_SLOTS:
             }
         if (!packed) return {};
         QDir().mkpath(folder);
-        writeBytes(QDir(dir_.path()).relativeFilePath(folder + QStringLiteral("/.diamond-packed")), index);
-        const QString packPath = QDir::cleanPath(folder + QLatin1Char('/') + packDir + QLatin1Char('/') +
-                                                 QString::fromStdString(sha) + QStringLiteral(".tar"));
+        writeBytes(QDir(dir_.path()).relativeFilePath(indexDir + QStringLiteral("/.diamond-packed")), index);
+        const QString packPath = QDir::cleanPath(indexDir + QLatin1Char('/') + packDir + QLatin1Char('/') +
+                                                 QString::fromStdString(sha) + QStringLiteral(".pack"));
         QDir().mkpath(QFileInfo(packPath).path());
         writeBytes(QDir(dir_.path()).relativeFilePath(packPath), pack);
         return packPath;
@@ -237,6 +241,11 @@ private Q_SLOTS:
             plain.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
         QCOMPARE(weights.size(), 64);
         QCOMPARE(mixed.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(), weights);
+        // data.path a sub-folder of the packed version (a dataset's "train" folder): the index of its parent serves.
+        writeImageClasses(path(QStringLiteral("nested/version/train")), true, QStringLiteral("../../packs"), true);
+        const EngineRun nested = trainOnImages(QStringLiteral("nested"), path(QStringLiteral("nested/version/train")));
+        QVERIFY2(nested.exitCode == 0, qPrintable(errorText(nested)));
+        QCOMPARE(nested.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(), weights);
     }
 
     void aBrokenPackIsAnErrorNamingTheIndexLine() {

@@ -6,8 +6,8 @@
 // stb_image, is checked against data.max_bytes before it is decoded; the [S, C, H, W] tensor is charged before
 // it is allocated. Only regular files are read; decoding polls the stop request between images.
 // Packed images (a dataset staged to a cluster, app/data/dataset_stager.h): <path>/.diamond-packed lists images kept
-// inside tar packs instead of as files, one per line after the header "diamond-packed 1 PACKDIR" (PACKDIR relative
-// to <path>): "PACKSHA OFFSET SIZE CLASS/.../IMAGE", the image being SIZE bytes at OFFSET of PACKDIR/PACKSHA.tar.
+// inside packs instead of as files, one per line after the header "diamond-packed 1 PACKDIR" (PACKDIR relative
+// to <path>): "PACKSHA OFFSET SIZE CLASS/.../IMAGE", the image being SIZE bytes at OFFSET of PACKDIR/PACKSHA.pack.
 // They join the files found in the class folders; a line that does not parse, a path with "..", or a range past
 // the end of its pack is an error naming the index and its line.
 // Hostile images: stb_image is compiled with the documented formats only (no PSD, HDR, PIC decoders), sides of at
@@ -258,12 +258,20 @@ void resizeInto(const Decoded &in, int channels, std::int64_t outH, std::int64_t
     }
 }
 
-/// The images listed in `root`/.diamond-packed (none when it is absent), with their class folder names, in index
-/// order. Throws EngineError naming the index and line for a line that does not parse.
+/// The images listed in the .diamond-packed index of `root` or of the nearest of its 8 parent folders that has one
+/// (then the entries under `root` only), with their class folder names, in index order; none without an index.
+/// Throws EngineError naming the index and line for a line that does not parse.
 std::vector<std::pair<std::string, ImageEntry>> packedImages(const std::string &root, const ByteBudget &budget) {
-    const std::string index = (fs::path(root) / ".diamond-packed").string();
     std::error_code ec;
-    if (!fs::exists(index, ec)) return {};
+    fs::path indexDir = fs::path(root).lexically_normal();
+    if (indexDir.filename().empty()) indexDir = indexDir.parent_path();
+    std::string prefix; // root relative to indexDir, ending in '/' (empty: the index is root's own)
+    for (int up = 0; !fs::exists(indexDir / ".diamond-packed", ec); ++up) {
+        if (up == 8 || indexDir.filename().empty() || indexDir.parent_path() == indexDir) return {};
+        prefix = indexDir.filename().string() + "/" + prefix;
+        indexDir = indexDir.parent_path();
+    }
+    const std::string index = (indexDir / ".diamond-packed").string();
     std::uint64_t size = 0;
     const int fd = openRegularFile(index, "data.path", size);
     if (size > budget.remaining()) {
@@ -299,7 +307,7 @@ std::vector<std::pair<std::string, ImageEntry>> packedImages(const std::string &
             const std::string header = "diamond-packed 1 ";
             if (line.compare(0, header.size(), header) != 0 || line.size() == header.size())
                 throw bad("expected the header 'diamond-packed 1 PACKDIR'");
-            packDir = fs::path(root) / line.substr(header.size());
+            packDir = indexDir / line.substr(header.size());
             continue;
         }
         if (line.empty()) continue;
@@ -321,7 +329,9 @@ std::vector<std::pair<std::string, ImageEntry>> packedImages(const std::string &
         e.packed = true;
         e.offset = number(line.substr(a + 1, b - a - 1));
         e.size = number(line.substr(b + 1, c - b - 1));
-        const fs::path rel(line.substr(c + 1));
+        const std::string full = line.substr(c + 1);
+        if (full.compare(0, prefix.size(), prefix) != 0) continue; // outside root
+        const fs::path rel(full.substr(prefix.size()));
         std::vector<std::string> parts;
         for (const fs::path &part : rel)
             parts.push_back(part.string());
@@ -330,7 +340,7 @@ std::vector<std::pair<std::string, ImageEntry>> packedImages(const std::string &
             throw bad("'" + rel.string() + "' is not CLASS/.../IMAGE inside the folder");
         if (std::any_of(parts.begin(), parts.end(), [](const std::string &x) { return x[0] == '.'; }) || !isImage(rel))
             continue; // hidden entries and other files, as in the class folders
-        e.file = (packDir / (sha + ".tar")).string();
+        e.file = (packDir / (sha + ".pack")).string();
         e.name = (fs::path(root) / rel).string();
         images.emplace_back(parts[0], std::move(e));
     }

@@ -4,7 +4,9 @@
 // cluster run whose config names "dataset" trains on the staged copy and records the version; the REST routes
 // (`diamondctl serve`) upload, list, show, stage and remove datasets.
 #include "common/cluster_runs.h"
+#include "common/data_file_builders.h"
 #include "common/dataset_files.h"
+#include "common/engine_process.h"
 
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_store.h"
@@ -263,6 +265,168 @@ private Q_SLOTS:
         QCOMPARE(staged->repaired, 1);
         QCOMPARE(compareStaged(*staged, *v3, src), QString());
         QCOMPARE(read(cached), read(src + QLatin1Char('/') + victim.path));
+    }
+
+    /// The staged images of `version` (an image folder) read from their packs through the version's index are the
+    /// source's bytes; returns the first path that differs or is missing, else "".
+    QString comparePacked(const StageResult &staged, const DatasetVersion &version, const QString &source) {
+        QHash<QString, QByteArray> bytes;
+        const QList<QByteArray> lines = read(staged.remoteDir + QStringLiteral("/.diamond-packed")).split('\n');
+        if (lines.value(0) != "diamond-packed 1 ../../.packs") return QStringLiteral("(header)");
+        for (const QByteArray &line : lines.mid(1)) {
+            const QList<QByteArray> parts = line.split(' ');
+            if (parts.size() < 4) continue;
+            const QByteArray pack = read(cacheRoot() + QStringLiteral("/.packs/") + QString::fromLatin1(parts[0]) +
+                                         QStringLiteral(".pack"));
+            bytes.insert(QString::fromUtf8(line.mid(parts[0].size() + parts[1].size() + parts[2].size() + 3)),
+                         pack.mid(parts[1].toLongLong(), parts[2].toLongLong()));
+        }
+        for (const ManifestFile &f : version.manifest.files)
+            if (!bytes.contains(f.path) || bytes.value(f.path) != read(source + QLatin1Char('/') + f.path))
+                return f.path;
+        return bytes.size() == version.manifest.files.size() ? QString() : QStringLiteral("(extra lines)");
+    }
+    /// A side x side gray PNG of noise from `seed`.
+    static QByteArray noisePng(quint32 seed, int side = 8) {
+        QRandomGenerator g(seed);
+        std::string rows;
+        for (int y = 0; y < side; ++y) {
+            rows.push_back('\0');
+            for (int x = 0; x < side; ++x)
+                rows.push_back(char(g.bounded(256)));
+        }
+        const std::string png = test::files::png(quint32(side), quint32(side), 0, rows);
+        return QByteArray(png.data(), qsizetype(png.size()));
+    }
+    static int filesUnder(const QString &folder, const QString &pattern) {
+        int n = 0;
+        for (QDirIterator it(folder, {pattern}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();
+             it.next())
+            ++n;
+        return n;
+    }
+
+    void anImageFolderStaysPackedAndTheEngineReadsIt() {
+        // 300 small images in 3 classes: kept on the host in packs (a few files), not as 300 files.
+        const QString src = dir_.filePath(QStringLiteral("tiles"));
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(write(QStringLiteral("%1/c%2/tile %3.png").arg(src).arg(i % 3).arg(i), noisePng(quint32(i))));
+        DatasetStore datasets(ws_);
+        const auto v1 = datasets.addVersion(QStringLiteral("tiles"), src);
+        QVERIFY2(v1, qPrintable(datasets.errorString()));
+        QCOMPARE(v1->format, QStringLiteral("image_folder"));
+        QString error;
+        auto staged = stage(*v1, &error);
+        QVERIFY2(staged, qPrintable(error));
+        QCOMPARE(staged->payloadBytes, v1->sizeBytes);
+        QCOMPARE(staged->shards, 1);
+        QCOMPARE(filesUnder(staged->remoteDir, QStringLiteral("*.png")), 0);
+        QCOMPARE(comparePacked(*staged, *v1, src), QString());
+        const int packsAfterV1 = filesUnder(cacheRoot() + QStringLiteral("/.packs"), QStringLiteral("*.pack"));
+        QVERIFY(packsAfterV1 >= 1);
+
+        // The engine reads the staged folder: 300 images of 3 classes.
+        QJsonObject config = test::ClusterRuns::config(1);
+        config.insert(QStringLiteral("batch_size"), 32);
+        config.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("source"), QStringLiteral("image_folder")},
+                                                          {QStringLiteral("path"), staged->remoteDir},
+                                                          {QStringLiteral("grayscale"), true},
+                                                          {QStringLiteral("size"), QJsonArray{2, 1}}});
+        const QString configFile = dir_.filePath(QStringLiteral("tiles-run.json"));
+        QVERIFY(write(configFile, QJsonDocument(config).toJson()));
+        const QString specFile = dir_.filePath(QStringLiteral("tiles-spec.json"));
+        // The spirals network (3 classes) on [N, 1, 2, 1] images, flattened first.
+        QJsonObject spec = test::ClusterRuns::spec();
+        spec.insert(QStringLiteral("inputs"),
+                    QJsonArray{QJsonObject{
+                        {QStringLiteral("name"), QStringLiteral("x")},
+                        {QStringLiteral("dtype"), QStringLiteral("float32")},
+                        {QStringLiteral("axes"), QJsonArray{QStringLiteral("batch"), QStringLiteral("channel"),
+                                                            QStringLiteral("height"), QStringLiteral("width")}},
+                        {QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 1, 2, 1}}}});
+        QJsonArray nodes = spec.value(QStringLiteral("nodes")).toArray();
+        QJsonObject first = nodes.first().toObject();
+        first.insert(QStringLiteral("inputs"), QJsonArray{QStringLiteral("flat")});
+        nodes[0] = first;
+        nodes.insert(0, QJsonObject{{QStringLiteral("id"), QStringLiteral("flat")},
+                                    {QStringLiteral("type"), QStringLiteral("Flatten")},
+                                    {QStringLiteral("inputs"), QJsonArray{QStringLiteral("x")}}});
+        spec.insert(QStringLiteral("nodes"), nodes);
+        spec.remove(QStringLiteral("layout"));
+        QVERIFY(write(specFile, QJsonDocument(spec).toJson()));
+        const test::EngineRun dry = test::runEngine(
+            {QStringLiteral("--spec"), specFile, QStringLiteral("--config"), configFile, QStringLiteral("--dry-run")});
+        const QJsonObject plan = dry.last(QStringLiteral("plan"));
+        QVERIFY2(dry.exitCode == 0, qPrintable(dry.stderrText));
+        QCOMPARE(plan.value(QStringLiteral("train_samples")).toInt() +
+                     plan.value(QStringLiteral("validation_samples")).toInt(),
+                 300);
+        QVERIFY2(plan.value(QStringLiteral("data")).toString().contains(QStringLiteral("3 classes")),
+                 qPrintable(plan.value(QStringLiteral("data")).toString()));
+
+        // Three images changed: one small pack of three travels; the others stay where they are.
+        qint64 changed = 0;
+        for (int i : {4, 150, 299}) {
+            const QByteArray png = noisePng(quint32(1000 + i));
+            changed += png.size();
+            QVERIFY(write(QStringLiteral("%1/c%2/tile %3.png").arg(src).arg(i % 3).arg(i), png));
+        }
+        const auto v2 = datasets.addVersion(QStringLiteral("tiles"), src);
+        QVERIFY(v2);
+        staged = stage(*v2, &error);
+        QVERIFY2(staged, qPrintable(error));
+        QCOMPARE(staged->payloadBytes, changed);
+        QCOMPARE(staged->shards, 1);
+        QCOMPARE(comparePacked(*staged, *v2, src), QString());
+        staged = stage(*v2, &error);
+        QVERIFY2(staged && staged->alreadyStaged, qPrintable(error));
+
+        // A damaged pack (same size, other bytes) is found by its SHA-256 and its images are sent again.
+        const QList<QByteArray> index = read(staged->remoteDir + QStringLiteral("/.diamond-packed")).split('\n');
+        const QString firstPack = cacheRoot() + QStringLiteral("/.packs/") +
+                                  QString::fromLatin1(index.value(1).left(64)) + QStringLiteral(".pack");
+        QByteArray out, err;
+        QCOMPARE(
+            cluster_.ssh(
+                QStringLiteral("f=%1; s=$(stat -c %s $f); rm -f $f && head -c $s /dev/urandom > $f").arg(firstPack),
+                &out, &err),
+            0);
+        QVERIFY(write(src + QStringLiteral("/c0/extra.png"), noisePng(7)));
+        const auto v3 = datasets.addVersion(QStringLiteral("tiles"), src);
+        QVERIFY(v3);
+        staged = stage(*v3, &error);
+        QVERIFY2(staged, qPrintable(error));
+        QVERIFY2(staged->repaired >= 297, qPrintable(QString::number(staged->repaired)));
+        QCOMPARE(comparePacked(*staged, *v3, src), QString());
+    }
+
+    void aCutWhilePacksTravelSendsOnlyThePackInFlightAgain() {
+        // 2,400 images of about 4 KiB in packs of 1 MiB; sshd stops in the middle of one of them.
+        const QString src = dir_.filePath(QStringLiteral("patches"));
+        for (int i = 0; i < 2400; ++i)
+            QVERIFY(
+                write(QStringLiteral("%1/c%2/p%3.png").arg(src).arg(i % 4).arg(i), noisePng(quint32(50000 + i), 64)));
+        DatasetStore datasets(ws_);
+        const auto v = datasets.addVersion(QStringLiteral("patches"), src);
+        QVERIFY(v);
+        // What an uninterrupted staging sends (into another cache).
+        QString error;
+        auto runner = makeClusterRunner(profile_);
+        DatasetStager clean(*runner, cacheRoot() + QStringLiteral("-clean"));
+        clean.setShardBytes(1 << 20);
+        const auto uncut = clean.stage(*v, datasets.chunks(), {}, &error);
+        QVERIFY2(uncut && uncut->retries == 0, qPrintable(error));
+        QCOMPARE(uncut->bytesSent, v->sizeBytes); // packs carry the images back to back, nothing else
+        CutHalfway cut(cluster_, 15);
+        const auto staged = stage(*v, &error, 1 << 20, cut.progress());
+        QVERIFY2(staged, qPrintable(error));
+        QVERIFY(cut.happened());
+        QVERIFY2(staged->retries >= 1, "the cut did not interrupt anything");
+        QCOMPARE(comparePacked(*staged, *v, src), QString());
+        const double ratio = double(staged->bytesSent) / double(uncut->bytesSent);
+        qInfo("cut at 50%% of %d packs: %lld bytes sent in all, %.3f x an uncut staging, %d retries", staged->shards,
+              staged->bytesSent, ratio, staged->retries);
+        QVERIFY2(ratio <= 1.15, qPrintable(QString::number(ratio)));
     }
 
     void restUploadsListsStagesAndRemoves() {
