@@ -520,6 +520,10 @@
         <source>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</source>
         <translation>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</translation>
     </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>rank %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ContentManifest</name>

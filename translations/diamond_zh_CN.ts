@@ -520,6 +520,10 @@
         <source>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</source>
         <translation>数据集 %1 已暂存：%4 秒内发送 %2 / %3 MiB，每个文件均已通过 SHA-256 校验。</translation>
     </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>进程 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ContentManifest</name>

@@ -2,6 +2,7 @@
 
 #include "app/data/dataset_stager.h"
 
+#include "app/run/event_log.h"
 #include "app/run/run_store.h"
 #include "remote/command_runner.h"
 #include "remote/scheduler.h"
@@ -482,6 +483,13 @@ private:
         // srun reports the highest code of its tasks, and 128 + signal for a rank it stopped because another
         // rank failed: when the engine wrote an error event, its own exit code (1) is the run's.
         if (code && *code > 128 && j.engineError && !j.cancelRequested) code = 1;
+        // A rank other than 0 that failed first reports only in the job's output, and srun may have stopped rank 0
+        // before it wrote anything: that rank's error is the run's.
+        QString rankError;
+        if (code && *code > 128 && !j.engineError && !j.cancelRequested) {
+            rankError = rankErrorInOutput(j);
+            if (!rankError.isEmpty()) code = 1;
+        }
         if (!j.cancelRequested && cancelRequestedElsewhere(j)) j.cancelRequested = true;
         const bool killed = s->phase == remote::JobPhase::TimedOut || s->phase == remote::JobPhase::NodeFailed ||
                             (s->phase == remote::JobPhase::Cancelled && !j.cancelRequested);
@@ -497,8 +505,22 @@ private:
                             s->reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(s->reason),
                             runner_->describe()));
         } else {
-            endRun(runId, *code, false, false, {});
+            endRun(runId, *code, false, false, rankError);
         }
+    }
+
+    /// The first error event in the tail of the current attempt's job output, as "rank N: message"; empty if none.
+    QString rankErrorInOutput(const Job &j) {
+        const QString output = j.remoteDir + (profile_.scheduler == remote::SchedulerKind::Slurm
+                                                  ? QStringLiteral("/slurm-%1.out").arg(j.currentJobId)
+                                                  : QStringLiteral("/scheduler.out"));
+        const remote::CommandResult r =
+            runner_->run(QStringLiteral("tail -c 65536 %1 2>/dev/null").arg(remote::shellWord(output)));
+        const QJsonObject e = firstErrorEventIn(r.stdoutData.right(65536));
+        if (e.isEmpty()) return {};
+        return tr("rank %1: %2")
+            .arg(e.value(QStringLiteral("rank")).toInt())
+            .arg(e.value(QStringLiteral("message")).toString().left(2000));
     }
 
     /// Copies the newest checkpoint of the run folder into <run-dir>/checkpoints/ (resuming a partial copy,

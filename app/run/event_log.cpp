@@ -73,6 +73,16 @@ QList<EventLine> EventLogTail::readLines(qint64 maxBytes) {
     return out;
 }
 
+QJsonObject firstErrorEventIn(const QByteArray &jobOutput) {
+    for (const QByteArray &line : jobOutput.split('\n')) {
+        const QByteArray trimmed = line.trimmed();
+        if (!trimmed.startsWith('{') || !trimmed.contains("\"error\"")) continue; // cheap filter before parsing
+        const QJsonObject event = QJsonDocument::fromJson(trimmed).object();
+        if (event.value(QStringLiteral("event")).toString() == QLatin1String("error")) return event;
+    }
+    return {};
+}
+
 std::optional<MetricPoint> metricPointFromEvent(const QJsonObject &event) {
     if (event.value(QStringLiteral("event")).toString() != QLatin1String("metric")) return std::nullopt;
     const QJsonValue step = event.value(QStringLiteral("step"));

@@ -57,6 +57,10 @@ private:
     int skippedLines_ = 0;
 };
 
+/// The first `error` event in a job's merged output (the stdout of all its ranks, where ranks other than 0 report
+/// their errors: only rank 0 writes events.jsonl), or an empty object. Lines that are not JSON objects are skipped.
+QJsonObject firstErrorEventIn(const QByteArray &jobOutput);
+
 /// The metric point of a `metric` event; nullopt for other events or a malformed one.
 std::optional<MetricPoint> metricPointFromEvent(const QJsonObject &event);
 

@@ -164,6 +164,9 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
         }
         return launchLocalRanks("/proc/self/exe", args.forwarded, args.nproc);
     }
+    // From here on TERM/INT/USR1 only set the stop flag: a rank that srun stops because another rank failed
+    // still gets to report its own error (the leader's is the one in events.jsonl) and exit 1, not die with 143.
+    installStopSignalHandlers();
     const Rendezvous rendezvous = rendezvousFromEnvironment();
     const bool leader = rendezvous.rank == 0;
     if (!args.runDir.empty()) {
@@ -187,7 +190,6 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
     options.dryRun = args.dryRun;
     options.threadsOverride = args.threads;
     options.deviceOverride = args.device;
-    installStopSignalHandlers();
     const char *timeoutEnv = std::getenv("DIAMOND_DIST_TIMEOUT_S");
     const auto timeout =
         std::chrono::milliseconds(static_cast<long>(1000 * (timeoutEnv ? std::atof(timeoutEnv) : 60.0)));

@@ -197,6 +197,20 @@ private Q_SLOTS:
         QCOMPARE(again.lastErrorMessage(), QStringLiteral("bad lr"));
     }
 
+    void firstErrorEventOfAJobsOutput() {
+        const QByteArray output = "diamond: batch script started\n"
+                                  "{\"event\":\"metric\",\"step\":1}\n"
+                                  "{\"event\":\"error\",\"message\":\"truncated\n"
+                                  "srun: error: task 1: Exited with exit code 1\n"
+                                  "  {\"event\":\"error\",\"message\":\"lr must be positive\",\"rank\":1}\n"
+                                  "{\"event\":\"error\",\"message\":\"later\",\"rank\":0}\n";
+        const QJsonObject first = firstErrorEventIn(output);
+        QCOMPARE(first.value(QStringLiteral("message")).toString(), QStringLiteral("lr must be positive"));
+        QCOMPARE(first.value(QStringLiteral("rank")).toInt(), 1);
+        QVERIFY(firstErrorEventIn("{\"event\":\"finished\"}\nerror: \"error\"\n").isEmpty());
+        QVERIFY(firstErrorEventIn({}).isEmpty());
+    }
+
     void startedClearsEarlierTerminalEvent() {
         Workspace ws;
         QVERIFY(ws.create(dir_.filePath(QStringLiteral("ws4"))));

@@ -12,7 +12,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QElapsedTimer>
+#include <QThread>
+
 #include <csignal>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace diamond::test;
 
@@ -217,6 +223,42 @@ private Q_SLOTS:
         QCOMPARE(resumed.exitCode, 0);
         QCOMPARE(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(),
                  requeue.value(QStringLiteral("step")).toInt());
+    }
+
+    void aRankStoppedDuringSetUpStillReportsItsError() {
+        // srun --kill-on-bad-exit stops the other ranks with TERM when one fails; a rank still reading its config
+        // must report its own error and exit 1 (the run's code), not die of the signal (143). The spec is a FIFO:
+        // once the engine opens it, the test sends TERM, then the spec; the config is refused (lr -1).
+        const QString fifo = dir_.filePath(QStringLiteral("spec.fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QJsonObject c = readJson(example("spirals", "run.json"));
+        c[QStringLiteral("optimizer")] =
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), -1}};
+        const QString config = writeJson(dir_.filePath(QStringLiteral("stopped.json")), c);
+        const QString runDir = dir_.filePath(QStringLiteral("stopped"));
+        QProcess p;
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")), trainArgs(fifo, config, runDir));
+        QVERIFY(p.waitForStarted());
+        int writer = -1;
+        QElapsedTimer waited;
+        waited.start();
+        while (writer < 0 && waited.elapsed() < 30000 && p.state() == QProcess::Running) {
+            writer = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK); // ENXIO until it reads
+            if (writer < 0) QThread::msleep(10);
+        }
+        QVERIFY2(writer >= 0, "the engine never opened its spec");
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QFile spec(example("spirals", "spec.json"));
+        QVERIFY(spec.open(QIODevice::ReadOnly));
+        const QByteArray specBytes = spec.readAll();
+        ::signal(SIGPIPE, SIG_IGN);
+        (void)!::write(writer, specBytes.constData(), size_t(specBytes.size())); // may meet a closed reader
+        ::close(writer);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        const auto events = runDirEvents(runDir, QStringLiteral("error"));
+        QCOMPARE(events.size(), 1);
     }
 
     void corruptCheckpointIsSkipped() {
