@@ -706,10 +706,21 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         const QString copyScript = listName + QStringLiteral(".sh");
         links.addFile(copyScript, copies);
         phase.start();
-        const remote::CommandResult assembled =
-            runner_.run(QStringLiteral("set -e; %1 cd %2; %5tar -x -f -; sh %3; xargs -0 -r $H < %4; rm -f %3 %4")
-                            .arg(QString::fromLatin1(kHashCommand), q(root_), q(copyScript), q(listName), keepCommands),
-                        links.finish(), 0);
+        // Every name hashed here is its content's SHA-256 (.files/SHA, .packs/SHA.pack): when each hash equals its
+        // name, the same command completes the version (and says "//complete"); what this side checks below decides.
+        const QString finalDir = version.name + QLatin1Char('/') + hash16;
+        const remote::CommandResult assembled = runner_.run(
+            QStringLiteral("set -e; %1 cd %2; %5tar -x -f -; sh %3; xargs -0 -r $H < %4 > %4.sums; rm -f %3 %4; "
+                           "cat %4.sums; if awk '{n=$NF; sub(/^[*]/, "
+                           ", n); sub(/.*[/]/, "
+                           ", n); "
+                           "sub(/[.]pack$/, "
+                           ", n); if (n != $1) bad = 1} END {exit bad}' %4.sums; then "
+                           "rm -rf %6; mv %7 %6; printf '%s\\n' %8 > %9; echo //complete; fi; rm -f %4.sums")
+                .arg(QString::fromLatin1(kHashCommand), q(root_), q(copyScript), q(listName), keepCommands, q(finalDir),
+                     q(partialName), QString::fromLatin1(version.manifestHash),
+                     q(finalDir + QStringLiteral(".verified"))),
+            links.finish(), 0);
         result.assembleSeconds += double(phase.nsecsElapsed()) / 1e9;
         if (!assembled.ok()) {
             if (assembled.stderrData.contains("Cannot hard link")) hardLinks = false;
@@ -740,7 +751,8 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
             bad << QStringLiteral(".packs/%1.pack").arg(QString::fromLatin1(pack))
                 << QStringLiteral(".packs/%1.members").arg(QString::fromLatin1(pack));
         if (!bad.isEmpty()) {
-            // Damaged cache entries: drop them and send them again.
+            // Damaged cache entries: drop them (and a completion the host may have recorded) and send them again.
+            bad << q(finalDir + QStringLiteral(".verified"));
             runner_.run(QStringLiteral("cd %1 && rm -f %2").arg(q(root_), bad.join(QLatin1Char(' '))));
             if (failed(tr("%1 files and %2 packs differed from their SHA-256 on the host")
                            .arg(damagedFiles)
@@ -748,11 +760,11 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                 return std::nullopt;
             continue;
         }
+        if (assembled.stdoutData.contains("//complete")) return finish();
         const remote::CommandResult done =
             runner_.run(QStringLiteral("set -e; cd %1; rm -rf %2; mv %3 %2; printf '%s\\n' %4 > %5")
-                            .arg(q(root_), q(version.name + QLatin1Char('/') + hash16), q(partialName),
-                                 QString::fromLatin1(version.manifestHash),
-                                 q(version.name + QLatin1Char('/') + hash16 + QStringLiteral(".verified"))));
+                            .arg(q(root_), q(finalDir), q(partialName), QString::fromLatin1(version.manifestHash),
+                                 q(finalDir + QStringLiteral(".verified"))));
         if (!done.ok()) {
             if (failed(tr("cannot complete %1: %2").arg(result.remoteDir, commandError(done)))) return std::nullopt;
             continue;

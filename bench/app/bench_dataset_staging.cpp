@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <deque>
 #include <memory>
@@ -85,12 +86,12 @@ void settle() {
     std::exit(1);
 }
 
-/// A TCP relay on 127.0.0.1 that delays every byte by `oneWayMs` in each direction: a link with a round-trip time
-/// of 2 x oneWayMs between this machine and the fixture's sshd, for comparing per-file transfers with staging on
+/// A TCP relay on 127.0.0.1 that delays every byte by `oneWay` in each direction: a link with a round-trip time
+/// of 2 x oneWay between this machine and the fixture's sshd, for comparing per-file transfers with staging on
 /// something like a campus or wide-area link. Loopback only.
 class DelayRelay {
 public:
-    DelayRelay(quint16 targetPort, int oneWayMs) : target_(targetPort), delayMs_(oneWayMs) {
+    DelayRelay(quint16 targetPort, std::chrono::microseconds oneWay) : target_(targetPort), delay_(oneWay) {
         listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in a{};
         a.sin_family = AF_INET;
@@ -142,27 +143,28 @@ private:
             threads_.emplace_back([this, client, server] { pump(server, client); });
         }
     }
-    /// Bytes read from `from` are written to `to` once they are delayMs_ old; EOF is passed on after them.
+    /// Bytes read from `from` are written to `to` once they are delay_ old; EOF is passed on after them.
     void pump(int from, int to) {
         using Clock = std::chrono::steady_clock;
         std::deque<std::pair<Clock::time_point, QByteArray>> queue;
         bool ended = false;
         char buffer[65536];
         while (!stop_ && !(ended && queue.empty())) {
-            int waitMs = 20;
+            qint64 waitUs = 20000;
             if (!queue.empty())
-                waitMs = int(std::max<qint64>(
+                waitUs = std::max<qint64>(
                     0,
-                    std::chrono::duration_cast<std::chrono::milliseconds>(queue.front().first - Clock::now()).count()));
+                    std::chrono::duration_cast<std::chrono::microseconds>(queue.front().first - Clock::now()).count());
             pollfd p{from, POLLIN, 0};
-            if (!ended && ::poll(&p, 1, waitMs) > 0) {
+            const timespec wait{time_t(waitUs / 1000000), long(waitUs % 1000000) * 1000};
+            if (!ended && ::ppoll(&p, 1, &wait, nullptr) > 0) {
                 const ssize_t n = ::read(from, buffer, sizeof buffer);
                 if (n <= 0)
                     ended = true;
                 else
-                    queue.emplace_back(Clock::now() + std::chrono::milliseconds(delayMs_), QByteArray(buffer, n));
+                    queue.emplace_back(Clock::now() + delay_, QByteArray(buffer, n));
             } else if (ended && !queue.empty()) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(waitMs));
+                std::this_thread::sleep_for(std::chrono::microseconds(waitUs));
             }
             while (!queue.empty() && queue.front().first <= Clock::now()) {
                 const QByteArray &data = queue.front().second;
@@ -178,7 +180,7 @@ private:
     }
 
     quint16 target_;
-    int delayMs_;
+    std::chrono::microseconds delay_;
     int listener_ = -1;
     quint16 port_ = 0;
     std::atomic<bool> stop_{false};
@@ -199,14 +201,15 @@ int main(int argc, char **argv) {
                                          QStringLiteral("N"), QStringLiteral("10000"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("write the figures here"),
                                         QStringLiteral("FILE"));
-    const QCommandLineOption rttOption(QStringLiteral("rtt-ms"),
-                                       QStringLiteral("round-trip time added to the loopback link (even, ms)"),
-                                       QStringLiteral("MS"), QStringLiteral("0"));
+    const QCommandLineOption rttOption(
+        QStringLiteral("rtt-ms"), QStringLiteral("round-trip time added to the loopback link (ms, fractions allowed)"),
+        QStringLiteral("MS"), QStringLiteral("0"));
     parser.addOptions({mibOption, smallOption, jsonOption, rttOption});
     parser.process(app);
     const qint64 mib = parser.value(mibOption).toLongLong();
     const int small = parser.value(smallOption).toInt();
-    const int rttMs = parser.value(rttOption).toInt();
+    const double rttMs = parser.value(rttOption).toDouble();
+    const auto oneWay = std::chrono::microseconds(qint64(rttMs * 500.0));
 
     QTemporaryDir dir;
     test::LocalCluster cluster(test::LocalCluster::Mode::SshOnly);
@@ -223,8 +226,8 @@ int main(int argc, char **argv) {
     // fixture's, listed for the relay's port.
     std::unique_ptr<DelayRelay> relay;
     QStringList sshPortOptions;
-    if (rttMs > 0) {
-        relay = std::make_unique<DelayRelay>(quint16(cluster.port()), rttMs / 2);
+    if (oneWay.count() > 0) {
+        relay = std::make_unique<DelayRelay>(quint16(cluster.port()), oneWay);
         QByteArray known = test::readFile(cluster.knownHostsPath());
         const QByteArray from = "]:" + QByteArray::number(cluster.port()) + ' ';
         const QByteArray to = "]:" + QByteArray::number(relay->port()) + ' ';
@@ -234,7 +237,8 @@ int main(int argc, char **argv) {
         profile.port = relay->port();
         sshPortOptions = {QStringLiteral("-P"), QString::number(relay->port()), QStringLiteral("-o"),
                           QStringLiteral("UserKnownHostsFile=") + profile.knownHostsFile};
-        std::printf("link: loopback through a relay adding %d ms of round-trip time\n", 2 * (rttMs / 2));
+        std::printf("link: loopback through a relay adding %.3f ms of round-trip time\n",
+                    2.0 * double(oneWay.count()) / 1000.0);
     }
     const QString root = profile.scratchDir + QStringLiteral("/datasets");
     Workspace ws;
@@ -268,7 +272,7 @@ int main(int argc, char **argv) {
                 mib, importS, first.seconds, double(first.bytesTotal) / first.seconds / 1e6, again.seconds,
                 again.bytesSent);
     out.insert(QStringLiteral("folder_mib"), mib);
-    out.insert(QStringLiteral("added_rtt_ms"), 2 * (rttMs / 2));
+    out.insert(QStringLiteral("added_rtt_ms"), 2.0 * double(oneWay.count()) / 1000.0);
     out.insert(QStringLiteral("import_seconds"), importS);
     out.insert(QStringLiteral("first_stage_seconds"), first.seconds);
     out.insert(QStringLiteral("restage_seconds"), again.seconds);
@@ -397,7 +401,7 @@ int main(int argc, char **argv) {
     smallFiles(QStringLiteral("small-bin"), QStringLiteral(".bin"), false, QStringLiteral("small_other"));
 
     // 5. One large file: staging throughput against raw cat over the same SSH link (an exec channel of the same
-    // libssh transport writing to a file).
+    // libssh transport writing to a file, its stdin pipe widened as for staging's streams).
     const QString bigFile = dir.filePath(QStringLiteral("big/one.bin"));
     const QByteArray big = randomBytes(mib << 20, 4242);
     write(bigFile, big);
@@ -410,8 +414,8 @@ int main(int argc, char **argv) {
         auto runner = makeClusterRunner(profile);
         runner->run(QStringLiteral("true"));
         t.restart();
-        const remote::CommandResult raw =
-            runner->run(QStringLiteral("cat > %1/raw-cat-%2.bin").arg(cluster.scratchDir()).arg(rep), big, 0);
+        const remote::CommandResult raw = runner->runStreaming(
+            QStringLiteral("cat > %1/raw-cat-%2.bin").arg(cluster.scratchDir()).arg(rep), remote::inputOf(big), 0);
         const double rawS = seconds(t);
         if (!raw.ok()) die(raw.error + QString::fromUtf8(raw.stderrData));
         std::printf("  raw cat over SSH: %.2f s\n", rawS);

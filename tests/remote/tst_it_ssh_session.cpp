@@ -64,6 +64,7 @@ private Q_SLOTS:
     void changedHostKeyRefused();
     void refusedKeyGivesClearError();
     void execExitCodeOutputsAndInput();
+    void streamedInputGetsAWidePipe();
     void severalChannelsOverOneConnection();
     void cancelAndTimeout();
     void channelOutlivingItsConnection();
@@ -286,6 +287,19 @@ void TestItSshSession::execExitCodeOutputsAndInput() {
     for (int i = 0; i < 20; ++i)
         QVERIFY(session.exec(QStringLiteral("true")).ok());
     qInfo("exec on an open session: %.1f ms each", double(timer.elapsed()) / 20);
+}
+
+void TestItSshSession::streamedInputGetsAWidePipe() {
+    // F_GETPIPE_SZ (1032) of the command's stdin: 64 KiB for a plain command, 1 MiB for a streamed input.
+    SshSession session(keyOptions());
+    SshCommandRunner runner(&session);
+    const QString pipeSize = QStringLiteral("perl -e 'print fcntl(STDIN, 1032, 0)'; cat > /dev/null");
+    const CommandResult plain = runner.run(pipeSize, "x");
+    QVERIFY2(plain.ok(), qPrintable(plain.error + QString::fromUtf8(plain.stderrData)));
+    QCOMPARE(plain.stdoutData, QByteArray("65536"));
+    const CommandResult streamed = runner.runStreaming(pipeSize, inputOf(QByteArray(3 << 20, 'x')));
+    QVERIFY2(streamed.ok(), qPrintable(streamed.error + QString::fromUtf8(streamed.stderrData)));
+    QCOMPARE(streamed.stdoutData, QByteArray("1048576"));
 }
 
 void TestItSshSession::severalChannelsOverOneConnection() {
