@@ -711,11 +711,8 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         const QString finalDir = version.name + QLatin1Char('/') + hash16;
         const remote::CommandResult assembled = runner_.run(
             QStringLiteral("set -e; %1 cd %2; %5tar -x -f -; sh %3; xargs -0 -r $H < %4 > %4.sums; rm -f %3 %4; "
-                           "cat %4.sums; if awk '{n=$NF; sub(/^[*]/, "
-                           ", n); sub(/.*[/]/, "
-                           ", n); "
-                           "sub(/[.]pack$/, "
-                           ", n); if (n != $1) bad = 1} END {exit bad}' %4.sums; then "
+                           "cat %4.sums; if awk '{n=$NF; sub(/^[*]/, \"\", n); sub(/.*[/]/, \"\", n); "
+                           "sub(/[.]pack$/, \"\", n); if (n != $1) bad = 1} END {exit bad}' %4.sums; then "
                            "rm -rf %6; mv %7 %6; printf '%s\\n' %8 > %9; echo //complete; fi; rm -f %4.sums")
                 .arg(QString::fromLatin1(kHashCommand), q(root_), q(copyScript), q(listName), keepCommands, q(finalDir),
                      q(partialName), QString::fromLatin1(version.manifestHash),
