@@ -41,6 +41,8 @@ QString usage() {
         "                                  registered datasets: versions, content hashes, staging to clusters\n"
         "  serve [--listen ADDR] [--port N] [--print-token]\n"
         "                                  the REST API (docs/rest-api.md), on 127.0.0.1 by default\n"
+        "  user add NAME --role R | list | update NAME | token NAME | remove NAME\n"
+        "                                  users of the REST API (student, instructor, admin)\n"
         "  cluster add|list|show|test|probe|remove ...\n"
         "                                  compute clusters over SSH (Slurm, PBS)\n"
         "\n"
@@ -82,6 +84,7 @@ int run(const QStringList &arguments) {
     if (command == QLatin1String("cluster")) return runCluster(args.mid(1), workspace, io);
     if (command == QLatin1String("gallery")) return runGallery(args.mid(1), workspace, io);
     if (command == QLatin1String("data")) return runData(args.mid(1), workspace, io);
+    if (command == QLatin1String("user")) return runUser(args.mid(1), workspace, io);
     if (command == QLatin1String("serve")) return runServe(args.mid(1), workspace, io);
     io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
     return kUsage;

@@ -78,6 +78,8 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io);
 int runCluster(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl data add|list|show|versions|remove|stage ...` (cli_data.cpp).
 int runData(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl user add|list|update|token|remove ...` (cli_user.cpp): users of the class server.
+int runUser(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl gallery publish|import|list|search|show|export ...` (cli_gallery.cpp).
 int runGallery(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl serve [--listen ADDR] [--port N] [--print-token]`: the REST API (cli_serve.cpp).

@@ -347,6 +347,7 @@ int runShow(Workspace &ws, const Run &r, const Options &o, Io &io) {
                       .arg(QString::fromUtf8(QJsonDocument(r.finalMetrics).toJson(QJsonDocument::Compact)));
     if (!r.weightsHash.isEmpty()) io.out << tr("Weights:       sha256 %1\n").arg(r.weightsHash);
     if (!r.datasetRef.isEmpty()) io.out << tr("Dataset:       %1\n").arg(r.datasetRef);
+    if (!r.owner.isEmpty()) io.out << tr("Started by:    %1 (a user of the REST API)\n").arg(r.owner);
     io.out << tr("Metric points: %1\n").arg(store.metricPointCount(r.id));
     for (const app::RunMessage &m : store.messages(r.id, 20))
         io.out << QStringLiteral("  %1  %2\n").arg(m.at, m.text);

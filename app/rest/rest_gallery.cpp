@@ -72,6 +72,11 @@ RestServer::Reply RestServer::searchGallery(const Request &req) {
 }
 
 RestServer::Reply RestServer::uploadPackage(const Request &req) {
+    if (!req.caller.user.canPublish && req.caller.user.role == Role::Student)
+        return errorReply(403, QStringLiteral("forbidden"),
+                          tr("%1 may not add to the gallery; an instructor can allow it "
+                             "(diamondctl user update NAME --publish)")
+                              .arg(req.caller.user.name));
     // The body was streamed into a file by the HTTP layer (removed once the answer is sent).
     const QString file = req.http.bodyFile;
     if (file.isEmpty() || req.http.contentLength == 0)
@@ -119,6 +124,12 @@ RestServer::Reply RestServer::galleryThumbnail(const Request &req) {
 }
 
 RestServer::Reply RestServer::publishRun(const Request &req) {
+    if (const auto refused = refuseRunAccess(req, req.ids.value(0))) return *refused;
+    if (!req.caller.user.canPublish && req.caller.user.role == Role::Student)
+        return errorReply(403, QStringLiteral("forbidden"),
+                          tr("%1 may not publish to the gallery; an instructor can allow it "
+                             "(diamondctl user update NAME --publish)")
+                              .arg(req.caller.user.name));
     QJsonObject body;
     if (!req.http.body.trimmed().isEmpty()) {
         const QJsonDocument doc = QJsonDocument::fromJson(req.http.body);

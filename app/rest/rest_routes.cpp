@@ -28,19 +28,6 @@ namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::rest", text); }
 
-/// The request body as a JSON object, or an error reply in *error.
-bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error) {
-    QJsonParseError e;
-    const QJsonDocument doc = QJsonDocument::fromJson(req.http.body, &e);
-    if (!doc.isObject()) {
-        *error = errorReply(400, QStringLiteral("invalid_json"),
-                            tr("the request body must be a JSON object: %1").arg(e.errorString()));
-        return false;
-    }
-    *out = doc.object();
-    return true;
-}
-
 QJsonArray diagnosticsJson(const std::vector<spec::Diagnostic> &diagnostics) {
     QJsonArray a;
     for (const auto &d : diagnostics)
@@ -70,6 +57,18 @@ QJsonObject clientSweepJson(Workspace &ws, const sweep::SweepRow &row, const QLi
 }
 
 } // namespace
+
+bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error) {
+    QJsonParseError e;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.http.body, &e);
+    if (!doc.isObject()) {
+        *error = errorReply(400, QStringLiteral("invalid_json"),
+                            tr("the request body must be a JSON object: %1").arg(e.errorString()));
+        return false;
+    }
+    *out = doc.object();
+    return true;
+}
 
 RestServer::Reply RestServer::getOpenApi(const Request &) { return jsonReply(openApiDocument()); }
 
@@ -147,7 +146,7 @@ RestServer::Reply RestServer::listRuns(const Request &req) {
     const qint64 project = QUrlQuery(req.http.url).queryItemValue(QStringLiteral("project")).toLongLong();
     QJsonArray a;
     for (const Run &r : store.runs(project))
-        a.append(clientRunJson(ws_, r));
+        if (req.caller.mayActOn(r.owner)) a.append(clientRunJson(ws_, r));
     return jsonReply({{QStringLiteral("runs"), a}});
 }
 
@@ -179,37 +178,41 @@ RestServer::Reply RestServer::createRun(const Request &req) {
     if (n.target != QLatin1String("local") && !ClusterStore(ws_).profile(n.target))
         return errorReply(400, QStringLiteral("unknown_target"),
                           tr("no target \"%1\": GET /api/v1/clusters lists them").arg(n.target));
+    const bool start = body.value(QStringLiteral("start")).toBool(true);
+    if (start)
+        if (const auto refused = refuseOverQuota(req)) return *refused;
     const auto run = service_->createRun(n);
     if (!run) return errorReply(400, QStringLiteral("bad_request"), service_->errorString());
-    if (body.value(QStringLiteral("start")).toBool(true) && !service_->start(run->id))
+    if (!req.caller.owner && !RunStore(ws_).setOwner(run->id, req.caller.runOwner()))
+        return errorReply(500, QStringLiteral("internal"), tr("cannot record the run's owner"));
+    if (start && !service_->start(run->id))
         return errorReply(502, QStringLiteral("engine_start_failed"), service_->errorString());
     return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(run->id)), 201);
 }
 
 RestServer::Reply RestServer::getRun(const Request &req) {
-    RunStore store(ws_);
-    const auto run = store.run(req.ids.value(0));
-    if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(req.ids.value(0)));
-    return jsonReply(clientRunJson(ws_, *run));
+    if (const auto refused = refuseRunAccess(req, req.ids.value(0))) return *refused;
+    return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(req.ids.value(0))));
 }
 
 RestServer::Reply RestServer::cancelRun(const Request &req) {
     const qint64 id = req.ids.value(0);
-    if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
+    if (const auto refused = refuseRunAccess(req, id)) return *refused;
     if (!service_->cancel(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
     return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
 RestServer::Reply RestServer::resumeRun(const Request &req) {
     const qint64 id = req.ids.value(0);
-    if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
+    if (const auto refused = refuseRunAccess(req, id)) return *refused;
+    if (const auto refused = refuseOverQuota(req)) return *refused;
     if (!service_->resume(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
     return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
 RestServer::Reply RestServer::runMetrics(const Request &req) {
     const qint64 id = req.ids.value(0);
-    if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
+    if (const auto refused = refuseRunAccess(req, id)) return *refused;
     const QUrlQuery query(req.http.url);
     const qint64 since = query.hasQueryItem(QStringLiteral("since_step"))
                              ? query.queryItemValue(QStringLiteral("since_step")).toLongLong()
@@ -223,8 +226,8 @@ RestServer::Reply RestServer::runMetrics(const Request &req) {
 
 RestServer::Reply RestServer::liveMetrics(const Request &req) {
     const qint64 id = req.ids.value(0);
+    if (const auto refused = refuseRunAccess(req, id)) return *refused;
     const auto run = RunStore(ws_).run(id);
-    if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
     if (run->state == RunState::Running && !service_->isActive(id)) service_->adopt(id);
     QPointer<QTcpSocket> socket = req.socket;
     HttpServer::setStreaming(socket); // no timeouts; the stream ends with the connection

@@ -9,7 +9,6 @@
 #include <QFileDevice>
 #include <QFutureWatcher>
 #include <QJsonDocument>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -68,64 +67,84 @@ QString ensureToken(const QString &folder, QString *error) {
         return *error = tr("cannot create %1: %2").arg(f.fileName(), f.errorString()), QString();
     // Permissions first, secret second: the token is never in a file others could read.
     f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    QByteArray random(32, Qt::Uninitialized);
-    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(random.data()),
-                                         reinterpret_cast<quint32 *>(random.data() + random.size()));
-    const QByteArray token = random.toHex();
+    const QByteArray token = newBearerToken().toLatin1();
     if (f.write(token + '\n') != token.size() + 1 || !f.flush())
         return *error = tr("cannot write %1: %2").arg(f.fileName(), f.errorString()), QString();
     return QString::fromLatin1(token);
 }
+
+namespace {
+
+// The roles a route allows (RestServer::RouteInfo::roles).
+enum RoleMask : unsigned { kStudents = 1, kInstructors = 2, kAdmins = 4, kStaff = 6, kEveryone = 7 };
+
+unsigned maskOf(Role role) {
+    switch (role) {
+    case Role::Student: return kStudents;
+    case Role::Instructor: return kInstructors;
+    case Role::Admin: return kAdmins;
+    }
+    return 0;
+}
+
+} // namespace
 
 struct RestServer::Route {
     QByteArray method;
     QString path;
     QRegularExpression pattern;
     Handler handler;
+    unsigned roles;
 };
 
 const QList<RestServer::Route> &RestServer::routes() {
     static const QList<Route> table = [] {
-        const QList<std::tuple<const char *, const char *, Handler>> spec{
-            {"GET", "/api/v1/openapi.json", &RestServer::getOpenApi},
-            {"GET", "/api/v1/projects", &RestServer::listProjects},
-            {"POST", "/api/v1/projects", &RestServer::createProject},
-            {"POST", "/api/v1/specs/validate", &RestServer::validateSpec},
-            {"POST", "/api/v1/specs/info", &RestServer::specInfo},
-            {"GET", "/api/v1/runs", &RestServer::listRuns},
-            {"POST", "/api/v1/runs", &RestServer::createRun},
-            {"GET", "/api/v1/runs/{id}", &RestServer::getRun},
-            {"POST", "/api/v1/runs/{id}/cancel", &RestServer::cancelRun},
-            {"POST", "/api/v1/runs/{id}/resume", &RestServer::resumeRun},
-            {"GET", "/api/v1/runs/{id}/metrics", &RestServer::runMetrics},
-            {"GET", "/api/v1/runs/{id}/metrics/live", &RestServer::liveMetrics},
-            {"POST", "/api/v1/runs/{id}/publish", &RestServer::publishRun},
-            {"GET", "/api/v1/sweeps", &RestServer::listSweeps},
-            {"POST", "/api/v1/sweeps", &RestServer::createSweep},
-            {"GET", "/api/v1/sweeps/{id}", &RestServer::getSweep},
-            {"POST", "/api/v1/sweeps/{id}/pause", &RestServer::pauseSweep},
-            {"POST", "/api/v1/sweeps/{id}/resume", &RestServer::resumeSweep},
-            {"POST", "/api/v1/sweeps/{id}/stop", &RestServer::stopSweep},
-            {"GET", "/api/v1/gallery", &RestServer::searchGallery},
-            {"POST", "/api/v1/gallery", &RestServer::uploadPackage},
-            {"GET", "/api/v1/gallery/{id}", &RestServer::getGalleryEntry},
-            {"GET", "/api/v1/gallery/{id}/package", &RestServer::downloadPackage},
-            {"GET", "/api/v1/gallery/{id}/thumbnail", &RestServer::galleryThumbnail},
-            {"GET", "/api/v1/clusters", &RestServer::listClusters},
-            {"GET", "/api/v1/datasets", &RestServer::listDatasets},
-            {"POST", "/api/v1/datasets", &RestServer::uploadDataset},
-            {"GET", "/api/v1/datasets/{name}", &RestServer::getDataset},
-            {"DELETE", "/api/v1/datasets/{name}", &RestServer::removeDataset},
-            {"GET", "/api/v1/datasets/{name}/versions", &RestServer::datasetVersions},
-            {"POST", "/api/v1/datasets/{name}/stage", &RestServer::stageDataset},
+        const QList<std::tuple<const char *, const char *, Handler, unsigned>> spec{
+            {"GET", "/api/v1/openapi.json", &RestServer::getOpenApi, kEveryone},
+            {"GET", "/api/v1/me", &RestServer::whoAmI, kEveryone},
+            {"GET", "/api/v1/projects", &RestServer::listProjects, kEveryone},
+            {"POST", "/api/v1/projects", &RestServer::createProject, kStaff},
+            {"POST", "/api/v1/specs/validate", &RestServer::validateSpec, kEveryone},
+            {"POST", "/api/v1/specs/info", &RestServer::specInfo, kEveryone},
+            {"GET", "/api/v1/runs", &RestServer::listRuns, kEveryone},
+            {"POST", "/api/v1/runs", &RestServer::createRun, kEveryone},
+            {"GET", "/api/v1/runs/{id}", &RestServer::getRun, kEveryone},
+            {"POST", "/api/v1/runs/{id}/cancel", &RestServer::cancelRun, kEveryone},
+            {"POST", "/api/v1/runs/{id}/resume", &RestServer::resumeRun, kEveryone},
+            {"GET", "/api/v1/runs/{id}/metrics", &RestServer::runMetrics, kEveryone},
+            {"GET", "/api/v1/runs/{id}/metrics/live", &RestServer::liveMetrics, kEveryone},
+            {"POST", "/api/v1/runs/{id}/publish", &RestServer::publishRun, kEveryone},
+            {"GET", "/api/v1/sweeps", &RestServer::listSweeps, kEveryone},
+            {"POST", "/api/v1/sweeps", &RestServer::createSweep, kStaff},
+            {"GET", "/api/v1/sweeps/{id}", &RestServer::getSweep, kEveryone},
+            {"POST", "/api/v1/sweeps/{id}/pause", &RestServer::pauseSweep, kStaff},
+            {"POST", "/api/v1/sweeps/{id}/resume", &RestServer::resumeSweep, kStaff},
+            {"POST", "/api/v1/sweeps/{id}/stop", &RestServer::stopSweep, kStaff},
+            {"GET", "/api/v1/gallery", &RestServer::searchGallery, kEveryone},
+            {"POST", "/api/v1/gallery", &RestServer::uploadPackage, kEveryone},
+            {"GET", "/api/v1/gallery/{id}", &RestServer::getGalleryEntry, kEveryone},
+            {"GET", "/api/v1/gallery/{id}/package", &RestServer::downloadPackage, kEveryone},
+            {"GET", "/api/v1/gallery/{id}/thumbnail", &RestServer::galleryThumbnail, kEveryone},
+            {"GET", "/api/v1/clusters", &RestServer::listClusters, kEveryone},
+            {"GET", "/api/v1/datasets", &RestServer::listDatasets, kEveryone},
+            {"POST", "/api/v1/datasets", &RestServer::uploadDataset, kStaff},
+            {"GET", "/api/v1/datasets/{name}", &RestServer::getDataset, kEveryone},
+            {"DELETE", "/api/v1/datasets/{name}", &RestServer::removeDataset, kStaff},
+            {"GET", "/api/v1/datasets/{name}/versions", &RestServer::datasetVersions, kEveryone},
+            {"POST", "/api/v1/datasets/{name}/stage", &RestServer::stageDataset, kStaff},
+            {"GET", "/api/v1/users", &RestServer::listUsers, kAdmins},
+            {"POST", "/api/v1/users", &RestServer::createUser, kAdmins},
+            {"PATCH", "/api/v1/users/{name}", &RestServer::updateUser, kAdmins},
+            {"DELETE", "/api/v1/users/{name}", &RestServer::removeUser, kAdmins},
+            {"POST", "/api/v1/users/{name}/token", &RestServer::renewUserToken, kAdmins},
         };
         QList<Route> out;
-        for (const auto &[method, path, handler] : spec) {
+        for (const auto &[method, path, handler, roles] : spec) {
             QString re = QRegularExpression::escape(QString::fromLatin1(path));
             re.replace(QStringLiteral("\\{id\\}"), QStringLiteral("([1-9][0-9]{0,17})"));
             re.replace(QStringLiteral("\\{name\\}"), QStringLiteral("([A-Za-z0-9][A-Za-z0-9._-]{0,63})"));
             out.append(Route{QByteArray(method), QString::fromLatin1(path),
-                             QRegularExpression(QLatin1Char('^') + re + QLatin1Char('$')), handler});
+                             QRegularExpression(QLatin1Char('^') + re + QLatin1Char('$')), handler, roles});
         }
         return out;
     }();
@@ -134,8 +153,12 @@ const QList<RestServer::Route> &RestServer::routes() {
 
 QList<RestServer::RouteInfo> RestServer::routeTable() {
     QList<RouteInfo> out;
-    for (const Route &r : routes())
-        out.append({r.method, r.path});
+    for (const Route &r : routes()) {
+        RouteInfo info{r.method, r.path, {}};
+        for (Role role : {Role::Student, Role::Instructor, Role::Admin})
+            if (r.roles & maskOf(role)) info.roles.append(role);
+        out.append(info);
+    }
     return out;
 }
 
@@ -177,10 +200,28 @@ bool RestServer::start() {
     return true;
 }
 
-HttpServer::Refusal RestServer::authorize(const HttpRequest &request) const {
+std::optional<RestServer::Caller> RestServer::callerOf(const HttpRequest &request) const {
     const QByteArray auth = request.value("authorization");
     const QByteArray expected = "Bearer " + options_.token.toLatin1();
-    if (!options_.token.isEmpty() && constantTimeEquals(auth, expected)) return {};
+    if (!options_.token.isEmpty() && constantTimeEquals(auth, expected)) {
+        Caller owner;
+        owner.owner = true;
+        owner.user.name = QStringLiteral("owner");
+        owner.user.role = Role::Admin;
+        owner.user.canPublish = true;
+        return owner;
+    }
+    if (!auth.startsWith("Bearer ")) return std::nullopt;
+    const auto user = UserStore(ws_).userForToken(QString::fromLatin1(auth.mid(7).trimmed()));
+    if (!user) return std::nullopt;
+    Caller caller;
+    caller.user = *user;
+    return caller;
+}
+
+HttpServer::Refusal RestServer::authorize(const HttpRequest &request) const {
+    if (callerOf(request)) return {};
+    const QByteArray auth = request.value("authorization");
     HttpServer::Refusal r;
     r.status = 401;
     r.code = "unauthorized";
@@ -254,7 +295,23 @@ void RestServer::handleRequest(HttpRequest &request, QTcpSocket *socket) {
         if (!m.hasMatch()) continue;
         pathMatched = true;
         if (route.method != request.method) continue;
-        Request r{request, socket, {}, {}};
+        const std::optional<Caller> caller = callerOf(request);
+        if (!caller) { // removed or renewed since the headers were checked
+            send(socket, errorReply(401, QStringLiteral("unauthorized"), tr("the bearer token is wrong")));
+            return;
+        }
+        if (!(route.roles & maskOf(caller->user.role))) {
+            QStringList allowed;
+            for (Role role : {Role::Student, Role::Instructor, Role::Admin})
+                if (route.roles & maskOf(role)) allowed.append(roleName(role));
+            send(socket, errorReply(403, QStringLiteral("forbidden"),
+                                    tr("%1 %2 is for the roles %3; %4 has the role %5")
+                                        .arg(QString::fromLatin1(request.method), route.path,
+                                             allowed.join(QStringLiteral(", ")), caller->user.name,
+                                             roleName(caller->user.role))));
+            return;
+        }
+        Request r{request, *caller, socket, {}, {}};
         for (int i = 1; i <= m.lastCapturedIndex(); ++i) {
             if (route.path.contains(QLatin1String("{name}")))
                 r.names.append(m.captured(i));

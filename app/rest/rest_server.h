@@ -3,7 +3,10 @@
 // Contracts:
 // - Every request, including unknown paths and the OpenAPI document, needs "Authorization: Bearer <token>";
 //   otherwise 401 {"error": {"code": "unauthorized", ...}}, decided on the headers before any body byte is read.
-//   The token is compared in constant time.
+//   The token is the workspace's own (the owner: every route, compared in constant time) or a user's
+//   (user_store.h). Every route declares the roles it allows (routeTable(), shown in the OpenAPI document as
+//   x-diamond-roles); another role gets 403 forbidden. Students see and act on their own runs only (403 on
+//   another's), start runs within their quota (429 quota_exceeded) and publish only when allowed.
 // - Errors are JSON {"error": {"code": STABLE_CODE, "message": TEXT}} with a matching HTTP status.
 // - HTTP is served by HttpServer (http_server.h): headers at most 64 KiB (431) within headerTimeoutMs (408),
 //   bodies at most Options::maxBodyBytes (gallery uploads: maxUploadBytes) by Content-Length (413), chunked
@@ -27,6 +30,7 @@
 #include "app/workspace/workspace.h"
 
 #include "app/rest/http_server.h"
+#include "app/rest/user_store.h"
 
 #include <QHostAddress>
 #include <QJsonObject>
@@ -63,10 +67,11 @@ public:
         int headerTimeoutMs = 10000;               ///< a request's headers must arrive within this
         int idleTimeoutMs = 60000;                 ///< a kept-alive connection without a request closes
     };
-    /// One route: HTTP method and OpenAPI path template ("/api/v1/runs/{id}").
+    /// One route: HTTP method, OpenAPI path template ("/api/v1/runs/{id}") and the roles it allows.
     struct RouteInfo {
         QByteArray method;
         QString path;
+        QList<Role> roles;
     };
 
     /// `workspace` must be open and outlive the server.
@@ -91,8 +96,20 @@ public:
         bool streamed = false; ///< the handler wrote (or is writing) the response itself
         QString filePath;      ///< when set, the body is this file, streamed
     };
+    /// Who sent a request: the workspace's owner (its own token) or a class-server user.
+    struct Caller {
+        bool owner = false;
+        User user; ///< the owner: name "owner", role admin
+        /// Students act on their own runs only; everyone else on every run.
+        bool mayActOn(const QString &runOwner) const {
+            return owner || user.role != Role::Student || runOwner == user.name;
+        }
+        /// The name a run started by this caller records (empty for the owner).
+        QString runOwner() const { return owner ? QString() : user.name; }
+    };
     struct Request {
         const HttpRequest &http;
+        const Caller &caller;
         QTcpSocket *socket;
         QList<qint64> ids; ///< the {id} path parameters, in order
         QStringList names; ///< the {name} path parameters (dataset names), in order
@@ -101,6 +118,8 @@ public:
 private:
     void handleRequest(HttpRequest &request, QTcpSocket *socket);
     HttpServer::Refusal authorize(const HttpRequest &request) const;
+    /// The caller a request's bearer token names; nullopt for a missing or unknown token.
+    std::optional<Caller> callerOf(const HttpRequest &request) const;
     using Handler = Reply (RestServer::*)(const Request &);
     struct Route;
     static const QList<Route> &routes();
@@ -144,6 +163,18 @@ private:
     Reply removeDataset(const Request &);
     Reply stageDataset(const Request &);
 
+    // rest_users.cpp
+    Reply whoAmI(const Request &);
+    Reply listUsers(const Request &);
+    Reply createUser(const Request &);
+    Reply updateUser(const Request &);
+    Reply removeUser(const Request &);
+    Reply renewUserToken(const Request &);
+    /// 403 unless the caller may act on the run (students: their own runs); the run must exist (404).
+    std::optional<Reply> refuseRunAccess(const Request &req, qint64 runId);
+    /// 429 quota_exceeded when a student already has as many active runs as the quota allows.
+    std::optional<Reply> refuseOverQuota(const Request &req);
+
     Workspace &ws_;
     Options options_;
     HttpServer *http_ = nullptr;
@@ -156,5 +187,7 @@ private:
 RestServer::Reply errorReply(int status, const QString &code, const QString &message);
 /// JSON reply of a document.
 RestServer::Reply jsonReply(const QJsonObject &doc, int status = 200);
+/// The request body as a JSON object; false with a 400 invalid_json reply in *error otherwise.
+bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error);
 
 } // namespace diamond::app::rest

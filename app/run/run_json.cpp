@@ -61,7 +61,8 @@ QJsonObject runJson(Workspace &ws, const Run &r) {
                   {QStringLiteral("exit_message"), r.exitMessage},
                   {QStringLiteral("final_metrics"), r.finalMetrics},
                   {QStringLiteral("weights_sha256"), r.weightsHash},
-                  {QStringLiteral("dataset"), r.datasetRef.isEmpty() ? QJsonValue() : QJsonValue(r.datasetRef)}};
+                  {QStringLiteral("dataset"), r.datasetRef.isEmpty() ? QJsonValue() : QJsonValue(r.datasetRef)},
+                  {QStringLiteral("owner"), r.owner}};
     if (r.architectureVersionId > 0) o.insert(QStringLiteral("architecture_version_id"), r.architectureVersionId);
     if (const auto job = ClusterJobStore(ws).latest(r.id)) o.insert(QStringLiteral("job"), clusterJobJson(*job));
     return o;

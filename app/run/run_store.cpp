@@ -47,7 +47,7 @@ constexpr const char *kRunColumns = "id, project_id, architecture_version_id, na
                                     "created_at, started_at, finished_at, exit_code, exit_message, "
                                     "final_metrics_json, weights_hash, execution_json, dataset_version_id, "
                                     "(SELECT d.name || '@' || v.version FROM dataset_versions v JOIN datasets d"
-                                    " ON d.id = v.dataset_id WHERE v.id = runs.dataset_version_id)";
+                                    " ON d.id = v.dataset_id WHERE v.id = runs.dataset_version_id), owner";
 
 Run runFromQuery(const QSqlQuery &q) {
     Run r;
@@ -68,6 +68,7 @@ Run runFromQuery(const QSqlQuery &q) {
     r.execution = parseObject(q.value(14));
     r.datasetVersionId = q.value(15).toLongLong();
     r.datasetRef = q.value(16).toString();
+    r.owner = q.value(17).toString();
     return r;
 }
 
@@ -472,6 +473,29 @@ bool RunStore::setRunResult(qint64 runId, const QJsonObject &finalMetrics, const
     if (!q.exec()) return fail(q.lastError().text());
     if (q.numRowsAffected() != 1) return fail(tr("No run %1.").arg(runId));
     return true;
+}
+
+bool RunStore::setOwner(qint64 runId, const QString &owner) {
+    error_.clear();
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("UPDATE runs SET owner = ?, updated_at = ? WHERE id = ?"));
+    q.addBindValue(owner);
+    q.addBindValue(databaseTimestamp());
+    q.addBindValue(runId);
+    if (!q.exec()) return fail(q.lastError().text());
+    if (q.numRowsAffected() != 1) return fail(tr("No run %1.").arg(runId));
+    return true;
+}
+
+int RunStore::activeRunCount(const QString &owner) {
+    error_.clear();
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM runs WHERE owner = ? AND state IN (?, ?, ?)"));
+    q.addBindValue(owner);
+    for (RunState s : {RunState::Queued, RunState::Running, RunState::Resumed})
+        q.addBindValue(runStateName(s));
+    if (!q.exec() || !q.next()) return fail(q.lastError().text()), -1;
+    return q.value(0).toInt();
 }
 
 // --- metrics and events ---

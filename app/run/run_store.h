@@ -79,6 +79,7 @@ struct Run {
     QString weightsHash;
     qint64 datasetVersionId = 0; ///< the registered dataset version it trains on (data.dataset), 0 when none
     QString datasetRef;          ///< "name@N" of that version; empty when none (or the dataset was removed)
+    QString owner;               ///< the class-server user who started it (REST); empty: the workspace's owner
 };
 
 struct RunTransition {
@@ -150,6 +151,10 @@ public:
     QList<RunTransition> transitions(qint64 runId);
     bool setRunResult(qint64 runId, const QJsonObject &finalMetrics, const QString &weightsHash,
                       const QString &exitMessage = {});
+    /// Records the class-server user a run belongs to (app/rest/user_store.h).
+    bool setOwner(qint64 runId, const QString &owner);
+    /// Runs of `owner` that are queued, running or resumed (what a user's quota counts); -1 on error.
+    int activeRunCount(const QString &owner);
     /// Removes the run with everything stored about it (transitions, metrics, events, messages, cluster jobs;
     /// gallery entries and sweep trials keep their rows without the link) and its folder. The caller makes sure
     /// nothing runs it (RunService::deleteRun()).

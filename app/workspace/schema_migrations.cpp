@@ -195,6 +195,20 @@ Migration migration7() {
             })};
 }
 
+// Version 8: class-server users (app/rest/user_store.h). A user has a role and a bearer token stored only as its
+// SHA-256; a run records the user who started it through the REST API (empty: the workspace's owner).
+Migration migration8() {
+    return {8, QStringLiteral("class server users"),
+            l({
+                "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+                " role TEXT NOT NULL CHECK (role IN ('student', 'instructor', 'admin')),"
+                " token_sha256 TEXT NOT NULL UNIQUE, can_publish INTEGER NOT NULL DEFAULT 0,"
+                " max_active_runs INTEGER NOT NULL DEFAULT 2, created_at TEXT NOT NULL, token_issued_at TEXT NOT NULL)",
+                "ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+                "CREATE INDEX runs_owner ON runs (owner)",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -206,7 +220,7 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 
 const QList<Migration> &schemaMigrations() {
     static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4(),
-                                         migration5(), migration6(), migration7()};
+                                         migration5(), migration6(), migration7(), migration8()};
     return all;
 }
 

@@ -1,0 +1,289 @@
+// Users and roles of the REST API against a real `diamondctl serve` on 127.0.0.1, with users made by
+// `diamondctl user` and real diamond-train runs: every route declares its roles (and the OpenAPI document shows
+// them), each role gets 403 where it may not go, students see and act on their own runs only within their quota,
+// and renewed or removed tokens stop working at once.
+#include "common/rest_test_server.h"
+
+#include "app/rest/rest_server.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using diamond::test::RestResponse;
+using diamond::test::RestTestServer;
+
+class TestRestRoles : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir home_;
+    QString ws_;
+    RestTestServer server_;
+    QString student_, otherStudent_, instructor_, admin_;
+    QJsonObject spec_, config_;
+
+    QProcessEnvironment env() const {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("HOME"), home_.path());
+        e.insert(QStringLiteral("XDG_DATA_HOME"), home_.filePath(QStringLiteral("xdg-data")));
+        e.insert(QStringLiteral("DIAMOND_TRAIN"), diamond::test::binary(QStringLiteral("diamond-train")));
+        return e;
+    }
+
+    int ctl(const QStringList &args, QString *out = nullptr) { return RestTestServer::ctl(env(), ws_, args, out); }
+
+    /// `diamondctl user add NAME --role ROLE [extra] --json` -> the printed token (empty on failure).
+    QString addUser(const QString &name, const QString &role, const QStringList &extra = {}) {
+        QString out;
+        if (ctl(QStringList{QStringLiteral("user"), QStringLiteral("add"), name, QStringLiteral("--role"), role} +
+                    extra + QStringList{QStringLiteral("--json")},
+                &out) != 0)
+            return {};
+        return QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("token")).toString();
+    }
+
+    static QByteArray readFile(const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    /// A run body: the spirals example for `steps` steps on one thread, started at once.
+    QByteArray runBody(int steps) const {
+        QJsonObject config = config_;
+        config.insert(QStringLiteral("steps"), steps);
+        config.insert(QStringLiteral("threads"), 1);
+        return QJsonDocument(QJsonObject{{QStringLiteral("spec"), spec_},
+                                         {QStringLiteral("config"), config},
+                                         {QStringLiteral("project"), QStringLiteral("Class")}})
+            .toJson();
+    }
+
+    QList<qint64> runIdsSeenBy(const QString &token) {
+        QList<qint64> ids;
+        for (const QJsonValue &v : server_.request("GET", QStringLiteral("/api/v1/runs"), {}, token)
+                                       .json()
+                                       .value(QStringLiteral("runs"))
+                                       .toArray())
+            ids << v.toObject().value(QStringLiteral("id")).toInteger();
+        return ids;
+    }
+
+    QString waitForEnd(qint64 id, const QString &token) {
+        QElapsedTimer t;
+        t.start();
+        QString state;
+        while (t.elapsed() < 60000) {
+            state = server_.request("GET", QStringLiteral("/api/v1/runs/%1").arg(id), {}, token)
+                        .json()
+                        .value(QStringLiteral("state"))
+                        .toString();
+            if (state == QLatin1String("cancelled") || state == QLatin1String("finished") ||
+                state == QLatin1String("failed"))
+                return state;
+            QTest::qWait(100);
+        }
+        return state;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(home_.isValid());
+        ws_ = home_.filePath(QStringLiteral("ws"));
+        QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--no-examples")}), 0);
+        spec_ = QJsonDocument::fromJson(
+                    readFile(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json"))))
+                    .object();
+        config_ = QJsonDocument::fromJson(
+                      readFile(diamond::test::sourcePath(QStringLiteral("resources/examples/spirals/run.json"))))
+                      .object();
+        QVERIFY(!spec_.isEmpty() && !config_.isEmpty());
+        student_ = addUser(QStringLiteral("ada"), QStringLiteral("student"),
+                           {QStringLiteral("--max-runs"), QStringLiteral("1")});
+        otherStudent_ = addUser(QStringLiteral("grace"), QStringLiteral("student"));
+        instructor_ = addUser(QStringLiteral("tina"), QStringLiteral("instructor"));
+        admin_ = addUser(QStringLiteral("root"), QStringLiteral("admin"));
+        for (const QString &t : {student_, otherStudent_, instructor_, admin_})
+            QCOMPARE(t.size(), 64);
+        QVERIFY(server_.start(env(), ws_));
+    }
+
+    void everyRouteDeclaresItsRolesInTheOpenApiDocument() {
+        const RestResponse doc = server_.request("GET", QStringLiteral("/api/v1/openapi.json"), {}, student_);
+        QCOMPARE(doc.status, 200);
+        const QJsonObject paths = doc.json().value(QStringLiteral("paths")).toObject();
+        int adminOnly = 0;
+        for (const auto &route : diamond::app::rest::RestServer::routeTable()) {
+            QVERIFY2(!route.roles.isEmpty(), qPrintable(route.path));
+            const QJsonObject op =
+                paths.value(route.path).toObject().value(QString::fromLatin1(route.method).toLower()).toObject();
+            QStringList shown;
+            for (const QJsonValue &v : op.value(QStringLiteral("x-diamond-roles")).toArray())
+                shown << v.toString();
+            QStringList declared;
+            for (auto role : route.roles)
+                declared << diamond::app::rest::roleName(role);
+            QCOMPARE(shown, declared);
+            if (declared.size() < 3)
+                QVERIFY2(op.value(QStringLiteral("responses")).toObject().contains(QStringLiteral("403")),
+                         qPrintable(route.path));
+            if (declared == QStringList{QStringLiteral("admin")}) ++adminOnly;
+        }
+        QCOMPARE(adminOnly, 5); // the users routes
+    }
+
+    void eachRoleIsRefusedWhereItMayNotGo() {
+        struct Case {
+            QString token;
+            QByteArray method;
+            QString path;
+            QByteArray body;
+            int status;
+        };
+        const QByteArray newProject = R"({"name": "Lab 1"})";
+        const QList<Case> cases{
+            {student_, "GET", QStringLiteral("/api/v1/users"), {}, 403},
+            {student_, "POST", QStringLiteral("/api/v1/projects"), newProject, 403},
+            {student_, "DELETE", QStringLiteral("/api/v1/datasets/iris"), {}, 403},
+            {student_, "POST", QStringLiteral("/api/v1/sweeps"), "{}", 403},
+            {student_, "GET", QStringLiteral("/api/v1/gallery"), {}, 200},
+            {student_, "GET", QStringLiteral("/api/v1/datasets"), {}, 200},
+            {student_, "GET", QStringLiteral("/api/v1/clusters"), {}, 200},
+            {instructor_, "GET", QStringLiteral("/api/v1/users"), {}, 403},
+            {instructor_, "POST", QStringLiteral("/api/v1/projects"), newProject, 201},
+            {admin_, "GET", QStringLiteral("/api/v1/users"), {}, 200},
+            {QStringLiteral("f").repeated(64), "GET", QStringLiteral("/api/v1/gallery"), {}, 401},
+        };
+        for (const Case &c : cases) {
+            const RestResponse r = server_.request(c.method, c.path, c.body, c.token);
+            QVERIFY2(r.status == c.status, qPrintable(QStringLiteral("%1 %2: %3 %4")
+                                                          .arg(QString::fromLatin1(c.method), c.path)
+                                                          .arg(r.status)
+                                                          .arg(QString::fromUtf8(r.body))));
+            if (c.status == 403) {
+                QCOMPARE(r.code(), QStringLiteral("forbidden"));
+                const QString message =
+                    r.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+                const QString role = c.token == student_ ? QStringLiteral("student") : QStringLiteral("instructor");
+                QVERIFY2(message.contains(QStringLiteral("has the role ") + role), qPrintable(message));
+            }
+        }
+        const QJsonObject me = server_.request("GET", QStringLiteral("/api/v1/me"), {}, student_).json();
+        QCOMPARE(me.value(QStringLiteral("name")).toString(), QStringLiteral("ada"));
+        QCOMPARE(me.value(QStringLiteral("role")).toString(), QStringLiteral("student"));
+        QCOMPARE(me.value(QStringLiteral("max_active_runs")).toInt(), 1);
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me")).json().value(QStringLiteral("owner")).toBool(),
+                 true);
+    }
+
+    void studentsSeeAndActOnTheirOwnRunsWithinTheirQuota() {
+        // ada (at most 1 at once) starts a long run; a second is refused while it is active.
+        const RestResponse first = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(1000000), student_);
+        QVERIFY2(first.status == 201, first.body.constData());
+        const qint64 id = first.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(first.json().value(QStringLiteral("owner")).toString(), QStringLiteral("ada"));
+        const RestResponse second = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(50), student_);
+        QCOMPARE(second.status, 429);
+        QCOMPARE(second.code(), QStringLiteral("quota_exceeded"));
+
+        // The owner's own run, and grace's: ada sees only hers; the instructor sees all three with their owners.
+        const RestResponse owners = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(20));
+        QCOMPARE(owners.status, 201);
+        const qint64 ownerRun = owners.json().value(QStringLiteral("id")).toInteger();
+        const RestResponse graces = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(20), otherStudent_);
+        QCOMPARE(graces.status, 201);
+        const qint64 graceRun = graces.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(runIdsSeenBy(student_), QList<qint64>{id});
+        QCOMPARE(runIdsSeenBy(otherStudent_), QList<qint64>{graceRun});
+        QCOMPARE(runIdsSeenBy(instructor_), (QList<qint64>{id, ownerRun, graceRun}));
+        const RestResponse seen = server_.request("GET", QStringLiteral("/api/v1/runs/%1").arg(id), {}, instructor_);
+        QCOMPARE(seen.json().value(QStringLiteral("owner")).toString(), QStringLiteral("ada"));
+
+        // grace may not look at, stop or publish ada's run; ada may not publish (not allowed) but may stop it.
+        for (const auto &[method, path] :
+             QList<QPair<QByteArray, QString>>{{"GET", QStringLiteral("/api/v1/runs/%1").arg(id)},
+                                               {"GET", QStringLiteral("/api/v1/runs/%1/metrics").arg(id)},
+                                               {"POST", QStringLiteral("/api/v1/runs/%1/cancel").arg(id)},
+                                               {"POST", QStringLiteral("/api/v1/runs/%1/publish").arg(id)}}) {
+            const RestResponse r = server_.request(method, path, {}, otherStudent_);
+            QVERIFY2(r.status == 403, qPrintable(path + QStringLiteral(": ") + QString::fromUtf8(r.body)));
+            QCOMPARE(r.code(), QStringLiteral("forbidden"));
+        }
+        const RestResponse publish =
+            server_.request("POST", QStringLiteral("/api/v1/runs/%1/publish").arg(id), {}, student_);
+        QCOMPARE(publish.status, 403);
+        QVERIFY(publish.body.contains("user update"));
+        QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/runs/%1/cancel").arg(id), {}, student_).status, 202);
+        QCOMPARE(waitForEnd(id, student_), QStringLiteral("cancelled"));
+
+        // With the first run over, the quota lets the next one start (and it trains to the end).
+        const RestResponse third = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(50), student_);
+        QVERIFY2(third.status == 201, third.body.constData());
+        QCOMPARE(waitForEnd(third.json().value(QStringLiteral("id")).toInteger(), student_),
+                 QStringLiteral("finished"));
+        QCOMPARE(waitForEnd(graceRun, otherStudent_), QStringLiteral("finished"));
+        QCOMPARE(waitForEnd(ownerRun, server_.ownerToken()), QStringLiteral("finished"));
+        QString shown;
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("show"), QString::number(id)}, &shown), 0);
+        QVERIFY2(shown.contains(QStringLiteral("Started by:    ada")), qPrintable(shown));
+    }
+
+    void adminsManageUsersAndOldTokensStopWorking() {
+        const RestResponse made =
+            server_.request("POST", QStringLiteral("/api/v1/users"),
+                            R"({"name": "bob", "role": "student", "can_publish": true, "max_active_runs": 3})", admin_);
+        QVERIFY2(made.status == 201, made.body.constData());
+        const QString bob = made.json().value(QStringLiteral("token")).toString();
+        QCOMPARE(bob.size(), 64);
+        QCOMPARE(
+            server_.request("POST", QStringLiteral("/api/v1/users"), R"({"name": "bob", "role": "student"})", admin_)
+                .status,
+            409);
+        QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/users"), R"({"name": "eve", "role": "root"})", admin_)
+                     .code(),
+                 QStringLiteral("bad_request"));
+        QCOMPARE(
+            server_.request("GET", QStringLiteral("/api/v1/me"), {}, bob).json().value(QStringLiteral("can_publish")),
+            QJsonValue(true));
+        // Listing shows no token or hash.
+        const RestResponse list = server_.request("GET", QStringLiteral("/api/v1/users"), {}, admin_);
+        QVERIFY(!list.body.contains(bob.toLatin1()));
+        QVERIFY(!list.body.contains("token\""));
+        QCOMPARE(list.json().value(QStringLiteral("users")).toArray().size(), 5);
+
+        const RestResponse patched = server_.request("PATCH", QStringLiteral("/api/v1/users/bob"),
+                                                     R"({"role": "instructor", "max_active_runs": 0})", admin_);
+        QCOMPARE(patched.status, 200);
+        QCOMPARE(patched.json().value(QStringLiteral("role")).toString(), QStringLiteral("instructor"));
+
+        const RestResponse renewed = server_.request("POST", QStringLiteral("/api/v1/users/bob/token"), {}, admin_);
+        QCOMPARE(renewed.status, 200);
+        const QString bob2 = renewed.json().value(QStringLiteral("token")).toString();
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, bob).status, 401);
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, bob2).status, 200);
+        QCOMPARE(server_.request("DELETE", QStringLiteral("/api/v1/users/bob"), {}, admin_).status, 200);
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, bob2).status, 401);
+        QCOMPARE(server_.request("DELETE", QStringLiteral("/api/v1/users/bob"), {}, admin_).status, 404);
+
+        // The same from the command line: a renewed token replaces the old one; removing revokes.
+        QString out;
+        QCOMPARE(
+            ctl({QStringLiteral("user"), QStringLiteral("token"), QStringLiteral("grace"), QStringLiteral("--json")},
+                &out),
+            0);
+        const QString grace2 = QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("token")).toString();
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, otherStudent_).status, 401);
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, grace2).status, 200);
+        QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("remove"), QStringLiteral("grace")}), 0);
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, grace2).status, 401);
+        QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("list"), QStringLiteral("--json")}, &out), 0);
+        QCOMPARE(QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("users")).toArray().size(), 3);
+        QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("x y"), QStringLiteral("--role"),
+                      QStringLiteral("student")}),
+                 1);
+        QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("zed")}), 2); // no --role
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRestRoles)
+#include "tst_it_rest_roles.moc"
