@@ -268,17 +268,45 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         result.remoteDir = remoteDir(root_, version);
     }
     const QString marker = result.remoteDir + QStringLiteral(".verified");
+    const QString partialName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".partial");
+    const QString listName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".list");
+    // 2's listing: what the cache holds (names and sizes, and the chunks of its large files). The version's partial
+    // folder starts empty each round; stale partial large files of dead attempts go after a day.
+    const QString listCommand =
+        QStringLiteral("set -e; mkdir -p %1/.files; cd %1/.files; "
+                       "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
+                       "find . -maxdepth 1 -type f -printf 'F %f %s\\n'; "
+                       "find . -maxdepth 1 -type f -name '*.chunks' -exec awk '{print \"C\", FILENAME, FNR-1, $0}' "
+                       "{} + ; cd ..; mkdir -p .packs; cd .packs; "
+                       "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
+                       "find . -maxdepth 1 -type f -name '*.pack' -printf 'K %f %s\\n'; "
+                       "find . -maxdepth 1 -type f -name '*.members' -exec awk '{print \"P\", FILENAME, $0}' {} + ; "
+                       "cd ..; rm -rf %2; mkdir -p %2")
+            .arg(q(root_), q(partialName));
+    // Without a marker (a version not staged yet) step 1's command lists the cache too: one round trip fewer.
+    std::optional<remote::CommandResult> listedWithCheck;
 
     // 1. A verified copy with the right file sizes is left alone.
     if (!verifyAlways_) {
         // The version's files, then its packed images ("//packed": index lines) and their packs' sizes.
-        const remote::CommandResult r = runner_.run(
+        remote::CommandResult r = runner_.run(
             QStringLiteral(
-                "cat %1 2>/dev/null; echo; cd %2 2>/dev/null && find . -type f -printf '%P %s\\n' && "
+                "cat %1 2>/dev/null; echo; (cd %2 2>/dev/null && find . -type f -printf '%P %s\\n' && "
                 "echo //packed && tail -n +2 %3 2>/dev/null; echo //packs; "
                 "tail -n +2 %3 2>/dev/null | cut -d' ' -f1 | sort -u | while read p; do "
-                "printf '%s %s\\n' \"$p\" \"$(stat -c %s ../../.packs/\"$p\".pack 2>/dev/null || echo -1)\"; done")
-                .arg(q(marker), q(result.remoteDir), QLatin1String(kPackIndex)));
+                "printf '%s %s\\n' \"$p\" \"$(stat -c %s ../../.packs/\"$p\".pack 2>/dev/null || echo -1)\"; "
+                "done); if [ ! -s %1 ]; then echo //listing; (%4); echo \"//listed $?\"; fi")
+                .arg(q(marker), q(result.remoteDir), QLatin1String(kPackIndex), listCommand));
+        if (const qsizetype at = r.stdoutData.indexOf("\n//listing\n"); at >= 0) {
+            const QByteArray listing = r.stdoutData.mid(at + 11);
+            const qsizetype end = listing.lastIndexOf("//listed ");
+            if (end >= 0 && listing.mid(end + 9).trimmed() == "0") {
+                listedWithCheck.emplace();
+                listedWithCheck->exitCode = 0;
+                listedWithCheck->stdoutData = listing.left(end);
+            }
+            r.stdoutData.truncate(at + 1);
+        }
         if (r.error.isEmpty()) {
             const QList<QByteArray> lines = r.stdoutData.split('\n');
             QHash<QString, qint64> sizes;
@@ -344,8 +372,6 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         }
         return false;
     };
-    const QString partialName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".partial");
-    const QString listName = version.name + QStringLiteral("/.") + hash16 + QStringLiteral(".list");
     const QString cacheFile = QStringLiteral(".files/%1");
     bool hardLinks = true; // off when the host refuses them (another file system, protected_hardlinks)
     // Packs that arrived and matched their hash, to be named and listed by the next command that can (the assembly,
@@ -368,27 +394,21 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         return commands;
     };
     for (int round = 0; round < 100; ++round) {
-        // 2. What the cache holds (names and sizes, and the chunks of its large files). The version's partial
-        // folder starts empty each round; stale partial large files of dead attempts go after a day.
+        // 2. What the cache holds (listCommand; in round 0 perhaps already listed by step 1).
         TarWriter keepTar;
         const QString listKeep = keepPacks(keepTar);
-        const remote::CommandResult list = runner_.run(
-            QStringLiteral(
-                "set -e; mkdir -p %1/.files; cd %1/.files; "
-                "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
-                "find . -maxdepth 1 -type f -printf 'F %f %s\\n'; "
-                "find . -maxdepth 1 -type f -name '*.chunks' -exec awk '{print \"C\", FILENAME, FNR-1, $0}' "
-                "{} + ; cd ..; mkdir -p .packs; cd .packs; "
-                "find . -maxdepth 1 -name '.in-*' -mmin +1440 -exec rm -f {} + ; "
-                "find . -maxdepth 1 -type f -name '*.pack' -printf 'K %f %s\\n'; "
-                "find . -maxdepth 1 -type f -name '*.members' -exec awk '{print \"P\", FILENAME, $0}' {} + ; "
-                "cd ..; rm -rf %2; mkdir -p %2")
-                .arg(q(root_), q(partialName))
-                .prepend(packsToKeep.isEmpty()
-                             ? QString()
-                             : QStringLiteral("set -e; mkdir -p %1/.packs; (cd %1 && %2tar -x -f -); ")
-                                   .arg(q(root_), listKeep)),
-            packsToKeep.isEmpty() ? QByteArray() : keepTar.finish());
+        remote::CommandResult list;
+        if (round == 0 && listedWithCheck) {
+            list = *listedWithCheck;
+        } else {
+            list =
+                runner_.run(QString(listCommand)
+                                .prepend(packsToKeep.isEmpty()
+                                             ? QString()
+                                             : QStringLiteral("set -e; mkdir -p %1/.packs; (cd %1 && %2tar -x -f -); ")
+                                                   .arg(q(root_), listKeep)),
+                            packsToKeep.isEmpty() ? QByteArray() : keepTar.finish());
+        }
         if (!list.ok()) {
             if (failed(tr("cannot list the cache %1: %2").arg(root_, commandError(list)))) return std::nullopt;
             continue;
@@ -427,8 +447,11 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
         // 3. Small files in shards: the content into the cache, hard links into the version, then hashed there (a
         // shard cut short leaves at most a file of the wrong size, which the next listing does not count). Each
         // shard is a tar stream built while it travels: files are read here while the host unpacks the previous ones.
-        const qint64 shardBytes =
-            shardBytes_ > 0 ? shardBytes_ : std::clamp<qint64>(toSend / 16, qint64(32) << 20, qint64(64) << 20);
+        // One shard when all fits in 64 MiB (each shard is a command and a pause of the stream).
+        const qint64 shardBytes = shardBytes_ > 0 ? shardBytes_
+                                  : toSend <= (qint64(64) << 20)
+                                      ? toSend
+                                      : std::clamp<qint64>(toSend / 16, qint64(32) << 20, qint64(64) << 20);
         bool sendFailed = false;
         QElapsedTimer phase;
         for (qsizetype next = 0; next < smallMissing.size() && !sendFailed;) {

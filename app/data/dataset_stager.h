@@ -63,8 +63,9 @@ public:
     /// `root`: the cache folder on the host (absolute or relative to the login folder, no "~").
     DatasetStager(remote::CommandRunner &runner, const QString &root) : runner_(runner), root_(root) {}
 
-    /// Bytes of small files per shard; 0 (default): 1/16 of what is missing, within 32 … 64 MiB, so that a cut
-    /// connection costs at most about 6 % of a large transfer while each stream's start-up cost stays small.
+    /// Bytes of small files per shard; 0 (default): one shard when at most 64 MiB are missing, else 1/16 of what is
+    /// missing, within 32 … 64 MiB, so that a cut connection costs at most about 6 % of a large transfer while each
+    /// stream's start-up cost stays small.
     void setShardBytes(qint64 bytes) { shardBytes_ = bytes; }
     /// Attempts after failures before stage() gives up (default 8).
     void setMaxFailures(int count) { maxFailures_ = count; }

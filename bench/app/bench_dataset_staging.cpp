@@ -9,7 +9,7 @@
 //     link (the same libssh transport, an exec channel writing to a file).
 // The last two alternate staging and baseline three times (fresh caches) and report median ratios.
 //
-//   bench_dataset_staging [--mib N (1024)] [--small N (10000)] [--rtt-ms MS (0)] [--json FILE]
+//   bench_dataset_staging [--mib N (1024)] [--small N (10000)] [--rtt-ms MS (0)] [--only-small] [--json FILE]
 // --rtt-ms sends every connection through a relay on 127.0.0.1 that delays each direction by MS/2 (a campus or
 // wide-area link, where each per-file SFTP transfer pays round trips).
 #include "common/data_file_builders.h"
@@ -204,11 +204,14 @@ int main(int argc, char **argv) {
     const QCommandLineOption rttOption(
         QStringLiteral("rtt-ms"), QStringLiteral("round-trip time added to the loopback link (ms, fractions allowed)"),
         QStringLiteral("MS"), QStringLiteral("0"));
-    parser.addOptions({mibOption, smallOption, jsonOption, rttOption});
+    const QCommandLineOption onlySmallOption(QStringLiteral("only-small"),
+                                             QStringLiteral("only the command latency and the small-files figures"));
+    parser.addOptions({mibOption, smallOption, jsonOption, rttOption, onlySmallOption});
     parser.process(app);
     const qint64 mib = parser.value(mibOption).toLongLong();
     const int small = parser.value(smallOption).toInt();
     const double rttMs = parser.value(rttOption).toDouble();
+    const bool onlySmall = parser.isSet(onlySmallOption);
     const auto oneWay = std::chrono::microseconds(qint64(rttMs * 500.0));
 
     QTemporaryDir dir;
@@ -256,81 +259,101 @@ int main(int argc, char **argv) {
         return *r;
     };
 
-    // 1. A folder of `mib` files of 1 MiB.
-    const QString folder = dir.filePath(QStringLiteral("folder"));
-    for (qint64 i = 0; i < mib; ++i)
-        write(QStringLiteral("%1/d%2/f%3.bin").arg(folder).arg(i % 16).arg(i), randomBytes(1 << 20, quint32(i)));
-    QElapsedTimer t;
-    t.start();
-    const auto v1 = datasets.addVersion(QStringLiteral("folder"), folder);
-    if (!v1) die(datasets.errorString());
-    const double importS = seconds(t);
-    const StageResult first = stage(*v1);
-    const StageResult again = stage(*v1);
-    std::printf("folder of %lld x 1 MiB: import %.2f s, first staging %.2f s (%.0f MB/s), re-staging %.3f s with %lld "
-                "bytes sent\n",
-                mib, importS, first.seconds, double(first.bytesTotal) / first.seconds / 1e6, again.seconds,
-                again.bytesSent);
-    out.insert(QStringLiteral("folder_mib"), mib);
-    out.insert(QStringLiteral("added_rtt_ms"), 2.0 * double(oneWay.count()) / 1000.0);
-    out.insert(QStringLiteral("import_seconds"), importS);
-    out.insert(QStringLiteral("first_stage_seconds"), first.seconds);
-    out.insert(QStringLiteral("restage_seconds"), again.seconds);
-    out.insert(QStringLiteral("restage_bytes_sent"), again.bytesSent);
-
-    // 2. 1 % of the files changed.
-    const qint64 changed = std::max<qint64>(1, mib / 100);
-    for (qint64 i = 0; i < changed; ++i)
-        write(QStringLiteral("%1/d%2/f%3.bin").arg(folder).arg((i * 97) % 16).arg(i * 97 % mib),
-              randomBytes(1 << 20, quint32(900000 + i)));
-    const auto v2 = datasets.addVersion(QStringLiteral("folder"), folder);
-    if (!v2) die(datasets.errorString());
-    const StageResult delta = stage(*v2);
-    const double deltaShare = double(delta.bytesSent) / double(v2->sizeBytes);
-    std::printf(
-        "%lld files (%.2f %%) changed: version stored %lld new bytes; staging sent %lld bytes = %.2f %% of %lld "
-        "in %.2f s\n",
-        changed, 100.0 * double(changed) / double(mib), v2->newBytes, delta.bytesSent, 100 * deltaShare, v2->sizeBytes,
-        delta.seconds);
-    out.insert(QStringLiteral("changed_files"), changed);
-    out.insert(QStringLiteral("changed_version_new_bytes"), v2->newBytes);
-    out.insert(QStringLiteral("changed_stage_bytes_sent"), delta.bytesSent);
-    out.insert(QStringLiteral("changed_stage_share"), deltaShare);
-
-    // 3. A cut at 50 %: a fresh dataset of the same size, sshd stopped in the middle of a shard and started again.
-    const QString cutFolder = dir.filePath(QStringLiteral("cut"));
-    for (qint64 i = 0; i < mib; ++i)
-        write(QStringLiteral("%1/f%2.bin").arg(cutFolder).arg(i), randomBytes(1 << 20, quint32(5000000 + i)));
-    const auto cutVersion = datasets.addVersion(QStringLiteral("cut"), cutFolder);
-    if (!cutVersion) die(datasets.errorString());
-    std::atomic<bool> cut{false};
-    std::thread cutter;
-    const StageResult cutResult = stage(*cutVersion, [&](qint64 sent, qint64 toSend, const QString &) {
-        if (!cut && toSend > 0 && sent * 2 >= toSend) {
-            cut = true;
-            cutter = std::thread([&cluster] {
-                std::this_thread::sleep_for(std::chrono::milliseconds(40));
-                cluster.stopSshd();
-                std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-                cluster.start();
-            });
-        }
-        return true;
-    });
-    if (cutter.joinable()) cutter.join();
-    const double cutRatio = double(cutResult.bytesSent) / double(cutVersion->sizeBytes);
-    std::printf("cut at 50 %%: %lld bytes sent for %lld (%.3f x), %d retries, %d files verified, %.2f s\n",
-                cutResult.bytesSent, cutVersion->sizeBytes, cutRatio, cutResult.retries, cutResult.files,
-                cutResult.seconds);
-    out.insert(QStringLiteral("cut_bytes_ratio"), cutRatio);
-    out.insert(QStringLiteral("cut_retries"), cutResult.retries);
-
-    // 4 and 5 alternate the staging and its baseline three times, each into a fresh cache or folder, and report the
-    // median ratio: single runs on this 2-core VM vary by up to 1.6x.
     auto median = [](QList<double> v) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
+    QElapsedTimer t;
+
+    // 0. What one command costs on an open connection (each staging step is one): `true`, 20 times.
+    {
+        auto runner = makeClusterRunner(profile);
+        runner->run(QStringLiteral("true"));
+        QList<double> ms;
+        for (int i = 0; i < 20; ++i) {
+            t.restart();
+            if (!runner->run(QStringLiteral("true")).ok()) die(QStringLiteral("`true` failed on the fixture"));
+            ms << seconds(t) * 1000.0;
+        }
+        std::printf("one command on the open connection: median %.1f ms (min %.1f, max %.1f)\n", median(ms),
+                    *std::min_element(ms.cbegin(), ms.cend()), *std::max_element(ms.cbegin(), ms.cend()));
+        out.insert(QStringLiteral("command_ms"), median(ms));
+    }
+
+    if (!onlySmall) {
+        // 1. A folder of `mib` files of 1 MiB.
+        const QString folder = dir.filePath(QStringLiteral("folder"));
+        for (qint64 i = 0; i < mib; ++i)
+            write(QStringLiteral("%1/d%2/f%3.bin").arg(folder).arg(i % 16).arg(i), randomBytes(1 << 20, quint32(i)));
+        t.start();
+        const auto v1 = datasets.addVersion(QStringLiteral("folder"), folder);
+        if (!v1) die(datasets.errorString());
+        const double importS = seconds(t);
+        const StageResult first = stage(*v1);
+        const StageResult again = stage(*v1);
+        std::printf(
+            "folder of %lld x 1 MiB: import %.2f s, first staging %.2f s (%.0f MB/s), re-staging %.3f s with %lld "
+            "bytes sent\n",
+            mib, importS, first.seconds, double(first.bytesTotal) / first.seconds / 1e6, again.seconds,
+            again.bytesSent);
+        out.insert(QStringLiteral("folder_mib"), mib);
+        out.insert(QStringLiteral("added_rtt_ms"), 2.0 * double(oneWay.count()) / 1000.0);
+        out.insert(QStringLiteral("import_seconds"), importS);
+        out.insert(QStringLiteral("first_stage_seconds"), first.seconds);
+        out.insert(QStringLiteral("restage_seconds"), again.seconds);
+        out.insert(QStringLiteral("restage_bytes_sent"), again.bytesSent);
+
+        // 2. 1 % of the files changed.
+        const qint64 changed = std::max<qint64>(1, mib / 100);
+        for (qint64 i = 0; i < changed; ++i)
+            write(QStringLiteral("%1/d%2/f%3.bin").arg(folder).arg((i * 97) % 16).arg(i * 97 % mib),
+                  randomBytes(1 << 20, quint32(900000 + i)));
+        const auto v2 = datasets.addVersion(QStringLiteral("folder"), folder);
+        if (!v2) die(datasets.errorString());
+        const StageResult delta = stage(*v2);
+        const double deltaShare = double(delta.bytesSent) / double(v2->sizeBytes);
+        std::printf(
+            "%lld files (%.2f %%) changed: version stored %lld new bytes; staging sent %lld bytes = %.2f %% of %lld "
+            "in %.2f s\n",
+            changed, 100.0 * double(changed) / double(mib), v2->newBytes, delta.bytesSent, 100 * deltaShare,
+            v2->sizeBytes, delta.seconds);
+        out.insert(QStringLiteral("changed_files"), changed);
+        out.insert(QStringLiteral("changed_version_new_bytes"), v2->newBytes);
+        out.insert(QStringLiteral("changed_stage_bytes_sent"), delta.bytesSent);
+        out.insert(QStringLiteral("changed_stage_share"), deltaShare);
+
+        // 3. A cut at 50 %: a fresh dataset of the same size, sshd stopped in the middle of a shard and started again.
+        const QString cutFolder = dir.filePath(QStringLiteral("cut"));
+        for (qint64 i = 0; i < mib; ++i)
+            write(QStringLiteral("%1/f%2.bin").arg(cutFolder).arg(i), randomBytes(1 << 20, quint32(5000000 + i)));
+        const auto cutVersion = datasets.addVersion(QStringLiteral("cut"), cutFolder);
+        if (!cutVersion) die(datasets.errorString());
+        std::atomic<bool> cut{false};
+        std::thread cutter;
+        const StageResult cutResult = stage(*cutVersion, [&](qint64 sent, qint64 toSend, const QString &) {
+            if (!cut && toSend > 0 && sent * 2 >= toSend) {
+                cut = true;
+                cutter = std::thread([&cluster] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+                    cluster.stopSshd();
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+                    cluster.start();
+                });
+            }
+            return true;
+        });
+        if (cutter.joinable()) cutter.join();
+        const double cutRatio = double(cutResult.bytesSent) / double(cutVersion->sizeBytes);
+        std::printf("cut at 50 %%: %lld bytes sent for %lld (%.3f x), %d retries, %d files verified, %.2f s\n",
+                    cutResult.bytesSent, cutVersion->sizeBytes, cutRatio, cutResult.retries, cutResult.files,
+                    cutResult.seconds);
+        out.insert(QStringLiteral("cut_bytes_ratio"), cutRatio);
+        out.insert(QStringLiteral("cut_retries"), cutResult.retries);
+
+    } // !onlySmall
+
+    // 4 and 5 alternate the staging and its baseline three times, each into a fresh cache or folder, and report the
+    // median ratio: single runs on this 2-core VM vary by up to 1.6x.
     auto stageFresh = [&](const DatasetVersion &v, int rep) {
         settle();
         auto runner = makeClusterRunner(profile);
@@ -400,36 +423,39 @@ int main(int argc, char **argv) {
     smallFiles(QStringLiteral("small"), QStringLiteral(".png"), true, QStringLiteral("small"));
     smallFiles(QStringLiteral("small-bin"), QStringLiteral(".bin"), false, QStringLiteral("small_other"));
 
-    // 5. One large file: staging throughput against raw cat over the same SSH link (an exec channel of the same
-    // libssh transport writing to a file, its stdin pipe widened as for staging's streams).
-    const QString bigFile = dir.filePath(QStringLiteral("big/one.bin"));
-    const QByteArray big = randomBytes(mib << 20, 4242);
-    write(bigFile, big);
-    const auto bigVersion = datasets.addVersion(QStringLiteral("big"), bigFile);
-    if (!bigVersion) die(datasets.errorString());
-    QList<double> largeRatios, stageRates, rawRates;
-    for (int rep = 0; rep < 3; ++rep) {
-        const StageResult staged = stageFresh(*bigVersion, rep);
-        settle();
-        auto runner = makeClusterRunner(profile);
-        runner->run(QStringLiteral("true"));
-        t.restart();
-        const remote::CommandResult raw = runner->runStreaming(
-            QStringLiteral("cat > %1/raw-cat-%2.bin").arg(cluster.scratchDir()).arg(rep), remote::inputOf(big), 0);
-        const double rawS = seconds(t);
-        if (!raw.ok()) die(raw.error + QString::fromUtf8(raw.stderrData));
-        std::printf("  raw cat over SSH: %.2f s\n", rawS);
-        stageRates << double(staged.bytesTotal) / staged.seconds / 1e6;
-        rawRates << double(big.size()) / rawS / 1e6;
-        largeRatios << stageRates.last() / rawRates.last();
-    }
-    std::printf("one %lld MiB file: staged at %.0f MB/s (hashing and verification included), raw cat over SSH %.0f "
-                "MB/s (medians): %.0f %% (median of %.0f, %.0f, %.0f %%)\n",
-                mib, median(stageRates), median(rawRates), 100 * median(largeRatios), 100 * largeRatios[0],
-                100 * largeRatios[1], 100 * largeRatios[2]);
-    out.insert(QStringLiteral("large_stage_mb_s"), median(stageRates));
-    out.insert(QStringLiteral("raw_cat_mb_s"), median(rawRates));
-    out.insert(QStringLiteral("large_stage_vs_raw"), median(largeRatios));
+    if (!onlySmall) {
+
+        // 5. One large file: staging throughput against raw cat over the same SSH link (an exec channel of the same
+        // libssh transport writing to a file, its stdin pipe widened as for staging's streams).
+        const QString bigFile = dir.filePath(QStringLiteral("big/one.bin"));
+        const QByteArray big = randomBytes(mib << 20, 4242);
+        write(bigFile, big);
+        const auto bigVersion = datasets.addVersion(QStringLiteral("big"), bigFile);
+        if (!bigVersion) die(datasets.errorString());
+        QList<double> largeRatios, stageRates, rawRates;
+        for (int rep = 0; rep < 3; ++rep) {
+            const StageResult staged = stageFresh(*bigVersion, rep);
+            settle();
+            auto runner = makeClusterRunner(profile);
+            runner->run(QStringLiteral("true"));
+            t.restart();
+            const remote::CommandResult raw = runner->runStreaming(
+                QStringLiteral("cat > %1/raw-cat-%2.bin").arg(cluster.scratchDir()).arg(rep), remote::inputOf(big), 0);
+            const double rawS = seconds(t);
+            if (!raw.ok()) die(raw.error + QString::fromUtf8(raw.stderrData));
+            std::printf("  raw cat over SSH: %.2f s\n", rawS);
+            stageRates << double(staged.bytesTotal) / staged.seconds / 1e6;
+            rawRates << double(big.size()) / rawS / 1e6;
+            largeRatios << stageRates.last() / rawRates.last();
+        }
+        std::printf("one %lld MiB file: staged at %.0f MB/s (hashing and verification included), raw cat over SSH %.0f "
+                    "MB/s (medians): %.0f %% (median of %.0f, %.0f, %.0f %%)\n",
+                    mib, median(stageRates), median(rawRates), 100 * median(largeRatios), 100 * largeRatios[0],
+                    100 * largeRatios[1], 100 * largeRatios[2]);
+        out.insert(QStringLiteral("large_stage_mb_s"), median(stageRates));
+        out.insert(QStringLiteral("raw_cat_mb_s"), median(rawRates));
+        out.insert(QStringLiteral("large_stage_vs_raw"), median(largeRatios));
+    } // !onlySmall
 
     if (parser.isSet(jsonOption)) {
         QFile f(parser.value(jsonOption));

@@ -82,6 +82,18 @@ public:
     }
 };
 
+/// Runs commands on this machine and counts them (each is one round trip to a cluster); LocalCommandRunner::run()
+/// goes through runStreaming().
+class CountingRunner : public remote::LocalCommandRunner {
+public:
+    int commands = 0;
+    remote::CommandResult runStreaming(const QString &command, const remote::InputSource &input,
+                                       int timeoutMs) override {
+        ++commands;
+        return LocalCommandRunner::runStreaming(command, input, timeoutMs);
+    }
+};
+
 class TestItDatasetStaging : public QObject {
     Q_OBJECT
 
@@ -239,6 +251,30 @@ private Q_SLOTS:
         QCOMPARE(staged->retries, 0);
         QCOMPARE(staged->payloadBytes, qint64(4) << 20); // the changed chunk, sent; the others copied there
         QCOMPARE(compareStaged(*staged, *v2, src), QString());
+    }
+
+    void aNewVersionTakesThreeCommands() {
+        // The check for a staged copy also lists the cache, 200 small files travel in one stream, and the
+        // assembly completes the version: three round trips; an unchanged version is one.
+        const QString src = dir_.filePath(QStringLiteral("trips"));
+        for (int i = 0; i < 200; ++i)
+            QVERIFY(write(QStringLiteral("%1/f%2.bin").arg(src).arg(i), randomBytes(4096, quint32(4000 + i))));
+        DatasetStore datasets(ws_);
+        const auto v = datasets.addVersion(QStringLiteral("trips"), src);
+        QVERIFY(v);
+        const QString root = dir_.filePath(QStringLiteral("counted-host"));
+        QString error;
+        CountingRunner runner;
+        DatasetStager stager(runner, root);
+        const auto staged = stager.stage(*v, datasets.chunks(), {}, &error);
+        QVERIFY2(staged, qPrintable(error));
+        QCOMPARE(staged->shards, 1);
+        QCOMPARE(runner.commands, 3);
+        QCOMPARE(compareStaged(*staged, *v, src), QString());
+        CountingRunner again;
+        DatasetStager second(again, root);
+        QVERIFY(second.stage(*v, datasets.chunks(), {}, &error)->alreadyStaged);
+        QCOMPARE(again.commands, 1);
     }
 
     void damagedCacheEntriesAreSentAgain() {
