@@ -155,7 +155,15 @@ private Q_SLOTS:
         QVERIFY(waitForCheckpoint(s.ws, run->id, 60000));
         const QString jobId = app::ClusterJobStore(s.ws).latest(run->id)->jobId;
         runs_->slurm(QStringLiteral("scancel"), {QStringLiteral("--signal=USR1"), QStringLiteral("--batch"), jobId});
-        QCOMPARE(waitForEnd(*s.service, run->id, 60000), RunState::Preempted);
+        const RunState ended = waitForEnd(*s.service, run->id, 60000);
+        if (ended != RunState::Preempted) { // what the run and the job said, for the log
+            const auto stored = app::RunStore(s.ws).run(run->id);
+            qWarning("run ended %s, exit code %d: %s", qPrintable(app::runStateName(ended)),
+                     stored->exitCode.value_or(-1), qPrintable(stored->exitMessage));
+            for (const auto &m : app::RunStore(s.ws).messages(run->id))
+                qWarning("message: %s", qPrintable(m.text));
+        }
+        QCOMPARE(ended, RunState::Preempted);
 
         QVERIFY2(s.service->resume(run->id), qPrintable(s.service->errorString()));
         QCOMPARE(waitForEnd(*s.service, run->id, 180000), RunState::Finished);
