@@ -192,7 +192,9 @@ RestServer::Reply RestServer::createRun(const Request &req) {
 
 RestServer::Reply RestServer::getRun(const Request &req) {
     if (const auto refused = refuseRunAccess(req, req.ids.value(0))) return *refused;
-    return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(req.ids.value(0))));
+    const auto run = RunStore(ws_).run(req.ids.value(0));
+    if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(req.ids.value(0)));
+    return jsonReply(clientRunJson(ws_, *run));
 }
 
 RestServer::Reply RestServer::cancelRun(const Request &req) {
@@ -228,6 +230,7 @@ RestServer::Reply RestServer::liveMetrics(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (const auto refused = refuseRunAccess(req, id)) return *refused;
     const auto run = RunStore(ws_).run(id);
+    if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
     if (run->state == RunState::Running && !service_->isActive(id)) service_->adopt(id);
     QPointer<QTcpSocket> socket = req.socket;
     HttpServer::setStreaming(socket); // no timeouts; the stream ends with the connection
