@@ -297,10 +297,11 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                 "printf '%s %s\\n' \"$p\" \"$(stat -c %s ../../.packs/\"$p\".pack 2>/dev/null || echo -1)\"; "
                 "done); if [ ! -s %1 ]; then echo //listing; (%4); echo \"//listed $?\"; fi")
                 .arg(q(marker), q(result.remoteDir), QLatin1String(kPackIndex), listCommand));
-        if (const qsizetype at = r.stdoutData.indexOf("\n//listing\n"); at >= 0) {
-            const QByteArray listing = r.stdoutData.mid(at + 11);
-            const qsizetype end = listing.lastIndexOf("//listed ");
-            if (end >= 0 && listing.mid(end + 9).trimmed() == "0") {
+        const QByteArray listingStart = "\n//listing\n", listingEnd = "//listed ";
+        if (const qsizetype at = r.stdoutData.indexOf(listingStart); at >= 0) {
+            const QByteArray listing = r.stdoutData.mid(at + listingStart.size());
+            const qsizetype end = listing.lastIndexOf(listingEnd);
+            if (end >= 0 && listing.mid(end + listingEnd.size()).trimmed() == "0") {
                 listedWithCheck.emplace();
                 listedWithCheck->exitCode = 0;
                 listedWithCheck->stdoutData = listing.left(end);

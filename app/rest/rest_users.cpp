@@ -94,8 +94,6 @@ RestServer::Reply RestServer::createUser(const Request &req) {
                           tr("\"role\" (student, instructor or admin) is required"));
     if (const auto refused = readUserFields(body, &n.role, &n.canPublish, &n.maxActiveRuns)) return *refused;
     UserStore store(ws_);
-    if (const QString problem = UserStore::checkName(n.name); !problem.isEmpty())
-        return errorReply(400, QStringLiteral("bad_request"), problem);
     if (store.user(n.name))
         return errorReply(409, QStringLiteral("conflict"), tr("a user named \"%1\" exists already").arg(n.name));
     const auto token = store.add(n);

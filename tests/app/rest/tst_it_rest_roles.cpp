@@ -239,6 +239,10 @@ private Q_SLOTS:
             server_.request("POST", QStringLiteral("/api/v1/users"), R"({"name": "bob", "role": "student"})", admin_)
                 .status,
             409);
+        for (const QByteArray &hostile :
+             {QByteArray(R"({"name": "../x", "role": "student"})"), QByteArray(R"({"name": "owner", "role": "admin"})"),
+              QByteArray(R"({"name": "x", "role": "student", "max_active_runs": 1e9})"), QByteArray("[1, 2]")})
+            QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/users"), hostile, admin_).status, 400);
         QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/users"), R"({"name": "eve", "role": "root"})", admin_)
                      .code(),
                  QStringLiteral("bad_request"));
