@@ -62,11 +62,13 @@ SshChannel::~SshChannel() { close(); }
 
 bool SshChannel::valid() const { return m_channel && m_session->m_generation == m_generation; }
 
-bool SshChannel::write(const QByteArray &data, QString *error) {
+bool SshChannel::write(const QByteArray &data, QString *error, int timeoutMs) {
     if (!valid()) {
         *error = QStringLiteral("the connection of this channel is gone");
         return false;
     }
+    QElapsedTimer timer;
+    timer.start();
     qsizetype pos = 0;
     while (pos < data.size()) {
         if (m_session->isCancelled()) {
@@ -74,12 +76,23 @@ bool SshChannel::write(const QByteArray &data, QString *error) {
             return false;
         }
         if (ssh_channel_window_size(m_channel) == 0) {
-            // The window is used up: wait until the socket has bytes (the window adjustment, usually within a
-            // millisecond), then let libssh process them without blocking; remote output is buffered meanwhile, so
-            // neither side blocks the other. A timed ssh_channel_poll_timeout returns only on channel data, not on
-            // a window adjustment, so waiting with it stalled each full window for its whole timeout.
-            if (ssh_channel_poll(m_channel, 0) == SSH_ERROR) break;
+            // The window is used up. Draining the output lets libssh process incoming packets: with output
+            // buffered, ssh_channel_poll and the timed polls return at once without reading the socket, so the
+            // window adjustment would never be seen (a command that printed before reading all its input hung
+            // here for good). Remote output is kept meanwhile, so neither side blocks the other.
+            bool got = false;
+            if (!drainOutput(&m_pendingOut, &m_pendingErr, &got, error)) return false;
             if (ssh_channel_window_size(m_channel) > 0) continue;
+            if (atEnd()) { // the command ended without reading the rest
+                m_inputRefused = true;
+                return true;
+            }
+            if (timeoutMs > 0 && timer.elapsed() > timeoutMs) {
+                *error = QStringLiteral("timed out after %1 ms waiting for the remote command to read its input")
+                             .arg(timeoutMs);
+                return false;
+            }
+            if (got) continue;
             const int fd = m_session->m_fd.load();
             pollfd p{fd, POLLIN, 0};
             if (fd < 0 || ::poll(&p, 1, 50) < 0) QThread::msleep(1);
@@ -87,6 +100,10 @@ bool SshChannel::write(const QByteArray &data, QString *error) {
         }
         const uint32_t chunk = uint32_t(qMin<qsizetype>(data.size() - pos, 32768));
         const int n = ssh_channel_write(m_channel, data.constData() + pos, chunk);
+        if (n == SSH_ERROR && atEnd() && m_session->isConnected()) { // the command ended meanwhile
+            m_inputRefused = true;
+            return true;
+        }
         if (n == SSH_ERROR) break;
         pos += n;
     }
@@ -94,6 +111,24 @@ bool SshChannel::write(const QByteArray &data, QString *error) {
         *error = QStringLiteral("writing to the remote command failed: %1").arg(m_session->libsshError());
         m_session->markDisconnected();
         return false;
+    }
+    return true;
+}
+
+bool SshChannel::drainOutput(QByteArray *out, QByteArray *err, bool *got, QString *error) {
+    char buffer[65536];
+    for (int stream = 0; stream < 2; ++stream) {
+        for (;;) {
+            const int n = ssh_channel_read_nonblocking(m_channel, buffer, sizeof buffer, stream);
+            if (n == SSH_ERROR) {
+                *error = QStringLiteral("connection lost: %1").arg(m_session->libsshError());
+                m_session->markDisconnected();
+                return false;
+            }
+            if (n <= 0) break;
+            (stream ? err : out)->append(buffer, n);
+            *got = true;
+        }
     }
     return true;
 }
@@ -107,7 +142,11 @@ bool SshChannel::read(QByteArray *out, QByteArray *err, int timeoutMs, QString *
         *error = QStringLiteral("the connection of this channel is gone");
         return false;
     }
-    char buffer[65536];
+    bool got = !m_pendingOut.isEmpty() || !m_pendingErr.isEmpty();
+    out->append(m_pendingOut);
+    err->append(m_pendingErr);
+    m_pendingOut.clear();
+    m_pendingErr.clear();
     QElapsedTimer timer;
     timer.start();
     for (;;) {
@@ -115,20 +154,7 @@ bool SshChannel::read(QByteArray *out, QByteArray *err, int timeoutMs, QString *
             *error = QStringLiteral("cancelled");
             return false;
         }
-        bool got = false;
-        for (int stream = 0; stream < 2; ++stream) {
-            for (;;) {
-                const int n = ssh_channel_read_nonblocking(m_channel, buffer, sizeof buffer, stream);
-                if (n == SSH_ERROR) {
-                    *error = QStringLiteral("connection lost: %1").arg(m_session->libsshError());
-                    m_session->markDisconnected();
-                    return false;
-                }
-                if (n <= 0) break;
-                (stream ? err : out)->append(buffer, n);
-                got = true;
-            }
-        }
+        if (!drainOutput(out, err, &got, error)) return false;
         if (got || atEnd()) return true;
         const int left = timeoutMs - int(timer.elapsed());
         if (left <= 0) return true;
@@ -565,7 +591,12 @@ CommandResult SshSession::execStreaming(const QString &command, const InputSourc
             return result;
         }
         if (block.isEmpty()) break;
-        if (!channel->write(block, &result.error)) return result;
+        const int left = timeoutMs > 0 ? qMax(1, timeoutMs - int(timer.elapsed())) : 0;
+        if (!channel->write(block, &result.error, left)) {
+            channel->signal("TERM");
+            return result;
+        }
+        if (channel->inputRefused()) break; // the command ended: its exit status and output tell why
         if (timeoutMs > 0 && timer.elapsed() > timeoutMs) {
             channel->signal("TERM");
             result.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);

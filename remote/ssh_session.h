@@ -75,8 +75,11 @@ class SshSession;
 class SshChannel {
 public:
     ~SshChannel();
-    /// Feeds the command's stdin.
-    bool write(const QByteArray &data, QString *error);
+    /// Feeds the command's stdin; gives up after timeoutMs (<= 0: no limit). Output that arrives meanwhile is kept
+    /// for read(). When the command ends before taking all of `data`, the rest is dropped, inputRefused() turns
+    /// true and write() returns true: the exit status tells what happened.
+    bool write(const QByteArray &data, QString *error, int timeoutMs = 0);
+    bool inputRefused() const { return m_inputRefused; }
     void sendEof();
     /// Waits up to timeoutMs for output and appends what arrived. False on a transport error or cancel.
     bool read(QByteArray *out, QByteArray *err, int timeoutMs, QString *error);
@@ -93,7 +96,13 @@ private:
         : m_session(session), m_channel(channel), m_generation(generation) {}
     /// The channel still belongs to the session's current connection (libssh frees channels with the session).
     bool valid() const;
+    /// Moves what libssh holds of both output streams into out/err; libssh processes incoming packets (window
+    /// adjustments too) only while its buffer of the polled stream is empty. False on a transport error.
+    bool drainOutput(QByteArray *out, QByteArray *err, bool *got, QString *error);
     SshSession *m_session;
+    QByteArray m_pendingOut; ///< output that arrived while write() waited for window
+    QByteArray m_pendingErr;
+    bool m_inputRefused = false;
     ssh_channel_struct *m_channel;
     int m_generation;
 };

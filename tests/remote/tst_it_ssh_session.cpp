@@ -65,6 +65,8 @@ private Q_SLOTS:
     void refusedKeyGivesClearError();
     void execExitCodeOutputsAndInput();
     void streamedInputGetsAWidePipe();
+    void outputBeforeInputDoesNotStallTheWriter();
+    void commandEndingBeforeItsInputGivesItsStatus();
     void severalChannelsOverOneConnection();
     void cancelAndTimeout();
     void channelOutlivingItsConnection();
@@ -300,6 +302,38 @@ void TestItSshSession::streamedInputGetsAWidePipe() {
     const CommandResult streamed = runner.runStreaming(pipeSize, inputOf(QByteArray(3 << 20, 'x')));
     QVERIFY2(streamed.ok(), qPrintable(streamed.error + QString::fromUtf8(streamed.stderrData)));
     QCOMPARE(streamed.stdoutData, QByteArray("1048576"));
+}
+
+void TestItSshSession::outputBeforeInputDoesNotStallTheWriter() {
+    // The command prints, then reads its input only after the writer has used up the channel window (2 MiB): with
+    // the output still buffered, libssh did not read the window adjustment and the writer waited for good.
+    SshSession session(keyOptions());
+    QString error;
+    QVERIFY2(session.connect(&error), qPrintable(error));
+    const QByteArray input(6 << 20, 'y');
+    QElapsedTimer timer;
+    timer.start();
+    const CommandResult r =
+        session.execStreaming(QStringLiteral("echo early; echo early-err >&2; sleep 1; wc -c"), inputOf(input), 60000);
+    QVERIFY2(r.ok(), qPrintable(r.error + QString::fromUtf8(r.stderrData)));
+    QCOMPARE(r.stdoutData, QByteArray("early\n") + QByteArray::number(input.size()) + '\n');
+    QCOMPARE(r.stderrData, QByteArray("early-err\n"));
+    qInfo("6 MiB after early output: %lld ms", timer.elapsed());
+}
+
+void TestItSshSession::commandEndingBeforeItsInputGivesItsStatus() {
+    SshSession session(keyOptions());
+    QString error;
+    QVERIFY2(session.connect(&error), qPrintable(error));
+    const CommandResult r =
+        session.execStreaming(QStringLiteral("echo done-early; exit 3"), inputOf(QByteArray(6 << 20, 'z')), 60000);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(r.stdoutData, QByteArray("done-early\n"));
+    // The session stays usable.
+    const CommandResult next = session.exec(QStringLiteral("echo next"));
+    QVERIFY2(next.ok(), qPrintable(next.error));
+    QCOMPARE(next.stdoutData, QByteArray("next\n"));
 }
 
 void TestItSshSession::severalChannelsOverOneConnection() {
