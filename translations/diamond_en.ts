@@ -3855,6 +3855,18 @@ Connect ports by dragging from an output to an input.</translation>
         <source>Data</source>
         <translation>Data</translation>
     </message>
+    <message>
+        <source>Presenter mode: press F5 to leave it.</source>
+        <translation>Presenter mode: press F5 to leave it.</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>&amp;Presenter mode</translation>
+    </message>
+    <message>
+        <source>Large fonts, thick chart lines and high contrast for a projector (F5)</source>
+        <translation>Large fonts, thick chart lines and high contrast for a projector (F5)</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -4341,6 +4353,10 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>Dataset: %1</source>
         <translation>Dataset: %1</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Accuracy</translation>
     </message>
 </context>
 <context>

@@ -3852,6 +3852,18 @@ Connect ports by dragging from an output to an input.</source>
         <source>Data</source>
         <translation>数据</translation>
     </message>
+    <message>
+        <source>Presenter mode: press F5 to leave it.</source>
+        <translation>演示模式：按 F5 退出。</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Large fonts, thick chart lines and high contrast for a projector (F5)</source>
+        <translation>投影用：大字体、粗曲线、高对比度（F5）</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -4338,6 +4350,10 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
     </message>
 </context>
 <context>

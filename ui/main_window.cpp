@@ -16,6 +16,7 @@
 #include "ui/designer/summary_panel.h"
 #include "ui/gallery/gallery_page.h"
 #include "ui/preferences_dialog.h"
+#include "ui/presenter_mode.h"
 #include "ui/run/compare_page.h"
 #include "ui/run/run_monitor_page.h"
 #include "ui/run/run_setup_page.h"
@@ -123,6 +124,17 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     runsPanel_ = new RunsPanel(this);
     createActions();
     createDocks();
+    presenter_ = new PresenterMode(this, {findChild<QDockWidget *>(QStringLiteral("workspaceDock")),
+                                          findChild<QDockWidget *>(QStringLiteral("runsDock"))});
+    QAction *presenterAction = action(QStringLiteral("presenterModeAction"));
+    connect(presenterAction, &QAction::toggled, presenter_, &PresenterMode::setActive);
+    connect(presenter_, &PresenterMode::activeChanged, this, [this, presenterAction](bool on) {
+        presenterAction->setChecked(on);
+        if (on) statusBar()->showMessage(tr("Presenter mode: press F5 to leave it."), 8000);
+        for (RunMonitorPage *monitor : std::as_const(monitors_))
+            monitor->setPresenting(on);
+        if (tabs_->currentWidget() == designer_) designer_->zoomToFit();
+    });
     connect(gallery_, &GalleryPage::openSpecRequested, this, [this](const QJsonObject &spec, const QString &title) {
         if (!confirmDiscardDesign()) return;
         QString error;
@@ -254,6 +266,12 @@ void MainWindow::createActions() {
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction *layout = view->addAction(tr("&Automatic layout"), designer_, &DesignerPage::autoLayout);
     layout->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addSeparator();
+    QAction *presenting = view->addAction(QIcon::fromTheme(QStringLiteral("video-display")), tr("&Presenter mode"));
+    presenting->setObjectName(QStringLiteral("presenterModeAction"));
+    presenting->setCheckable(true);
+    presenting->setShortcut(QKeySequence(Qt::Key_F5));
+    presenting->setToolTip(tr("Large fonts, thick chart lines and high contrast for a projector (F5)"));
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     QAction *trainAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Train"),
@@ -296,6 +314,8 @@ void MainWindow::createActions() {
     toolbar->addSeparator();
     toolbar->addAction(showSweepsAction);
     toolbar->addAction(showClustersAction);
+    toolbar->addSeparator();
+    toolbar->addAction(presenting);
 }
 
 void MainWindow::showDesignerDocks(bool show) {
@@ -504,6 +524,7 @@ void MainWindow::showPreferences() {
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
+    presenter_->setActive(false); // the window keeps the layout and geometry it had before presenting
     // Engines on this computer stop with the app; cluster jobs go on and are followed again at the next start.
     int active = 0;
     if (service_)

@@ -28,6 +28,7 @@ namespace diamond::ui {
 class ClusterManagerPage;
 class DatasetsPage;
 class GalleryPage;
+class PresenterMode;
 class PublishDialog;
 class SignInPrompter;
 class ComparePage;
@@ -70,6 +71,7 @@ public:
     GalleryPage *showGallery();
     DatasetsPage *showData();
     DatasetsPage *dataPage() const { return data_; }
+    PresenterMode *presenterMode() const { return presenter_; }
     GalleryPage *gallery() const { return gallery_; }
     /// Opens the sweep editor on the designer's network and the run set-up's config.
     void newSweep();
@@ -124,6 +126,7 @@ private:
     DatasetsPage *data_ = nullptr; ///< kept while the window lives; shown as a tab on demand
     void refreshDatasets();
     SignInPrompter *prompter_ = nullptr;
+    PresenterMode *presenter_ = nullptr;
     QList<QDockWidget *> designerDocks_; ///< layers, inspector, summary: shown with the designer only
     QSet<QDockWidget *> hiddenForPage_;  ///< designer docks hidden because another page is shown
     WorkspacePanel *workspacePanel_ = nullptr;

@@ -15,6 +15,7 @@
 #include "ui/designer/summary_panel.h"
 #include "ui/gallery/gallery_page.h"
 #include "ui/gallery/publish_dialog.h"
+#include "ui/presenter_mode.h"
 #include "ui/run/compare_page.h"
 #include "ui/run/run_monitor_page.h"
 #include "ui/run/run_setup_page.h"
@@ -188,6 +189,7 @@ RunMonitorPage *MainWindow::showRunMonitor(qint64 runId) {
     if (!service_) return nullptr;
     auto *page = new RunMonitorPage(*workspace_, service_, runId, tabs_);
     monitors_.insert(runId, page);
+    page->setPresenting(presenter_->isActive());
     const int index = tabs_->addTab(page, page->title());
     connect(page, &RunMonitorPage::titleChanged, this,
             [this, page](const QString &title) { tabs_->setTabText(tabs_->indexOf(page), title); });

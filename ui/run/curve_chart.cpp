@@ -1,5 +1,6 @@
 #include "ui/run/curve_chart.h"
 
+#include "ui/presenter_mode.h"
 #include "ui/run/curve_math.h"
 
 #include <QApplication>
@@ -174,7 +175,7 @@ public:
                 rasterizePolyline(raster, poly, color);
                 return;
             }
-            QPen pen(color, 1.0, style);
+            QPen pen(color, PresenterMode::curveLineWidth(), style);
             pen.setCosmetic(true);
             painter->setPen(pen);
             painter->drawPolyline(poly);
@@ -225,9 +226,6 @@ public:
         layer_ = new CurveLayer(chart_);
         note_ = new QGraphicsSimpleTextItem(chart_);
         note_->setZValue(11);
-        QFont small = note_->font();
-        small.setPointSizeF(small.pointSizeF() * 0.85);
-        note_->setFont(small);
         applyPalette();
         connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF &) { placeNote(); });
         setMinimumSize(260, 180);
@@ -267,10 +265,34 @@ public:
             axis->setLinePenColor(grid);
         }
         if (note_) note_->setBrush(pal.color(QPalette::PlaceholderText));
+        // QtCharts takes its fonts from its theme, not from the widget: follow the application's font so that
+        // presenter mode (and a user's larger font) reaches the axes.
+        QFont labels = font();
+        QFont title = font();
+        title.setBold(true);
+        chart_->setTitleFont(title);
+        // Presenting, the axis titles give their room to the plot: the chart's title names the metric and the
+        // page's X axis box the x axis.
+        const bool presenting = PresenterMode::anyPresenting();
+        for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(x_), y_}) {
+            if (!axis) continue;
+            axis->setLabelsFont(labels);
+            axis->setTitleFont(labels);
+            axis->setTitleVisible(!presenting);
+        }
+        if (note_) {
+            QFont small = font();
+            if (small.pointSizeF() > 0) small.setPointSizeF(small.pointSizeF() * 0.85);
+            note_->setFont(small);
+            placeNote();
+        }
+        if (layer_) layer_->refresh();
     }
 
     void placeNote() {
         const QRectF area = chart_->plotArea();
+        // A note wider than 60 % of the plot would cover the curves (small charts, presenter mode): left out.
+        note_->setVisible(!note_->text().isEmpty() && note_->boundingRect().width() <= 0.6 * area.width());
         note_->setPos(area.right() - note_->boundingRect().width() - 4,
                       area.bottom() - note_->boundingRect().height() - 2);
         layer_->refresh();
@@ -316,7 +338,7 @@ protected:
     }
     void mouseDoubleClickEvent(QMouseEvent *) override { owner_->resetView(); }
     void changeEvent(QEvent *event) override {
-        if (event->type() == QEvent::PaletteChange) applyPalette();
+        if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) applyPalette();
         QChartView::changeEvent(event);
     }
 

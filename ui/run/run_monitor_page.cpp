@@ -193,12 +193,14 @@ void RunMonitorPage::buildUi() {
     controls->addStretch();
     layout->addLayout(controls);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto *split = split_ = new QSplitter(Qt::Vertical, this);
     auto *chartArea = new QWidget(split);
     chartGrid_ = new QGridLayout(chartArea);
     chartGrid_->setContentsMargins(0, 0, 0, 0);
+    chartGrid_->setColumnStretch(0, 1);
+    chartGrid_->setColumnStretch(1, 1);
     split->addWidget(chartArea);
-    auto *bottom = new QSplitter(Qt::Horizontal, split);
+    auto *bottom = bottom_ = new QSplitter(Qt::Horizontal, split);
     log_ = new QPlainTextEdit(bottom);
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(5000);
@@ -206,6 +208,7 @@ void RunMonitorPage::buildUi() {
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     log_->setFont(mono);
     auto *matrixBox = new QGroupBox(tr("Confusion matrix"), bottom);
+    matrixBox_ = matrixBox;
     auto *matrixLayout = new QVBoxLayout(matrixBox);
     confusion_ = new ConfusionMatrixView(matrixBox);
     matrixLayout->addWidget(confusion_);
@@ -232,6 +235,26 @@ void RunMonitorPage::buildUi() {
 }
 
 QString RunMonitorPage::logText() const { return log_->toPlainText(); }
+
+void RunMonitorPage::setPresenting(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    placeConfusionMatrix();
+}
+
+void RunMonitorPage::placeConfusionMatrix() {
+    if (presenting_) {
+        const int cell = int(charts_.size());
+        chartGrid_->removeWidget(matrixBox_);
+        chartGrid_->addWidget(matrixBox_, cell / 2, cell % 2); // reparents it out of the bottom splitter
+        bottom_->hide();
+    } else if (matrixBox_->parent() != bottom_) {
+        chartGrid_->removeWidget(matrixBox_);
+        bottom_->insertWidget(1, matrixBox_);
+        bottom_->show();
+    }
+    matrixBox_->show();
+}
 
 QString RunMonitorPage::title() const {
     return runName_.isEmpty() ? tr("Run %1").arg(runId_) : tr("%1 (run %2)").arg(runName_).arg(runId_);
@@ -264,9 +287,10 @@ CurveChart *RunMonitorPage::ensureChart(const QString &metric) {
     if (CurveChart *chart = charts_.value(metric)) return chart;
     auto *chart = new CurveChart(this);
     chart->setObjectName(QStringLiteral("chart:") + metric);
-    const QString title = metric == QLatin1String("loss") ? tr("Loss")
-                          : metric == QLatin1String("lr") ? tr("Learning rate")
-                                                          : metric.left(1).toUpper() + metric.mid(1);
+    const QString title = metric == QLatin1String("loss")       ? tr("Loss")
+                          : metric == QLatin1String("lr")       ? tr("Learning rate")
+                          : metric == QLatin1String("accuracy") ? tr("Accuracy")
+                                                                : metric.left(1).toUpper() + metric.mid(1);
     chart->setTitle(title);
     chart->setAxisTitles(xAxisBox_->currentText(), title);
     chart->setLogY(logY_);
@@ -286,6 +310,7 @@ CurveChart *RunMonitorPage::ensureChart(const QString &metric) {
         chartGrid_->removeWidget(c);
     for (int i = 0; i < names.size(); ++i)
         chartGrid_->addWidget(charts_.value(names[i]), i / 2, i % 2);
+    if (presenting_) placeConfusionMatrix();
     return chart;
 }
 

@@ -18,6 +18,7 @@ class QGridLayout;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
+class QSplitter;
 class QPushButton;
 class QSlider;
 
@@ -66,6 +67,10 @@ public:
     /// Points received for a series, e.g. ("loss", Validation).
     int pointCount(const QString &metric, app::MetricSplit split) const;
     bool historyLoaded() const { return historyLoaded_; }
+    /// Presenter mode: the engine log gives its room to the charts and the confusion matrix joins them in the
+    /// chart grid (the free cell after the charts); off puts both back below the charts.
+    void setPresenting(bool on);
+    bool isPresenting() const { return presenting_; }
 
 Q_SIGNALS:
     void titleChanged(const QString &title);
@@ -100,6 +105,7 @@ private:
     bool logY_ = false;
     double smoothing_ = 0.6;
     bool historyLoaded_ = false;
+    bool presenting_ = false;
 
     QHash<SeriesKey, QVector<Point>> points_;
     QHash<QString, CurveChart *> charts_;
@@ -110,6 +116,10 @@ private:
     double lastStep_ = 0;       ///< newest train step seen
 
     QLabel *heading_ = nullptr;
+    QSplitter *split_ = nullptr;  ///< charts above, log and confusion matrix below
+    QSplitter *bottom_ = nullptr; ///< log | confusion matrix
+    QWidget *matrixBox_ = nullptr;
+    void placeConfusionMatrix();
     QLabel *stateLabel_ = nullptr;
     QProgressBar *progress_ = nullptr;
     QLabel *eta_ = nullptr;

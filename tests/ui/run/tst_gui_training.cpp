@@ -1,11 +1,13 @@
 // The whole path from the GUI: the spirals example is on the canvas at start, Train is clicked on the run set-up
 // page, the real diamond-train trains, the run monitor's charts receive points, the run finishes with a
 // confusion matrix; then the runs table, the compare tab and screenshots of the main screens (PNG files under
-// <build>/screenshots, to look at).
+// <build>/screenshots, to look at), presenter mode (F5) among them. The presenter shots in docs/screenshots were taken
+// on a 1280x720 screen: QT_QPA_PLATFORM=offscreen:configfile=tests/ui/run/projector-screen.json.
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
 #include "app/run/run_manager.h"
+#include "app/run/run_store.h"
 #include "app/workspace/workspace.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
@@ -25,6 +27,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -143,6 +146,28 @@ private Q_SLOTS:
         compare->chart()->setSeriesVisible(QString::number(runId), true);
         QTRY_VERIFY(!compare->chart()->hasPendingFrame());
         shoot(&window, "compare.png");
+
+        // Presenter mode (F5) on the pages a class looks at, for the projector.
+        QTest::keyClick(&window, Qt::Key_F5);
+        QTRY_VERIFY(window.windowState().testFlag(Qt::WindowFullScreen));
+        QTRY_VERIFY(!compare->chart()->hasPendingFrame());
+        QTest::qWait(200);
+        shoot(&window, "presenter-compare.png");
+        window.tabs()->setCurrentWidget(monitor);
+        QVERIFY(monitor->isPresenting());
+        QTest::qWait(200);
+        QVERIFY(monitor->confusionMatrix()->isVisible());
+        QVERIFY(!monitor->findChild<QPlainTextEdit *>()->isVisible()); // the log gives its room to the charts
+        shoot(&window, "presenter-run-monitor.png");
+        window.tabs()->setCurrentWidget(window.designer());
+        QTest::qWait(200);
+        shoot(&window, "presenter-designer.png");
+        QTest::keyClick(&window, Qt::Key_F5);
+        QTRY_VERIFY(!window.windowState().testFlag(Qt::WindowFullScreen));
+        QVERIFY(!monitor->isPresenting());
+        window.tabs()->setCurrentWidget(monitor);
+        QTRY_VERIFY(monitor->findChild<QPlainTextEdit *>()->isVisible());
+        QVERIFY(monitor->confusionMatrix()->isVisible());
     }
 
     // The Chinese user interface: the translation catalogue is embedded, menus and pages are translated.
@@ -164,6 +189,19 @@ private Q_SLOTS:
             window.tabs()->setCurrentIndex(1);
             QTest::qWait(200);
             shoot(&window, "main-zh_CN.png");
+            const QList<app::Run> runs = app::RunStore(*window.workspace()).runs();
+            auto finished = std::find_if(runs.begin(), runs.end(),
+                                         [](const app::Run &r) { return r.state == app::RunState::Finished; });
+            QVERIFY(finished != runs.end());
+            QTest::keyClick(&window, Qt::Key_F5);
+            ui::RunMonitorPage *monitor = window.showRunMonitor(finished->id); // opened while presenting
+            QVERIFY(monitor->isPresenting());
+            QTRY_VERIFY(window.windowState().testFlag(Qt::WindowFullScreen));
+            QTRY_VERIFY(monitor->chart(QStringLiteral("loss")) &&
+                        monitor->chart(QStringLiteral("loss"))->pointCount(QStringLiteral("loss/train")) > 5);
+            QTest::qWait(300);
+            shoot(&window, "presenter-zh_CN.png");
+            QTest::keyClick(&window, Qt::Key_F5);
         }
         QCoreApplication::removeTranslator(&translator);
     }
