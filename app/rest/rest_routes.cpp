@@ -3,6 +3,7 @@
 
 #include "app/cluster/cluster_store.h"
 #include "app/rest/client_data.h"
+#include "app/run/compute_usage.h"
 #include "app/run/run_json.h"
 #include "app/run/run_service.h"
 #include "app/run/run_store.h"
@@ -180,7 +181,7 @@ RestServer::Reply RestServer::createRun(const Request &req) {
                           tr("no target \"%1\": GET /api/v1/clusters lists them").arg(n.target));
     const bool start = body.value(QStringLiteral("start")).toBool(true);
     if (start)
-        if (const auto refused = refuseOverQuota(req)) return *refused;
+        if (const auto refused = refuseOverQuota(req, runConfigUsesGpu(n.config))) return *refused;
     const auto run = service_->createRun(n);
     if (!run) return errorReply(400, QStringLiteral("bad_request"), service_->errorString());
     if (!req.caller.owner && !RunStore(ws_).setOwner(run->id, req.caller.runOwner()))
@@ -207,7 +208,9 @@ RestServer::Reply RestServer::cancelRun(const Request &req) {
 RestServer::Reply RestServer::resumeRun(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (const auto refused = refuseRunAccess(req, id)) return *refused;
-    if (const auto refused = refuseOverQuota(req)) return *refused;
+    const auto run = RunStore(ws_).run(id);
+    if (!run) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
+    if (const auto refused = refuseOverQuota(req, runConfigUsesGpu(run->config))) return *refused;
     if (!service_->resume(id)) return errorReply(409, QStringLiteral("conflict"), service_->errorString());
     return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
 }

@@ -172,8 +172,9 @@ private:
     Reply renewUserToken(const Request &);
     /// 403 unless the caller may act on the run (students: their own runs); the run must exist (404).
     std::optional<Reply> refuseRunAccess(const Request &req, qint64 runId);
-    /// 429 quota_exceeded when a student already has as many active runs as the quota allows.
-    std::optional<Reply> refuseOverQuota(const Request &req);
+    /// 429 quota_exceeded when a student already has as many active runs as the quota allows, or has used up the
+    /// CPU-hour quota (the GPU-hour quota when the run asks for a GPU).
+    std::optional<Reply> refuseOverQuota(const Request &req, bool gpu);
 
     Workspace &ws_;
     Options options_;

@@ -3,6 +3,7 @@
 #include "rest_server.h"
 
 #include "app/rest/user_store.h"
+#include "app/run/compute_usage.h"
 #include "app/run/run_store.h"
 
 #include <QCoreApplication>
@@ -14,28 +15,50 @@ namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::rest", text); }
 
-/// Reads "role", "can_publish" and "max_active_runs" of a users request body over *role, *publish, *runs;
-/// an error reply when one has the wrong type or value.
-std::optional<RestServer::Reply> readUserFields(const QJsonObject &body, Role *role, bool *publish, int *runs) {
+/// Reads "role", "can_publish", "max_active_runs", "cpu_hours_quota" and "gpu_hours_quota" (null: no limit) of a
+/// users request body over *u; an error reply when one has the wrong type or value.
+std::optional<RestServer::Reply> readUserFields(const QJsonObject &body, User *u) {
     if (body.contains(QStringLiteral("role"))) {
         const auto r = roleFromName(body.value(QStringLiteral("role")).toString());
         if (!r)
             return errorReply(400, QStringLiteral("bad_request"), tr("\"role\" must be student, instructor or admin"));
-        *role = *r;
+        u->role = *r;
     }
     if (body.contains(QStringLiteral("can_publish"))) {
         if (!body.value(QStringLiteral("can_publish")).isBool())
             return errorReply(400, QStringLiteral("bad_request"), tr("\"can_publish\" must be true or false"));
-        *publish = body.value(QStringLiteral("can_publish")).toBool();
+        u->canPublish = body.value(QStringLiteral("can_publish")).toBool();
     }
     if (body.contains(QStringLiteral("max_active_runs"))) {
         const QJsonValue v = body.value(QStringLiteral("max_active_runs"));
         if (!v.isDouble() || v.toDouble() != double(v.toInt()) || v.toInt() < 0 || v.toInt() > 10000)
             return errorReply(400, QStringLiteral("bad_request"),
                               tr("\"max_active_runs\" must be a whole number from 0 to 10000"));
-        *runs = v.toInt();
+        u->maxActiveRuns = v.toInt();
+    }
+    for (const auto &[key, quota] : {std::pair(QStringLiteral("cpu_hours_quota"), &u->cpuHourQuota),
+                                     std::pair(QStringLiteral("gpu_hours_quota"), &u->gpuHourQuota)}) {
+        if (!body.contains(key)) continue;
+        const QJsonValue v = body.value(key);
+        if (v.isNull()) {
+            *quota = std::nullopt;
+            continue;
+        }
+        if (!v.isDouble() || !(v.toDouble() >= 0 && v.toDouble() <= 1e6))
+            return errorReply(400, QStringLiteral("bad_request"),
+                              tr("\"%1\" must be a number of hours from 0 to 1000000, or null for no limit").arg(key));
+        *quota = v.toDouble();
     }
     return std::nullopt;
+}
+
+/// userJson with what the user's runs have used so far ("usage": {cpu_hours, gpu_hours, running_hours}).
+QJsonObject userWithUsage(Workspace &ws, const User &u) {
+    RunStore runs(ws);
+    QJsonObject o = userJson(u);
+    o.insert(QStringLiteral("usage"),
+             computeUsageJson(ownerComputeUsage(runs, u.name, QDateTime::currentDateTimeUtc())));
+    return o;
 }
 
 } // namespace
@@ -49,16 +72,29 @@ std::optional<RestServer::Reply> RestServer::refuseRunAccess(const Request &req,
     return std::nullopt;
 }
 
-std::optional<RestServer::Reply> RestServer::refuseOverQuota(const Request &req) {
+std::optional<RestServer::Reply> RestServer::refuseOverQuota(const Request &req, bool gpu) {
     if (req.caller.owner || req.caller.user.role != Role::Student) return std::nullopt;
-    const int active = RunStore(ws_).activeRunCount(req.caller.user.name);
+    const User &user = req.caller.user;
+    RunStore runs(ws_);
+    const int active = runs.activeRunCount(user.name);
     if (active < 0) return errorReply(500, QStringLiteral("internal"), tr("cannot count the runs of the user"));
-    if (active < req.caller.user.maxActiveRuns) return std::nullopt;
+    if (active >= user.maxActiveRuns)
+        return errorReply(429, QStringLiteral("quota_exceeded"),
+                          tr("%1 has %2 runs queued or running, the most allowed at once; wait for one to end or "
+                             "cancel one")
+                              .arg(user.name)
+                              .arg(active));
+    const std::optional<double> quota = gpu ? user.gpuHourQuota : user.cpuHourQuota;
+    if (!quota) return std::nullopt;
+    const ComputeUsage used = ownerComputeUsage(runs, user.name, QDateTime::currentDateTimeUtc());
+    const double hours = gpu ? used.gpuHours : used.cpuHours;
+    if (hours < *quota) return std::nullopt;
     return errorReply(429, QStringLiteral("quota_exceeded"),
-                      tr("%1 has %2 runs queued or running, the most allowed at once; wait for one to end or "
-                         "cancel one")
-                          .arg(req.caller.user.name)
-                          .arg(active));
+                      tr("%1 has used %2 of %3 %4 hours; an instructor can raise the quota")
+                          .arg(user.name)
+                          .arg(hours, 0, 'f', 3)
+                          .arg(*quota, 0, 'g', 6)
+                          .arg(gpu ? QStringLiteral("GPU") : QStringLiteral("CPU")));
 }
 
 RestServer::Reply RestServer::whoAmI(const Request &req) {
@@ -67,7 +103,8 @@ RestServer::Reply RestServer::whoAmI(const Request &req) {
         o = QJsonObject{{QStringLiteral("name"), req.caller.user.name},
                         {QStringLiteral("role"), roleName(req.caller.user.role)},
                         {QStringLiteral("can_publish"), true}};
-    } else if (req.caller.user.role == Role::Student) {
+    } else {
+        o = userWithUsage(ws_, req.caller.user);
         o.insert(QStringLiteral("active_runs"), RunStore(ws_).activeRunCount(req.caller.user.name));
     }
     o.insert(QStringLiteral("owner"), req.caller.owner);
@@ -78,7 +115,7 @@ RestServer::Reply RestServer::listUsers(const Request &) {
     UserStore store(ws_);
     QJsonArray a;
     for (const User &u : store.users())
-        a.append(userJson(u));
+        a.append(userWithUsage(ws_, u));
     if (!store.errorString().isEmpty()) return errorReply(500, QStringLiteral("internal"), store.errorString());
     return jsonReply({{QStringLiteral("users"), a}});
 }
@@ -92,7 +129,13 @@ RestServer::Reply RestServer::createUser(const Request &req) {
     if (!body.contains(QStringLiteral("role")))
         return errorReply(400, QStringLiteral("bad_request"),
                           tr("\"role\" (student, instructor or admin) is required"));
-    if (const auto refused = readUserFields(body, &n.role, &n.canPublish, &n.maxActiveRuns)) return *refused;
+    User fields;
+    if (const auto refused = readUserFields(body, &fields)) return *refused;
+    n.role = fields.role;
+    n.canPublish = fields.canPublish;
+    n.maxActiveRuns = fields.maxActiveRuns;
+    n.cpuHourQuota = fields.cpuHourQuota;
+    n.gpuHourQuota = fields.gpuHourQuota;
     UserStore store(ws_);
     if (store.user(n.name))
         return errorReply(409, QStringLiteral("conflict"), tr("a user named \"%1\" exists already").arg(n.name));
@@ -110,10 +153,8 @@ RestServer::Reply RestServer::updateUser(const Request &req) {
     UserStore store(ws_);
     auto user = store.user(req.names.value(0));
     if (!user) return errorReply(404, QStringLiteral("not_found"), store.errorString());
-    if (const auto refused = readUserFields(body, &user->role, &user->canPublish, &user->maxActiveRuns))
-        return *refused;
-    if (!store.update(user->name, user->role, user->canPublish, user->maxActiveRuns))
-        return errorReply(400, QStringLiteral("bad_request"), store.errorString());
+    if (const auto refused = readUserFields(body, &*user)) return *refused;
+    if (!store.update(*user)) return errorReply(400, QStringLiteral("bad_request"), store.errorString());
     return jsonReply(userJson(*store.user(user->name)));
 }
 

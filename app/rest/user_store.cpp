@@ -18,7 +18,17 @@ QString tokenHash(const QString &token) {
     return QString::fromLatin1(QCryptographicHash::hash(token.toLatin1(), QCryptographicHash::Sha256).toHex());
 }
 
-constexpr const char *kColumns = "id, name, role, can_publish, max_active_runs, created_at, token_issued_at";
+constexpr const char *kColumns =
+    "id, name, role, can_publish, max_active_runs, created_at, token_issued_at, cpu_hours_quota, gpu_hours_quota";
+
+std::optional<double> optionalDouble(const QVariant &v) {
+    if (v.isNull()) return std::nullopt;
+    return v.toDouble();
+}
+
+QVariant toVariant(std::optional<double> v) { return v ? QVariant(*v) : QVariant(); }
+
+QJsonValue toJson(std::optional<double> v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
 
 User fromRow(const QSqlQuery &q) {
     User u;
@@ -29,6 +39,8 @@ User fromRow(const QSqlQuery &q) {
     u.maxActiveRuns = q.value(4).toInt();
     u.createdAt = q.value(5).toString();
     u.tokenIssuedAt = q.value(6).toString();
+    u.cpuHourQuota = optionalDouble(q.value(7));
+    u.gpuHourQuota = optionalDouble(q.value(8));
     return u;
 }
 
@@ -54,6 +66,8 @@ QJsonObject userJson(const User &u) {
             {QStringLiteral("role"), roleName(u.role)},
             {QStringLiteral("can_publish"), u.canPublish},
             {QStringLiteral("max_active_runs"), u.maxActiveRuns},
+            {QStringLiteral("cpu_hours_quota"), toJson(u.cpuHourQuota)},
+            {QStringLiteral("gpu_hours_quota"), toJson(u.gpuHourQuota)},
             {QStringLiteral("created_at"), u.createdAt},
             {QStringLiteral("token_issued_at"), u.tokenIssuedAt}};
 }
@@ -75,6 +89,17 @@ QString UserStore::checkName(const QString &name) {
     return {};
 }
 
+QString UserStore::checkQuotas(int maxActiveRuns, std::optional<double> cpuHours, std::optional<double> gpuHours) {
+    if (maxActiveRuns < 0 || maxActiveRuns > 10000)
+        return tr("The number of runs at once must be between 0 and 10000, not %1.").arg(maxActiveRuns);
+    for (const auto &[hours, kind] : {std::pair(cpuHours, "CPU"), std::pair(gpuHours, "GPU")})
+        if (hours && !(*hours >= 0 && *hours <= 1e6))
+            return tr("The %1-hour quota must be between 0 and 1000000 hours, not %2.")
+                .arg(QLatin1String(kind))
+                .arg(*hours);
+    return {};
+}
+
 bool UserStore::fail(const QString &message) {
     error_ = message;
     return false;
@@ -83,17 +108,17 @@ bool UserStore::fail(const QString &message) {
 std::optional<QString> UserStore::add(const NewUser &n) {
     error_.clear();
     if (const QString problem = checkName(n.name); !problem.isEmpty()) return fail(problem), std::nullopt;
-    if (n.maxActiveRuns < 0 || n.maxActiveRuns > 10000)
-        return fail(tr("The number of runs at once must be between 0 and 10000, not %1.").arg(n.maxActiveRuns)),
-               std::nullopt;
+    if (const QString problem = checkQuotas(n.maxActiveRuns, n.cpuHourQuota, n.gpuHourQuota); !problem.isEmpty())
+        return fail(problem), std::nullopt;
     if (user(n.name)) return fail(tr("A user named '%1' exists already.").arg(n.name)), std::nullopt;
     const QString token = newBearerToken();
     const QString t = databaseTimestamp();
     QSqlQuery q(ws_.database());
     q.prepare(QStringLiteral("INSERT INTO users (name, role, token_sha256, can_publish, max_active_runs, created_at, "
-                             "token_issued_at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant &v : {QVariant(n.name), QVariant(roleName(n.role)), QVariant(tokenHash(token)),
-                              QVariant(n.canPublish ? 1 : 0), QVariant(n.maxActiveRuns), QVariant(t), QVariant(t)})
+                             "token_issued_at, cpu_hours_quota, gpu_hours_quota) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v :
+         {QVariant(n.name), QVariant(roleName(n.role)), QVariant(tokenHash(token)), QVariant(n.canPublish ? 1 : 0),
+          QVariant(n.maxActiveRuns), QVariant(t), QVariant(t), toVariant(n.cpuHourQuota), toVariant(n.gpuHourQuota)})
         q.addBindValue(v);
     if (!q.exec()) return fail(tr("Cannot store user '%1': %2").arg(n.name, q.lastError().text())), std::nullopt;
     return token;
@@ -112,17 +137,18 @@ std::optional<QString> UserStore::renewToken(const QString &name) {
     return token;
 }
 
-bool UserStore::update(const QString &name, Role role, bool canPublish, int maxActiveRuns) {
+bool UserStore::update(const User &u) {
     error_.clear();
-    if (maxActiveRuns < 0 || maxActiveRuns > 10000)
-        return fail(tr("The number of runs at once must be between 0 and 10000, not %1.").arg(maxActiveRuns));
+    if (const QString problem = checkQuotas(u.maxActiveRuns, u.cpuHourQuota, u.gpuHourQuota); !problem.isEmpty())
+        return fail(problem);
     QSqlQuery q(ws_.database());
-    q.prepare(QStringLiteral("UPDATE users SET role = ?, can_publish = ?, max_active_runs = ? WHERE name = ?"));
-    for (const QVariant &v :
-         {QVariant(roleName(role)), QVariant(canPublish ? 1 : 0), QVariant(maxActiveRuns), QVariant(name)})
+    q.prepare(QStringLiteral("UPDATE users SET role = ?, can_publish = ?, max_active_runs = ?, cpu_hours_quota = ?, "
+                             "gpu_hours_quota = ? WHERE name = ?"));
+    for (const QVariant &v : {QVariant(roleName(u.role)), QVariant(u.canPublish ? 1 : 0), QVariant(u.maxActiveRuns),
+                              toVariant(u.cpuHourQuota), toVariant(u.gpuHourQuota), QVariant(u.name)})
         q.addBindValue(v);
-    if (!q.exec()) return fail(tr("Cannot change user '%1': %2").arg(name, q.lastError().text()));
-    if (q.numRowsAffected() != 1) return fail(tr("There is no user named '%1'.").arg(name));
+    if (!q.exec()) return fail(tr("Cannot change user '%1': %2").arg(u.name, q.lastError().text()));
+    if (q.numRowsAffected() != 1) return fail(tr("There is no user named '%1'.").arg(u.name));
     return true;
 }
 

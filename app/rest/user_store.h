@@ -36,11 +36,14 @@ struct User {
     Role role = Role::Student;
     bool canPublish = false; ///< students: may publish their runs and upload packages to the gallery
     int maxActiveRuns = 2;   ///< students: runs queued or running at once (0: none may start)
+    /// Students: compute hours their runs may use in all (app/run/compute_usage.h); no value: no limit. A run
+    /// starts only while the user's total is below the quota of its kind (CPU or GPU).
+    std::optional<double> cpuHourQuota, gpuHourQuota;
     QString createdAt, tokenIssuedAt;
 };
 
-/// The JSON view of a user (no token, no hash): {name, role, can_publish, max_active_runs, created_at,
-/// token_issued_at}.
+/// The JSON view of a user (no token, no hash): {name, role, can_publish, max_active_runs, cpu_hours_quota,
+/// gpu_hours_quota (null: no limit), created_at, token_issued_at}.
 QJsonObject userJson(const User &user);
 
 /// 32 random bytes from the system generator, as 64 lower-case hex digits.
@@ -56,16 +59,19 @@ public:
     struct NewUser {
         QString name;
         Role role = Role::Student;
-        bool canPublish = false; ///< default: students do not publish
-        int maxActiveRuns = 2;   ///< default: two runs at once
+        bool canPublish = false;                          ///< default: students do not publish
+        int maxActiveRuns = 2;                            ///< default: two runs at once
+        std::optional<double> cpuHourQuota, gpuHourQuota; ///< default: no limit
     };
     /// Stores the user and returns its token (shown once); nullopt with errorString() for a bad or taken name or a
     /// negative quota.
     std::optional<QString> add(const NewUser &user);
     /// A new token for `name`; the old one stops working.
     std::optional<QString> renewToken(const QString &name);
-    /// Changes what a user may do (role, publishing, quota).
-    bool update(const QString &name, Role role, bool canPublish, int maxActiveRuns);
+    /// Changes what the user named `changed.name` may do: role, publishing and quotas.
+    bool update(const User &changed);
+    /// Empty when the quotas are in range (runs 0–10000, hours 0–10^6), else why not.
+    static QString checkQuotas(int maxActiveRuns, std::optional<double> cpuHours, std::optional<double> gpuHours);
     bool remove(const QString &name);
     std::optional<User> user(const QString &name);
     /// Every user, by name.

@@ -209,6 +209,15 @@ Migration migration8() {
             })};
 }
 
+// Version 9: compute-hour quotas of class-server users (NULL: no limit; app/run/compute_usage.h says what counts).
+Migration migration9() {
+    return {9, QStringLiteral("compute-hour quotas of users"),
+            l({
+                "ALTER TABLE users ADD COLUMN cpu_hours_quota REAL CHECK (cpu_hours_quota >= 0)",
+                "ALTER TABLE users ADD COLUMN gpu_hours_quota REAL CHECK (gpu_hours_quota >= 0)",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -219,8 +228,8 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 } // namespace
 
 const QList<Migration> &schemaMigrations() {
-    static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4(),
-                                         migration5(), migration6(), migration7(), migration8()};
+    static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4(), migration5(),
+                                         migration6(), migration7(), migration8(), migration9()};
     return all;
 }
 

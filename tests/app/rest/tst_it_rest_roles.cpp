@@ -228,6 +228,66 @@ private Q_SLOTS:
         QVERIFY2(shown.contains(QStringLiteral("Started by:    ada")), qPrintable(shown));
     }
 
+    void computeHourQuotasStopNewRuns() {
+        // kim may use 0.0001 CPU hours (0.36 core-seconds) and no GPU time at all.
+        const QString kim = addUser(QStringLiteral("kim"), QStringLiteral("student"),
+                                    {QStringLiteral("--cpu-hours"), QStringLiteral("0.0001"),
+                                     QStringLiteral("--gpu-hours"), QStringLiteral("0")});
+        QCOMPARE(kim.size(), 64);
+        QJsonObject me = server_.request("GET", QStringLiteral("/api/v1/me"), {}, kim).json();
+        QCOMPARE(me.value(QStringLiteral("cpu_hours_quota")).toDouble(), 0.0001);
+        QCOMPARE(me.value(QStringLiteral("usage")).toObject().value(QStringLiteral("cpu_hours")).toDouble(), 0.0);
+
+        // A GPU run is refused at once (0 of 0 GPU hours); no GPU is needed to see it.
+        QJsonObject body = QJsonDocument::fromJson(runBody(50)).object();
+        QJsonObject cuda = body.value(QStringLiteral("config")).toObject();
+        cuda.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        body.insert(QStringLiteral("config"), cuda);
+        const RestResponse gpu =
+            server_.request("POST", QStringLiteral("/api/v1/runs"), QJsonDocument(body).toJson(), kim);
+        QCOMPARE(gpu.status, 429);
+        QVERIFY2(gpu.body.contains("GPU hours"), gpu.body.constData());
+
+        // A CPU run starts (nothing used yet) and runs for about 2 s on one thread: over the quota.
+        const RestResponse first = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(1000000), kim);
+        QVERIFY2(first.status == 201, first.body.constData());
+        const qint64 id = first.json().value(QStringLiteral("id")).toInteger();
+        QTRY_COMPARE_WITH_TIMEOUT(server_.request("GET", QStringLiteral("/api/v1/runs/%1").arg(id), {}, kim)
+                                      .json()
+                                      .value(QStringLiteral("state"))
+                                      .toString(),
+                                  QStringLiteral("running"), 30000);
+        QTest::qWait(2000);
+        QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/runs/%1/cancel").arg(id), {}, kim).status, 202);
+        QCOMPARE(waitForEnd(id, kim), QStringLiteral("cancelled"));
+        me = server_.request("GET", QStringLiteral("/api/v1/me"), {}, kim).json();
+        const double used = me.value(QStringLiteral("usage")).toObject().value(QStringLiteral("cpu_hours")).toDouble();
+        QVERIFY2(used >= 0.0004 && used < 0.01, qPrintable(QString::number(used)));
+        const RestResponse refused = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(50), kim);
+        QCOMPARE(refused.status, 429);
+        QCOMPARE(refused.code(), QStringLiteral("quota_exceeded"));
+        QVERIFY2(refused.body.contains("CPU hours"), refused.body.constData());
+        QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/runs/%1/resume").arg(id), {}, kim).status, 429);
+
+        // The instructor's view on the command line, then the admin lifts the limit over REST.
+        QString listed;
+        QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("list")}, &listed), 0);
+        QVERIFY2(listed.contains(QStringLiteral(" of 0.0001 CPU hours")), qPrintable(listed));
+        for (const QByteArray &hostile :
+             {QByteArray(R"({"cpu_hours_quota": -1})"), QByteArray(R"({"cpu_hours_quota": "lots"})"),
+              QByteArray(R"({"gpu_hours_quota": 1e300})")})
+            QCOMPARE(server_.request("PATCH", QStringLiteral("/api/v1/users/kim"), hostile, admin_).status, 400);
+        QCOMPARE(server_.request("PATCH", QStringLiteral("/api/v1/users/kim"), R"({"cpu_hours_quota": null})", admin_)
+                     .status,
+                 200);
+        const RestResponse again = server_.request("POST", QStringLiteral("/api/v1/runs"), runBody(50), kim);
+        QVERIFY2(again.status == 201, again.body.constData());
+        QCOMPARE(waitForEnd(again.json().value(QStringLiteral("id")).toInteger(), kim), QStringLiteral("finished"));
+        QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("update"), QStringLiteral("kim"),
+                      QStringLiteral("--cpu-hours"), QStringLiteral("-3")}),
+                 2);
+    }
+
     void adminsManageUsersAndOldTokensStopWorking() {
         const RestResponse made =
             server_.request("POST", QStringLiteral("/api/v1/users"),
@@ -253,7 +313,7 @@ private Q_SLOTS:
         const RestResponse list = server_.request("GET", QStringLiteral("/api/v1/users"), {}, admin_);
         QVERIFY(!list.body.contains(bob.toLatin1()));
         QVERIFY(!list.body.contains("token\""));
-        QCOMPARE(list.json().value(QStringLiteral("users")).toArray().size(), 5);
+        QCOMPARE(list.json().value(QStringLiteral("users")).toArray().size(), 6);
 
         const RestResponse patched = server_.request("PATCH", QStringLiteral("/api/v1/users/bob"),
                                                      R"({"role": "instructor", "max_active_runs": 0})", admin_);
@@ -281,7 +341,7 @@ private Q_SLOTS:
         QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("remove"), QStringLiteral("grace")}), 0);
         QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/me"), {}, grace2).status, 401);
         QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("list"), QStringLiteral("--json")}, &out), 0);
-        QCOMPARE(QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("users")).toArray().size(), 3);
+        QCOMPARE(QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("users")).toArray().size(), 4);
         QCOMPARE(ctl({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("x y"), QStringLiteral("--role"),
                       QStringLiteral("student")}),
                  1);

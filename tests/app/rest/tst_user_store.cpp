@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace diamond::app;
 using namespace diamond::app::rest;
 
@@ -95,12 +97,30 @@ private Q_SLOTS:
         n.maxActiveRuns = 0;
         n.canPublish = true;
         QVERIFY(store.add(n));
-        QVERIFY(store.update(QStringLiteral("linus"), Role::Admin, false, 5));
+        QVERIFY(!store.user(QStringLiteral("linus"))->cpuHourQuota); // no limit unless set
+        User changed = *store.user(QStringLiteral("linus"));
+        changed.role = Role::Admin;
+        changed.canPublish = false;
+        changed.maxActiveRuns = 5;
+        changed.cpuHourQuota = 12.5;
+        QVERIFY(store.update(changed));
         const auto u = store.user(QStringLiteral("linus"));
         QCOMPARE(u->role, Role::Admin);
         QCOMPARE(u->maxActiveRuns, 5);
         QVERIFY(!u->canPublish);
-        QVERIFY(!store.update(QStringLiteral("nobody"), Role::Admin, false, 1));
+        QCOMPARE(u->cpuHourQuota, std::optional<double>(12.5));
+        QVERIFY(!u->gpuHourQuota);
+        QCOMPARE(userJson(*u).value(QStringLiteral("cpu_hours_quota")).toDouble(), 12.5);
+        QVERIFY(userJson(*u).value(QStringLiteral("gpu_hours_quota")).isNull());
+        for (double bad : {-1.0, 2e6, std::nan("")}) {
+            changed.gpuHourQuota = bad;
+            QVERIFY2(!store.update(changed), qPrintable(QString::number(bad)));
+            QVERIFY(store.errorString().contains(QStringLiteral("GPU-hour")));
+        }
+        QVERIFY(!store.user(QStringLiteral("linus"))->gpuHourQuota); // nothing written
+        changed.gpuHourQuota.reset();
+        changed.name = QStringLiteral("nobody");
+        QVERIFY(!store.update(changed));
         QStringList names;
         for (const User &user : store.users())
             names << user.name;
