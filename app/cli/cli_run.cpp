@@ -9,6 +9,7 @@
 
 #include "app/cluster/cluster_job_store.h"
 #include "app/cluster/cluster_store.h"
+#include "app/run/leaderboard.h"
 #include "app/run/run_json.h"
 #include "app/run/run_service.h"
 #include "app/run/run_store.h"
@@ -62,6 +63,8 @@ QString runUsage() {
         "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
         "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
         "  diamondctl [--workspace DIR] run delete ID\n"
+        "  diamondctl [--workspace DIR] run leaderboard --project NAME [--metric M] [--json]\n"
+        "                               each user's best finished run of the project (a lesson, a class task)\n"
         "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
         "0 finished, 85 preempted, 1 failed or cancelled. Without it, a cluster run returns once its job is\n"
         "submitted. A cluster that asks for a password or a one-time code asks on the terminal.\n");
@@ -405,6 +408,34 @@ int runList(Workspace &ws, const Options &o, Io &io) {
     return kOk;
 }
 
+int runLeaderboard(Workspace &ws, const Options &o, Io &io) {
+    const QString projectName = o.values.value(QStringLiteral("--project"));
+    if (projectName.isEmpty() || !o.positional.isEmpty())
+        return io.err << tr("diamondctl: run leaderboard needs --project NAME\n"), kUsage;
+    RunStore store(ws);
+    const auto project = store.projectByName(projectName);
+    if (!project) return io.err << tr("diamondctl: there is no project '%1'\n").arg(projectName), kFailed;
+    QString error;
+    const auto board = app::projectLeaderboard(store, project->id, o.values.value(QStringLiteral("--metric")), &error);
+    if (!board) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    if (o.json) return printJson(io, app::leaderboardJson(*board)), kOk;
+    if (board->entries.isEmpty()) {
+        io.out << tr("No finished run of %1 has %2 yet.\n")
+                      .arg(board->project, board->metric.isEmpty() ? tr("a validation metric") : board->metric);
+        return kOk;
+    }
+    io.out << tr("%1, best %2 per user (%3 is better)\n")
+                  .arg(board->project, board->metric, board->higherIsBetter ? tr("higher") : tr("lower"));
+    io.out << tr("rank").rightJustified(4) << "  " << tr("user").leftJustified(16) << "  "
+           << tr("value").rightJustified(10) << "  " << tr("runs").rightJustified(4) << "  " << tr("best run") << '\n';
+    for (const app::LeaderboardEntry &e : board->entries)
+        io.out << QString::number(e.rank).rightJustified(4) << "  " << e.user.leftJustified(16) << "  "
+               << QString::number(e.value, 'g', 6).rightJustified(10) << "  "
+               << QString::number(e.finishedRuns).rightJustified(4) << "  " << tr("#%1 %2").arg(e.runId).arg(e.runName)
+               << '\n';
+    return kOk;
+}
+
 int runMetrics(RunService &service, qint64 runId, const Options &o, Io &io) {
     const PointFormat format = o.flags.contains(QStringLiteral("--csv")) ? PointFormat::Csv
                                : o.json                                  ? PointFormat::JsonLines
@@ -438,9 +469,10 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),   QStringLiteral("list"),   QStringLiteral("show"),
-                                   QStringLiteral("metrics"), QStringLiteral("logs"),   QStringLiteral("cancel"),
-                                   QStringLiteral("resume"),  QStringLiteral("export"), QStringLiteral("delete")};
+    static const QStringList known{QStringLiteral("start"),      QStringLiteral("list"),   QStringLiteral("show"),
+                                   QStringLiteral("metrics"),    QStringLiteral("logs"),   QStringLiteral("cancel"),
+                                   QStringLiteral("resume"),     QStringLiteral("export"), QStringLiteral("delete"),
+                                   QStringLiteral("leaderboard")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;
@@ -450,13 +482,19 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
             ? QStringList{QStringLiteral("--spec"),    QStringLiteral("--config"), QStringLiteral("--project"),
                           QStringLiteral("--name"),    QStringLiteral("--target"), QStringLiteral("--nproc"),
                           QStringLiteral("--threads"), QStringLiteral("--job")}
-        : sub == QLatin1String("export") ? QStringList{QStringLiteral("--out")}
-                                         : QStringList{};
+        : sub == QLatin1String("export")      ? QStringList{QStringLiteral("--out")}
+        : sub == QLatin1String("leaderboard") ? QStringList{QStringLiteral("--project"), QStringLiteral("--metric")}
+                                              : QStringList{};
     if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv")}, &o, io)) return kUsage;
 
     Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     if (sub == QLatin1String("start")) return runStart(o, ws, io);
+    if (sub == QLatin1String("leaderboard")) {
+        Session session(ws, io, true);
+        session.service.settleLocalRuns(); // runs whose engine has ended
+        return runLeaderboard(ws, o, io);
+    }
     const bool followRun = o.flags.contains(QStringLiteral("--follow"));
     if (sub == QLatin1String("list")) {
         Session session(ws, io, true);

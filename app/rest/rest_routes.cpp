@@ -4,6 +4,7 @@
 #include "app/cluster/cluster_store.h"
 #include "app/rest/client_data.h"
 #include "app/run/compute_usage.h"
+#include "app/run/leaderboard.h"
 #include "app/run/run_json.h"
 #include "app/run/run_service.h"
 #include "app/run/run_store.h"
@@ -78,6 +79,17 @@ RestServer::Reply RestServer::listProjects(const Request &) {
     for (const Project &p : RunStore(ws_).projects())
         a.append(projectJson(p));
     return jsonReply({{QStringLiteral("projects"), a}});
+}
+
+RestServer::Reply RestServer::getLeaderboard(const Request &req) {
+    const QString metric = QUrlQuery(req.http.url).queryItemValue(QStringLiteral("metric"), QUrl::FullyDecoded);
+    if (metric.size() > 100)
+        return errorReply(400, QStringLiteral("bad_request"), tr("\"metric\" is longer than 100 characters"));
+    RunStore store(ws_);
+    QString error;
+    const auto board = projectLeaderboard(store, req.ids.value(0), metric, &error);
+    if (!board) return errorReply(404, QStringLiteral("not_found"), error);
+    return jsonReply(leaderboardJson(*board));
 }
 
 RestServer::Reply RestServer::createProject(const Request &req) {

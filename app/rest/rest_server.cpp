@@ -104,6 +104,7 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"GET", "/api/v1/me", &RestServer::whoAmI, kEveryone},
             {"GET", "/api/v1/projects", &RestServer::listProjects, kEveryone},
             {"POST", "/api/v1/projects", &RestServer::createProject, kStaff},
+            {"GET", "/api/v1/projects/{id}/leaderboard", &RestServer::getLeaderboard, kStaff},
             {"POST", "/api/v1/specs/validate", &RestServer::validateSpec, kEveryone},
             {"POST", "/api/v1/specs/info", &RestServer::specInfo, kEveryone},
             {"GET", "/api/v1/runs", &RestServer::listRuns, kEveryone},

@@ -131,6 +131,7 @@ private:
     // rest_routes.cpp
     Reply getOpenApi(const Request &);
     Reply listProjects(const Request &);
+    Reply getLeaderboard(const Request &);
     Reply createProject(const Request &);
     Reply validateSpec(const Request &);
     Reply specInfo(const Request &);

@@ -479,7 +479,7 @@ bool RunStore::setOwner(qint64 runId, const QString &owner) {
     error_.clear();
     QSqlQuery q(db());
     q.prepare(QStringLiteral("UPDATE runs SET owner = ?, updated_at = ? WHERE id = ?"));
-    q.addBindValue(owner);
+    q.addBindValue(owner.isEmpty() ? QStringLiteral("") : owner); // a null QString would bind NULL (not allowed)
     q.addBindValue(databaseTimestamp());
     q.addBindValue(runId);
     if (!q.exec()) return fail(q.lastError().text());

@@ -288,6 +288,53 @@ private Q_SLOTS:
                  2);
     }
 
+    void instructorsSeeTheClassLeaderboard() {
+        // The finished runs of project Class so far: ada's, grace's, kim's and the owner's (spirals, 20-50 steps).
+        qint64 project = 0;
+        for (const QJsonValue &v : server_.request("GET", QStringLiteral("/api/v1/projects"), {}, instructor_)
+                                       .json()
+                                       .value(QStringLiteral("projects"))
+                                       .toArray())
+            if (v.toObject().value(QStringLiteral("name")).toString() == QLatin1String("Class"))
+                project = v.toObject().value(QStringLiteral("id")).toInteger();
+        QVERIFY(project > 0);
+        const QString path = QStringLiteral("/api/v1/projects/%1/leaderboard").arg(project);
+        const RestResponse board = server_.request("GET", path, {}, instructor_);
+        QVERIFY2(board.status == 200, board.body.constData());
+        QCOMPARE(board.json().value(QStringLiteral("metric")).toString(), QStringLiteral("val_accuracy"));
+        const QJsonArray entries = board.json().value(QStringLiteral("entries")).toArray();
+        QStringList users;
+        double previous = 2;
+        for (const QJsonValue &v : entries) {
+            const QJsonObject e = v.toObject();
+            users << e.value(QStringLiteral("user")).toString();
+            QVERIFY(e.value(QStringLiteral("value")).toDouble() <= previous);
+            previous = e.value(QStringLiteral("value")).toDouble();
+        }
+        users.sort();
+        QCOMPARE(users, (QStringList{QStringLiteral("ada"), QStringLiteral("grace"), QStringLiteral("kim"),
+                                     QStringLiteral("owner")}));
+        QCOMPARE(entries.first().toObject().value(QStringLiteral("rank")).toInt(), 1);
+        // By loss, lowest first; students may not see the class's results.
+        const RestResponse byLoss = server_.request("GET", path + QStringLiteral("?metric=val_loss"), {}, admin_);
+        QCOMPARE(byLoss.json().value(QStringLiteral("higher_is_better")).toBool(), false);
+        QCOMPARE(server_.request("GET", path, {}, student_).status, 403);
+        QCOMPARE(server_.request("GET", QStringLiteral("/api/v1/projects/99999/leaderboard"), {}, instructor_).status,
+                 404);
+        QCOMPARE(
+            server_.request("GET", path + QStringLiteral("?metric=") + QString(200, QLatin1Char('m')), {}, instructor_)
+                .status,
+            400);
+        QString text;
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("leaderboard"), QStringLiteral("--project"),
+                      QStringLiteral("Class")},
+                     &text),
+                 0);
+        QVERIFY2(text.contains(QStringLiteral("val_accuracy")) && text.contains(QStringLiteral("grace")),
+                 qPrintable(text));
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("leaderboard")}), 2);
+    }
+
     void adminsManageUsersAndOldTokensStopWorking() {
         const RestResponse made =
             server_.request("POST", QStringLiteral("/api/v1/users"),
