@@ -276,6 +276,22 @@
         <source>%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
         <translation>%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).</translation>
     </message>
+    <message>
+        <source>There is no project %1.</source>
+        <translation>There is no project %1.</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder for the sample datasets: %1</source>
+        <translation>Cannot create a temporary folder for the sample datasets: %1</translation>
+    </message>
+    <message>
+        <source>Cannot copy the sample dataset %1 to %2.</source>
+        <translation>Cannot copy the sample dataset %1 to %2.</translation>
+    </message>
+    <message>
+        <source>Cannot register the sample dataset %1: %2</source>
+        <translation>Cannot register the sample dataset %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>

@@ -276,6 +276,22 @@
         <source>%1 has no array the engine reads (float32, float64, int64, int32 or uint8 arrays).</source>
         <translation>%1 中没有引擎可读取的数组（float32、float64、int64、int32 或 uint8 数组）。</translation>
     </message>
+    <message>
+        <source>There is no project %1.</source>
+        <translation>没有项目 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder for the sample datasets: %1</source>
+        <translation>无法为示例数据集创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Cannot copy the sample dataset %1 to %2.</source>
+        <translation>无法将示例数据集 %1 复制到 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot register the sample dataset %1: %2</source>
+        <translation>无法登记示例数据集 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>

@@ -1,12 +1,15 @@
 #include "app/workspace/sample_workspace.h"
 
+#include "app/data/dataset_store.h"
 #include "app/run/run_store.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 
 namespace diamond::app {
 
@@ -36,6 +39,53 @@ QString sampleProjectName() { return QStringLiteral("Examples"); }
 
 QStringList sampleExampleNames() {
     return QDir(QStringLiteral(":/examples")).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+QStringList sampleDatasetNames() {
+    QJsonObject catalogue;
+    QString ignored;
+    QStringList names;
+    if (!readObject(QStringLiteral(":/datasets/catalogue.json"), &catalogue, &ignored)) return names;
+    for (const QJsonValue &v : catalogue.value(QLatin1String("datasets")).toArray())
+        names << v.toObject().value(QLatin1String("name")).toString();
+    return names;
+}
+
+bool registerSampleDatasets(Workspace &workspace, QString *error) {
+    QString localError;
+    QString &err = error ? *error : localError;
+    QJsonObject catalogue;
+    if (!readObject(QStringLiteral(":/datasets/catalogue.json"), &catalogue, &err)) return false;
+    DatasetStore store(workspace);
+    QStringList existing;
+    for (const DatasetSummary &d : store.list())
+        existing << d.name;
+    QTemporaryDir scratch; // the importer reads files on disk, not resources
+    if (!scratch.isValid()) {
+        err = tr("Cannot create a temporary folder for the sample datasets: %1").arg(scratch.errorString());
+        return false;
+    }
+    for (const QJsonValue &v : catalogue.value(QLatin1String("datasets")).toArray()) {
+        const QJsonObject d = v.toObject();
+        const QString name = d.value(QLatin1String("name")).toString();
+        const QString file = d.value(QLatin1String("file")).toString();
+        if (existing.contains(name)) continue;
+        const QString copy = scratch.filePath(file);
+        if (!QFile::copy(QStringLiteral(":/datasets/") + file, copy)) {
+            err = tr("Cannot copy the sample dataset %1 to %2.").arg(file, copy);
+            return false;
+        }
+        // Stored with the version: in English whatever the interface's language, like the catalogue itself.
+        const QString provenance =
+            QStringLiteral("%1. Origin: %2. Licence: %3")
+                .arg(d.value(QLatin1String("title")).toString(), d.value(QLatin1String("origin")).toString(),
+                     d.value(QLatin1String("licence")).toString());
+        if (!store.addVersion(name, copy, {}, nullptr, provenance)) {
+            err = tr("Cannot register the sample dataset %1: %2").arg(name, store.errorString());
+            return false;
+        }
+    }
+    return true;
 }
 
 bool populateSampleWorkspace(Workspace &workspace, QString *error) {
@@ -70,7 +120,7 @@ bool populateSampleWorkspace(Workspace &workspace, QString *error) {
             return false;
         }
     }
-    return true;
+    return registerSampleDatasets(workspace, &err);
 }
 
 bool openWorkspaceWithExamples(Workspace &workspace, const QString &folder) {

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -267,6 +268,49 @@ private Q_SLOTS:
         const Result r = ctl(startArgs(broken_) << QStringLiteral("--follow"));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("optimizer.name")), qPrintable(r.err));
+    }
+
+    void trainsOnTheShippedIrisDataset() {
+        // A workspace made with its sample contents has the real datasets; an MLP learns iris from the registered
+        // copy ("dataset": "iris"), and the run records the version.
+        const QString mainWorkspace = ws_;
+        ws_ = home_.filePath(QStringLiteral("with-examples"));
+        QCOMPARE(ctl({QStringLiteral("init")}).exitCode, 0);
+        QFile specFile(spec_);
+        QVERIFY(specFile.open(QIODevice::ReadOnly));
+        QJsonObject spec = QJsonDocument::fromJson(specFile.readAll()).object();
+        QJsonArray inputs = spec.value(QStringLiteral("inputs")).toArray();
+        QJsonObject x = inputs.first().toObject();
+        x.insert(QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 4});
+        inputs.replace(0, x);
+        spec.insert(QStringLiteral("inputs"), inputs);
+        QFile configFile(config_);
+        QVERIFY(configFile.open(QIODevice::ReadOnly));
+        QJsonObject config = QJsonDocument::fromJson(configFile.readAll()).object();
+        config.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("source"), QStringLiteral("csv")},
+                                                          {QStringLiteral("dataset"), QStringLiteral("iris")},
+                                                          {QStringLiteral("target"), QStringLiteral("species")},
+                                                          {QStringLiteral("validation_split"), 0.3}});
+        config.insert(QStringLiteral("steps"), 200);
+        const QString specPath = home_.filePath(QStringLiteral("iris-spec.json"));
+        const QString configPath = home_.filePath(QStringLiteral("iris-run.json"));
+        for (const auto &[path, json] : {std::pair(specPath, spec), std::pair(configPath, config)}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(json).toJson());
+        }
+        const Result r = ctl({QStringLiteral("run"), QStringLiteral("start"), QStringLiteral("--spec"), specPath,
+                              QStringLiteral("--config"), configPath, QStringLiteral("--follow")});
+        ws_ = mainWorkspace;
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const QRegularExpression accuracy(QStringLiteral("\"val_accuracy\":([0-9.]+)"));
+        const auto m = accuracy.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out.right(400)));
+        QVERIFY2(m.captured(1).toDouble() >= 0.8, qPrintable(m.captured(0)));
+        ws_ = home_.filePath(QStringLiteral("with-examples"));
+        const Result show = ctl({QStringLiteral("run"), QStringLiteral("show"), QStringLiteral("5")});
+        ws_ = mainWorkspace;
+        QVERIFY2(show.out.contains(QStringLiteral("iris@1")), qPrintable(show.out));
     }
 
     void badUsage() {

@@ -1,4 +1,5 @@
 // Workspace, schema migrations, RunStore and the sample workspace on real SQLite files in temporary folders.
+#include "app/data/dataset_store.h"
 #include "app/run/run_store.h"
 #include "app/workspace/sample_workspace.h"
 #include "app/workspace/schema_migrations.h"
@@ -7,6 +8,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -348,6 +350,53 @@ private Q_SLOTS:
                      QStringLiteral("diamond.spec/1"));
         }
         QCOMPARE(scalar(ws.database(), QStringLiteral("SELECT COUNT(*) FROM architectures")).toInt(), 4);
+    }
+
+    void sampleWorkspaceRegistersRealDatasets() {
+        QTemporaryDir dir;
+        Workspace ws;
+        QVERIFY(ws.create(dir.path()));
+        QCOMPARE(sampleDatasetNames(), (QStringList{QStringLiteral("iris"), QStringLiteral("wine"),
+                                                    QStringLiteral("breast_cancer"), QStringLiteral("digits")}));
+        // A dataset of the user's named like a sample one is kept as it is.
+        const QString own = dir.filePath(QStringLiteral("own.csv"));
+        {
+            QFile f(own);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("a,b,label\n1,2,x\n3,4,y\n");
+        }
+        DatasetStore datasets(ws);
+        QVERIFY2(datasets.addVersion(QStringLiteral("wine"), own), qPrintable(datasets.errorString()));
+        QString error;
+        QVERIFY2(populateSampleWorkspace(ws, &error), qPrintable(error));
+        QVERIFY2(registerSampleDatasets(ws, &error), qPrintable(error)); // again: nothing new
+        const QList<DatasetSummary> all = datasets.list();
+        QCOMPARE(all.size(), 4);
+        QCOMPARE(datasets.versions(QStringLiteral("wine")).size(), 1);
+        QCOMPARE(datasets.resolve(QStringLiteral("wine"))->rows, 2);
+
+        struct Expected {
+            const char *name;
+            qint64 rows;
+            int classes;
+            const char *origin;
+        };
+        for (const Expected &e : {Expected{"iris", 150, 3, "Fisher"}, Expected{"breast_cancer", 569, 2, "Wolberg"},
+                                  Expected{"digits", 1797, 10, "Alpaydin"}}) {
+            const auto v = datasets.resolve(QLatin1String(e.name));
+            QVERIFY2(v, e.name);
+            QCOMPARE(v->version, 1);
+            QCOMPARE(v->format, QStringLiteral("csv"));
+            QCOMPARE(v->rows, e.rows);
+            QCOMPARE(v->schema.value(QStringLiteral("classes")).toObject().size(), e.classes);
+            QVERIFY2(v->source.contains(QLatin1String(e.origin)), qPrintable(v->source));
+            QVERIFY2(v->source.contains(QStringLiteral("Licence: CC BY 4.0")), qPrintable(v->source));
+        }
+        const QJsonObject iris = datasets.resolve(QStringLiteral("iris"))->schema;
+        QCOMPARE(iris.value(QStringLiteral("classes")).toObject().value(QStringLiteral("versicolor")).toInt(), 50);
+        QCOMPARE(
+            iris.value(QStringLiteral("columns")).toArray().first().toObject().value(QStringLiteral("name")).toString(),
+            QStringLiteral("sepal_length_cm"));
     }
 
     void firstStartAddsExamplesOnce() {

@@ -105,11 +105,26 @@ private Q_SLOTS:
         showData->trigger();
         auto *page = qobject_cast<ui::DatasetsPage *>(window.tabs()->currentWidget());
         QVERIFY2(page, "View ▸ Data did not show the Data page");
-        QCOMPARE(page->list()->count(), 0);
+        // The real datasets of a new workspace, each with its origin and licence.
+        QCOMPARE(page->list()->count(), 4);
+        QList<QListWidgetItem *> iris = page->list()->findItems(QStringLiteral("iris\n"), Qt::MatchStartsWith);
+        QCOMPARE(iris.size(), 1);
+        page->list()->setCurrentItem(iris.first());
+        QTRY_COMPARE(page->currentVersion().name, QStringLiteral("iris"));
+        QCOMPARE(page->currentVersion().rows, 150);
+        bool licenceShown = false;
+        for (QLabel *label : page->findChildren<QLabel *>())
+            licenceShown = licenceShown || (label->isVisible() && label->text().contains(QStringLiteral("Fisher")) &&
+                                            label->text().contains(QStringLiteral("Licence: CC BY 4.0")));
+        QVERIFY(licenceShown);
+        QCOMPARE(page->balanceView()->classes().size(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(page->preview()->summary().contains(QStringLiteral("150")), 30000);
+        QCOMPARE(page->preview()->table()->horizontalHeaderItem(0)->text(), QStringLiteral("sepal_length_cm"));
+        shoot(&window, "data-page-iris.png");
 
         // Add file… opens the file dialog; choosing the CSV imports it.
         QCOMPARE(addThroughFileDialog(window, page, csv), QStringLiteral("three_blobs@1"));
-        QCOMPARE(page->list()->count(), 1);
+        QCOMPARE(page->list()->count(), 5);
         QCOMPARE(page->currentVersion().rows, 300);
         QVERIFY2(page->problemsLabel()->text().contains(QStringLiteral("skip_rows")),
                  qPrintable(page->problemsLabel()->text()));
