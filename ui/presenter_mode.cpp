@@ -23,7 +23,11 @@ PresenterMode::PresenterMode(QMainWindow *window, QList<QDockWidget *> docksToHi
     : QObject(window), window_(window), docksToHide_(std::move(docksToHide)) {}
 
 PresenterMode::~PresenterMode() {
-    if (active_) --g_presenting;
+    if (!active_) return;
+    // The window is going away (its state no longer matters); the application keeps running with its own look.
+    --g_presenting;
+    QApplication::setFont(savedFont_);
+    QApplication::setPalette(savedPalette_);
 }
 
 bool PresenterMode::anyPresenting() { return g_presenting > 0; }

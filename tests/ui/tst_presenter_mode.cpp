@@ -150,6 +150,22 @@ private Q_SLOTS:
         QVERIFY(!dock(window, "runsDock")->isVisible());
     }
 
+    void aWindowDeletedWhilePresentingGivesTheLookBack() {
+        const QFont font = QApplication::font();
+        const QColor base = QApplication::palette().color(QPalette::Base);
+        {
+            MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws")));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTest::keyClick(&window, Qt::Key_F5);
+            QVERIFY(window.presenterMode()->isActive());
+            QCOMPARE(PresenterMode::curveLineWidth(), PresenterMode::kCurveLineWidth);
+        } // deleted without close()
+        QCOMPARE(QApplication::font(), font);
+        QCOMPARE(QApplication::palette().color(QPalette::Base), base);
+        QCOMPARE(PresenterMode::curveLineWidth(), 1.0);
+    }
+
     void closingWhilePresentingKeepsTheWindowLayout() {
         {
             MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws")));
