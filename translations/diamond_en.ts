@@ -292,6 +292,198 @@
         <source>Cannot register the sample dataset %1: %2</source>
         <translation>Cannot register the sample dataset %1: %2</translation>
     </message>
+    <message>
+        <source>%1: &quot;%2&quot; must be an object of language -&gt; text.</source>
+        <translation>%1: "%2" must be an object of language -&gt; text.</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot;.%3 must be text.</source>
+        <translation>%1: "%2".%3 must be text.</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; has no English (&quot;en&quot;) text.</source>
+        <translation>%1: "%2" has no English ("en") text.</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message>
+        <source>%1 is not an object.</source>
+        <translation>%1 is not an object.</translation>
+    </message>
+    <message>
+        <source>%1: &quot;id&quot; must be 1-64 characters a-z, 0-9 and &apos;-&apos;.</source>
+        <translation>%1: "id" must be 1-64 characters a-z, 0-9 and '-'.</translation>
+    </message>
+    <message>
+        <source>step %1 (%2)</source>
+        <translation>step %1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: the id is used by an earlier step.</source>
+        <translation>%1: the id is used by an earlier step.</translation>
+    </message>
+    <message>
+        <source>%1: show.page &quot;%2&quot; is not one of %3.</source>
+        <translation>%1: show.page "%2" is not one of %3.</translation>
+    </message>
+    <message>
+        <source>%1: &quot;check&quot; must be an object with a &quot;kind&quot;.</source>
+        <translation>%1: "check" must be an object with a "kind".</translation>
+    </message>
+    <message>
+        <source>%1: check: %2</source>
+        <translation>%1: check: %2</translation>
+    </message>
+    <message>
+        <source>the file has %1 bytes, more than the %2 a lesson may have.</source>
+        <translation>the file has %1 bytes, more than the %2 a lesson may have.</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>line %1: %2</translation>
+    </message>
+    <message>
+        <source>the lesson must be a JSON object.</source>
+        <translation>the lesson must be a JSON object.</translation>
+    </message>
+    <message>
+        <source>&quot;format&quot; must be &quot;diamond.lesson/1&quot;.</source>
+        <translation>"format" must be "diamond.lesson/1".</translation>
+    </message>
+    <message>
+        <source>&quot;id&quot; must be 1-64 characters a-z, 0-9 and &apos;-&apos;.</source>
+        <translation>"id" must be 1-64 characters a-z, 0-9 and '-'.</translation>
+    </message>
+    <message>
+        <source>&quot;project&quot; is longer than 200 characters.</source>
+        <translation>"project" is longer than 200 characters.</translation>
+    </message>
+    <message>
+        <source>lesson</source>
+        <translation>lesson</translation>
+    </message>
+    <message>
+        <source>&quot;steps&quot; must be a non-empty array.</source>
+        <translation>"steps" must be a non-empty array.</translation>
+    </message>
+    <message>
+        <source>a lesson has at most 100 steps, this one %1.</source>
+        <translation>a lesson has at most 100 steps, this one %1.</translation>
+    </message>
+    <message>
+        <source>unknown parameter &quot;%1&quot;.</source>
+        <translation>unknown parameter "%1".</translation>
+    </message>
+    <message>
+        <source>parameter &quot;%1&quot; has the wrong type.</source>
+        <translation>parameter "%1" has the wrong type.</translation>
+    </message>
+    <message>
+        <source>No network is open in the designer.</source>
+        <translation>No network is open in the designer.</translation>
+    </message>
+    <message>
+        <source>The network open is &quot;%1&quot;.</source>
+        <translation>The network open is "%1".</translation>
+    </message>
+    <message>
+        <source>The input has %1 features; the data has %2.</source>
+        <translation>The input has %1 features; the data has %2.</translation>
+    </message>
+    <message>
+        <source>no fixed number of</source>
+        <translation>no fixed number of</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>The network &quot;%1&quot; matches.</source>
+        <translation>The network "%1" matches.</translation>
+    </message>
+    <message>
+        <source>Best %1: %2.</source>
+        <translation>Best %1: %2.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 runs with different %3 finished.</source>
+        <translation>%1 of %2 runs with different %3 finished.</translation>
+    </message>
+    <message>
+        <source>Best %1 so far: %2; the step needs %3.</source>
+        <translation>Best %1 so far: %2; the step needs %3.</translation>
+    </message>
+    <message>
+        <source>No run has finished since the lesson started.</source>
+        <translation>No run has finished since the lesson started.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 runs finished.</source>
+        <translation>%1 of %2 runs finished.</translation>
+    </message>
+    <message>
+        <source>No runs compared yet.</source>
+        <translation>No runs compared yet.</translation>
+    </message>
+    <message>
+        <source>No sweep started since the lesson started.</source>
+        <translation>No sweep started since the lesson started.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials finished; the sweep has not finished yet.</source>
+        <translation>%1 of %2 trials finished; the sweep has not finished yet.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is in the gallery.</source>
+        <translation>"%1" is in the gallery.</translation>
+    </message>
+    <message>
+        <source>No model published since the lesson started.</source>
+        <translation>No model published since the lesson started.</translation>
+    </message>
+    <message>
+        <source>No cluster is configured.</source>
+        <translation>No cluster is configured.</translation>
+    </message>
+    <message>
+        <source>Run %1 uses %2.</source>
+        <translation>Run %1 uses %2.</translation>
+    </message>
+    <message>
+        <source>No run has used a registered dataset yet.</source>
+        <translation>No run has used a registered dataset yet.</translation>
+    </message>
+    <message>
+        <source>No run has used the dataset %1 yet.</source>
+        <translation>No run has used the dataset %1 yet.</translation>
+    </message>
+    <message>
+        <source>unknown kind &quot;%1&quot;; known kinds: %2.</source>
+        <translation>unknown kind "%1"; known kinds: %2.</translation>
+    </message>
+    <message>
+        <source>&quot;min&quot; and &quot;max&quot; need a &quot;metric&quot;.</source>
+        <translation>"min" and "max" need a "metric".</translation>
+    </message>
+    <message>
+        <source>Press Next when you are ready.</source>
+        <translation>Press Next when you are ready.</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>No workspace is open.</translation>
+    </message>
+    <message>
+        <source>Unknown check &quot;%1&quot;.</source>
+        <translation>Unknown check "%1".</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -687,6 +879,41 @@
     <message>
         <source>The engine&apos;s dry run ended with exit code %1: %2</source>
         <translation>The engine's dry run ended with exit code %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::LessonProgressStore</name>
+    <message>
+        <source>Cannot save the start of lesson %1: %2</source>
+        <translation>Cannot save the start of lesson %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read the progress of lesson %1: %2</source>
+        <translation>Cannot read the progress of lesson %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot reset lesson %1: %2</source>
+        <translation>Cannot reset lesson %1: %2</translation>
+    </message>
+    <message>
+        <source>A step id is empty.</source>
+        <translation>A step id is empty.</translation>
+    </message>
+    <message>
+        <source>Cannot save step %1 of lesson %2: %3</source>
+        <translation>Cannot save step %1 of lesson %2: %3</translation>
+    </message>
+    <message>
+        <source>Cannot read the lesson progress: %1</source>
+        <translation>Cannot read the lesson progress: %1</translation>
+    </message>
+    <message>
+        <source>Cannot record the activity %1: %2</source>
+        <translation>Cannot record the activity %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read the learning activity: %1</source>
+        <translation>Cannot read the learning activity: %1</translation>
     </message>
 </context>
 <context>
@@ -3542,6 +3769,114 @@ Connect ports by dragging from an output to an input.</translation>
     </message>
 </context>
 <context>
+    <name>diamond::ui::LearnPage</name>
+    <message>
+        <source>%v of %m steps done</source>
+        <translation>%v of %m steps done</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>&amp;Back</translation>
+    </message>
+    <message>
+        <source>&amp;Show me</source>
+        <translation>&amp;Show me</translation>
+    </message>
+    <message>
+        <source>Show the page of this step and highlight what to use</source>
+        <translation>Show the page of this step and highlight what to use</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>&amp;Next</translation>
+    </message>
+    <message>
+        <source>Start &amp;over</source>
+        <translation>Start &amp;over</translation>
+    </message>
+    <message>
+        <source>Forget this lesson&apos;s progress and take it again</source>
+        <translation>Forget this lesson's progress and take it again</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>Who</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>Best</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1. %2
+%n min</source>
+        <translation><numerusform>%1. %2
+%n min</numerusform><numerusform>%1. %2
+%n min</numerusform></translation>
+    </message>
+    <message>
+        <source> · ✓ done</source>
+        <translation> · ✓ done</translation>
+    </message>
+    <message>
+        <source> · %1 of %2 steps</source>
+        <translation> · %1 of %2 steps</translation>
+    </message>
+    <message>
+        <source> · needs a cluster</source>
+        <translation> · needs a cluster</translation>
+    </message>
+    <message>
+        <source>Learn Diamond</source>
+        <translation>Learn Diamond</translation>
+    </message>
+    <message>
+        <source>Short lessons that check your work as you go. Choose one on the left; each takes a few minutes and your progress is saved in the workspace.</source>
+        <translation>Short lessons that check your work as you go. Choose one on the left; each takes a few minutes and your progress is saved in the workspace.</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>Step %1 of %2: %3</translation>
+    </message>
+    <message>
+        <source>&amp;Finish</source>
+        <translation>&amp;Finish</translation>
+    </message>
+    <message>
+        <source>✓ Done: %1</source>
+        <translation>✓ Done: %1</translation>
+    </message>
+    <message>
+        <source>Not yet: %1</source>
+        <translation>Not yet: %1</translation>
+    </message>
+    <message>
+        <source>Not yet: %1
+Hint: %2</source>
+        <translation>Not yet: %1
+Hint: %2</translation>
+    </message>
+    <message>
+        <source>✓ Lesson complete. Choose the next lesson on the left.</source>
+        <translation>✓ Lesson complete. Choose the next lesson on the left.</translation>
+    </message>
+    <message>
+        <source>Leaderboard of this lesson: no finished run yet.</source>
+        <translation>Leaderboard of this lesson: no finished run yet.</translation>
+    </message>
+    <message>
+        <source>Leaderboard of this lesson (%1)</source>
+        <translation>Leaderboard of this lesson (%1)</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>you</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -3882,6 +4217,26 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>Large fonts, thick chart lines and high contrast for a projector (F5)</source>
         <translation>Large fonts, thick chart lines and high contrast for a projector (F5)</translation>
+    </message>
+    <message>
+        <source>✓ %1: step &quot;%2&quot; done.</source>
+        <translation>✓ %1: step "%2" done.</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>&amp;Lessons</translation>
+    </message>
+    <message>
+        <source>Short lessons that check your work as you go (F1)</source>
+        <translation>Short lessons that check your work as you go (F1)</translation>
+    </message>
+    <message>
+        <source>Learn</source>
+        <translation>Learn</translation>
+    </message>
+    <message>
+        <source>Look for &quot;%1&quot; on this page.</source>
+        <translation>Look for "%1" on this page.</translation>
     </message>
 </context>
 <context>

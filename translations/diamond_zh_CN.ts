@@ -292,6 +292,198 @@
         <source>Cannot register the sample dataset %1: %2</source>
         <translation>无法登记示例数据集 %1：%2</translation>
     </message>
+    <message>
+        <source>%1: &quot;%2&quot; must be an object of language -&gt; text.</source>
+        <translation>%1："%2" 必须是“语言 -&gt; 文本”的对象。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot;.%3 must be text.</source>
+        <translation>%1："%2".%3 必须是文本。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; has no English (&quot;en&quot;) text.</source>
+        <translation>%1："%2" 没有英文（"en"）文本。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 is not an object.</source>
+        <translation>%1 不是对象。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;id&quot; must be 1-64 characters a-z, 0-9 and &apos;-&apos;.</source>
+        <translation>%1："id" 必须是 1–64 个字符，只含 a-z、0-9 和 '-'。</translation>
+    </message>
+    <message>
+        <source>step %1 (%2)</source>
+        <translation>第 %1 步（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the id is used by an earlier step.</source>
+        <translation>%1：该 id 已被前面的步骤使用。</translation>
+    </message>
+    <message>
+        <source>%1: show.page &quot;%2&quot; is not one of %3.</source>
+        <translation>%1：show.page "%2" 不是 %3 之一。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;check&quot; must be an object with a &quot;kind&quot;.</source>
+        <translation>%1："check" 必须是带有 "kind" 的对象。</translation>
+    </message>
+    <message>
+        <source>%1: check: %2</source>
+        <translation>%1：检查：%2</translation>
+    </message>
+    <message>
+        <source>the file has %1 bytes, more than the %2 a lesson may have.</source>
+        <translation>文件有 %1 字节，超过了课程允许的 %2 字节。</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>the lesson must be a JSON object.</source>
+        <translation>课程必须是一个 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>&quot;format&quot; must be &quot;diamond.lesson/1&quot;.</source>
+        <translation>"format" 必须是 "diamond.lesson/1"。</translation>
+    </message>
+    <message>
+        <source>&quot;id&quot; must be 1-64 characters a-z, 0-9 and &apos;-&apos;.</source>
+        <translation>"id" 必须是 1–64 个字符，只含 a-z、0-9 和 '-'。</translation>
+    </message>
+    <message>
+        <source>&quot;project&quot; is longer than 200 characters.</source>
+        <translation>"project" 超过 200 个字符。</translation>
+    </message>
+    <message>
+        <source>lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>&quot;steps&quot; must be a non-empty array.</source>
+        <translation>"steps" 必须是非空数组。</translation>
+    </message>
+    <message>
+        <source>a lesson has at most 100 steps, this one %1.</source>
+        <translation>一节课最多 100 步，这一节有 %1 步。</translation>
+    </message>
+    <message>
+        <source>unknown parameter &quot;%1&quot;.</source>
+        <translation>未知参数 "%1"。</translation>
+    </message>
+    <message>
+        <source>parameter &quot;%1&quot; has the wrong type.</source>
+        <translation>参数 "%1" 的类型不对。</translation>
+    </message>
+    <message>
+        <source>No network is open in the designer.</source>
+        <translation>设计器中没有打开网络。</translation>
+    </message>
+    <message>
+        <source>The network open is &quot;%1&quot;.</source>
+        <translation>当前打开的网络是“%1”。</translation>
+    </message>
+    <message>
+        <source>The input has %1 features; the data has %2.</source>
+        <translation>输入有 %1 个特征；数据有 %2 个。</translation>
+    </message>
+    <message>
+        <source>no fixed number of</source>
+        <translation>不固定数量的</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The network &quot;%1&quot; matches.</source>
+        <translation>网络“%1”符合要求。</translation>
+    </message>
+    <message>
+        <source>Best %1: %2.</source>
+        <translation>最佳 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 runs with different %3 finished.</source>
+        <translation>%3 不同的运行已完成 %1 个，共需 %2 个。</translation>
+    </message>
+    <message>
+        <source>Best %1 so far: %2; the step needs %3.</source>
+        <translation>目前最佳 %1：%2；这一步需要 %3。</translation>
+    </message>
+    <message>
+        <source>No run has finished since the lesson started.</source>
+        <translation>课程开始以来还没有运行完成。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 runs finished.</source>
+        <translation>已完成 %1 个运行，共需 %2 个。</translation>
+    </message>
+    <message>
+        <source>No runs compared yet.</source>
+        <translation>还没有比较过运行。</translation>
+    </message>
+    <message>
+        <source>No sweep started since the lesson started.</source>
+        <translation>课程开始以来还没有开始扫描。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials finished; the sweep has not finished yet.</source>
+        <translation>已完成 %1 个试验，共需 %2 个；扫描尚未结束。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is in the gallery.</source>
+        <translation>“%1”已在模型库中。</translation>
+    </message>
+    <message>
+        <source>No model published since the lesson started.</source>
+        <translation>课程开始以来还没有发布模型。</translation>
+    </message>
+    <message>
+        <source>No cluster is configured.</source>
+        <translation>还没有配置集群。</translation>
+    </message>
+    <message>
+        <source>Run %1 uses %2.</source>
+        <translation>运行 %1 使用 %2。</translation>
+    </message>
+    <message>
+        <source>No run has used a registered dataset yet.</source>
+        <translation>还没有运行使用已登记的数据集。</translation>
+    </message>
+    <message>
+        <source>No run has used the dataset %1 yet.</source>
+        <translation>还没有运行使用数据集 %1。</translation>
+    </message>
+    <message>
+        <source>unknown kind &quot;%1&quot;; known kinds: %2.</source>
+        <translation>未知类型 "%1"；已知类型：%2。</translation>
+    </message>
+    <message>
+        <source>&quot;min&quot; and &quot;max&quot; need a &quot;metric&quot;.</source>
+        <translation>"min" 和 "max" 需要 "metric"。</translation>
+    </message>
+    <message>
+        <source>Press Next when you are ready.</source>
+        <translation>准备好后按“下一步”。</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>未打开工作区。</translation>
+    </message>
+    <message>
+        <source>Unknown check &quot;%1&quot;.</source>
+        <translation>未知检查 "%1"。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -687,6 +879,41 @@
     <message>
         <source>The engine&apos;s dry run ended with exit code %1: %2</source>
         <translation>引擎试运行结束，退出码 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::LessonProgressStore</name>
+    <message>
+        <source>Cannot save the start of lesson %1: %2</source>
+        <translation>无法保存课程 %1 的开始：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read the progress of lesson %1: %2</source>
+        <translation>无法读取课程 %1 的进度：%2</translation>
+    </message>
+    <message>
+        <source>Cannot reset lesson %1: %2</source>
+        <translation>无法重置课程 %1：%2</translation>
+    </message>
+    <message>
+        <source>A step id is empty.</source>
+        <translation>步骤 id 为空。</translation>
+    </message>
+    <message>
+        <source>Cannot save step %1 of lesson %2: %3</source>
+        <translation>无法保存课程 %2 的步骤 %1：%3</translation>
+    </message>
+    <message>
+        <source>Cannot read the lesson progress: %1</source>
+        <translation>无法读取课程进度：%1</translation>
+    </message>
+    <message>
+        <source>Cannot record the activity %1: %2</source>
+        <translation>无法记录活动 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read the learning activity: %1</source>
+        <translation>无法读取学习活动：%1</translation>
     </message>
 </context>
 <context>
@@ -3539,6 +3766,113 @@ Connect ports by dragging from an output to an input.</source>
     </message>
 </context>
 <context>
+    <name>diamond::ui::LearnPage</name>
+    <message>
+        <source>%v of %m steps done</source>
+        <translation>已完成 %v / %m 步</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>上一步(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Show me</source>
+        <translation>演示给我看(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show the page of this step and highlight what to use</source>
+        <translation>显示这一步的页面并高亮要使用的控件</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start &amp;over</source>
+        <translation>重新开始(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Forget this lesson&apos;s progress and take it again</source>
+        <translation>清除这节课的进度并重新学习</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>谁</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1. %2
+%n min</source>
+        <translation><numerusform>%1. %2
+%n 分钟</numerusform></translation>
+    </message>
+    <message>
+        <source> · ✓ done</source>
+        <translation> · ✓ 已完成</translation>
+    </message>
+    <message>
+        <source> · %1 of %2 steps</source>
+        <translation> · 第 %1 / %2 步</translation>
+    </message>
+    <message>
+        <source> · needs a cluster</source>
+        <translation> · 需要集群</translation>
+    </message>
+    <message>
+        <source>Learn Diamond</source>
+        <translation>学习 Diamond</translation>
+    </message>
+    <message>
+        <source>Short lessons that check your work as you go. Choose one on the left; each takes a few minutes and your progress is saved in the workspace.</source>
+        <translation>边做边检查的小课程。在左侧选择一节；每节只需几分钟，进度保存在工作区中。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 / %2 步：%3</translation>
+    </message>
+    <message>
+        <source>&amp;Finish</source>
+        <translation>完成(&amp;F)</translation>
+    </message>
+    <message>
+        <source>✓ Done: %1</source>
+        <translation>✓ 完成：%1</translation>
+    </message>
+    <message>
+        <source>Not yet: %1</source>
+        <translation>尚未完成：%1</translation>
+    </message>
+    <message>
+        <source>Not yet: %1
+Hint: %2</source>
+        <translation>尚未完成：%1
+提示：%2</translation>
+    </message>
+    <message>
+        <source>✓ Lesson complete. Choose the next lesson on the left.</source>
+        <translation>✓ 课程完成。请在左侧选择下一节课。</translation>
+    </message>
+    <message>
+        <source>Leaderboard of this lesson: no finished run yet.</source>
+        <translation>本课排行榜：还没有完成的运行。</translation>
+    </message>
+    <message>
+        <source>Leaderboard of this lesson (%1)</source>
+        <translation>本课排行榜（%1）</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -3879,6 +4213,26 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>Large fonts, thick chart lines and high contrast for a projector (F5)</source>
         <translation>投影用：大字体、粗曲线、高对比度（F5）</translation>
+    </message>
+    <message>
+        <source>✓ %1: step &quot;%2&quot; done.</source>
+        <translation>✓ %1：步骤“%2”已完成。</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Short lessons that check your work as you go (F1)</source>
+        <translation>边做边检查的小课程（F1）</translation>
+    </message>
+    <message>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>Look for &quot;%1&quot; on this page.</source>
+        <translation>请在本页查找“%1”。</translation>
     </message>
 </context>
 <context>

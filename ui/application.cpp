@@ -39,7 +39,10 @@ void installTranslations(QApplication &app, QString language) {
     if (language.isEmpty()) language = QSettings().value(QStringLiteral("ui/language")).toString();
     const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
     auto *own = new CatalogueTranslator(&app);
-    if (own->loadCatalogue(locale)) QCoreApplication::installTranslator(own);
+    if (own->loadCatalogue(locale)) {
+        QCoreApplication::installTranslator(own);
+        QLocale::setDefault(locale); // lesson texts (ui/learn) follow the user-interface language
+    }
     auto *qt = new QTranslator(&app);
     if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))

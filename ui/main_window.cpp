@@ -15,6 +15,8 @@
 #include "ui/designer/layer_palette.h"
 #include "ui/designer/summary_panel.h"
 #include "ui/gallery/gallery_page.h"
+#include "ui/learn/learn_page.h"
+#include "ui/learn/widget_highlight.h"
 #include "ui/preferences_dialog.h"
 #include "ui/presenter_mode.h"
 #include "ui/run/compare_page.h"
@@ -79,6 +81,15 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
     clusters_->hide();
     data_ = new DatasetsPage(this);
     data_->hide();
+    learn_ = new LearnPage(this);
+    learn_->hide();
+    learn_->setDesignProvider([this] { return designer_->specJson(); });
+    highlight_ = new WidgetHighlight(this);
+    connect(learn_, &LearnPage::showRequested, this, &MainWindow::showLessonPlace);
+    connect(learn_, &LearnPage::lessonChanged, this, [this](const QString &project) { lessonProject_ = project; });
+    connect(learn_, &LearnPage::stepCompleted, this, [this](const QString &lesson, const QString &step) {
+        statusBar()->showMessage(tr("✓ %1: step \"%2\" done.").arg(lesson, step), 10000);
+    });
     connect(data_, &DatasetsPage::datasetsChanged, this, &MainWindow::refreshDatasets);
     connect(data_, &DatasetsPage::statusMessage, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
     connect(data_, &DatasetsPage::useInRunRequested, this, [this](const QString &name) {
@@ -295,6 +306,12 @@ void MainWindow::createActions() {
     runMenu->addAction(runsPanel_->deleteAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *learnAction = help->addAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&Lessons"), this,
+                                           [this] { showLearn(); });
+    learnAction->setObjectName(QStringLiteral("showLearn"));
+    learnAction->setShortcut(QKeySequence::HelpContents);
+    learnAction->setToolTip(tr("Short lessons that check your work as you go (F1)"));
+    help->addSeparator();
     help->addAction(tr("&About Diamond"), this, &MainWindow::showAbout);
 
     QToolBar *toolbar = addToolBar(tr("Main"));
@@ -316,6 +333,7 @@ void MainWindow::createActions() {
     toolbar->addAction(showClustersAction);
     toolbar->addSeparator();
     toolbar->addAction(presenting);
+    toolbar->addAction(learnAction);
 }
 
 void MainWindow::showDesignerDocks(bool show) {
@@ -388,7 +406,7 @@ void MainWindow::connectRunsPanel() {
 
 bool MainWindow::isPermanentPage(QWidget *page) const {
     return page == designer_ || page == runSetup_ || page == gallery_ || page == clusters_ || page == sweeps_ ||
-           page == data_;
+           page == data_ || page == learn_;
 }
 
 void MainWindow::chooseWorkspace() {

@@ -28,6 +28,8 @@ namespace diamond::ui {
 class ClusterManagerPage;
 class DatasetsPage;
 class GalleryPage;
+class LearnPage;
+class WidgetHighlight;
 class PresenterMode;
 class PublishDialog;
 class SignInPrompter;
@@ -70,6 +72,12 @@ public:
     sweep::SweepsPage *showSweeps();
     GalleryPage *showGallery();
     DatasetsPage *showData();
+    /// Shows the Learn page (Help ▸ Lessons, F1).
+    LearnPage *showLearn();
+    LearnPage *learnPage() const { return learn_; }
+    /// Shows a lesson step's page ("designer", "setup", "data", "gallery", "clusters", "sweeps", "runs", "learn")
+    /// and highlights the widget or action named `widget` there; the highlighted widget, nullptr when none.
+    QWidget *showLessonPlace(const QString &page, const QString &widget);
     DatasetsPage *dataPage() const { return data_; }
     PresenterMode *presenterMode() const { return presenter_; }
     GalleryPage *gallery() const { return gallery_; }
@@ -124,6 +132,9 @@ private:
     sweep::SweepsPage *sweeps_ = nullptr;    ///< per workspace; shown as a tab on demand
     GalleryPage *gallery_ = nullptr;
     DatasetsPage *data_ = nullptr; ///< kept while the window lives; shown as a tab on demand
+    LearnPage *learn_ = nullptr;   ///< kept while the window lives; shown as a tab on demand
+    WidgetHighlight *highlight_ = nullptr;
+    QString lessonProject_; ///< project of the open lesson: new runs go there
     void refreshDatasets();
     SignInPrompter *prompter_ = nullptr;
     PresenterMode *presenter_ = nullptr;

@@ -2,6 +2,7 @@
 // compare, sweeps, sweep editor and views, clusters, gallery, publish). Every run operation goes through the service.
 #include "ui/main_window.h"
 
+#include "app/learn/lesson_progress.h"
 #include "app/run/run_service.h"
 #include "app/workspace/sample_workspace.h"
 #include "app/workspace/workspace.h"
@@ -15,6 +16,8 @@
 #include "ui/designer/summary_panel.h"
 #include "ui/gallery/gallery_page.h"
 #include "ui/gallery/publish_dialog.h"
+#include "ui/learn/learn_page.h"
+#include "ui/learn/widget_highlight.h"
 #include "ui/presenter_mode.h"
 #include "ui/run/compare_page.h"
 #include "ui/run/run_monitor_page.h"
@@ -26,10 +29,13 @@
 #include "ui/workspace_panel.h"
 
 #include <QDir>
+#include <QDockWidget>
+#include <QJsonArray>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 
 namespace diamond::ui {
 
@@ -48,6 +54,7 @@ void MainWindow::refreshClusterTargets() {
     clusters_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
     gallery_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
     data_->setWorkspaceFolder(workspace_ ? workspace_->path() : QString());
+    learn_->setWorkspace(workspace_.get());
     refreshDatasets();
     runSetup_->setClusterTargets(clusters_->clusterNames());
 }
@@ -83,6 +90,45 @@ void MainWindow::refreshDatasets() {
     runSetup_->setRegisteredDatasets(choices);
 }
 
+LearnPage *MainWindow::showLearn() {
+    showPage(learn_, tr("Learn"));
+    return learn_;
+}
+
+QWidget *MainWindow::showLessonPlace(const QString &page, const QString &widget) {
+    if (page == QLatin1String("designer"))
+        tabs_->setCurrentWidget(designer_);
+    else if (page == QLatin1String("setup"))
+        tabs_->setCurrentWidget(runSetup_);
+    else if (page == QLatin1String("data"))
+        showData();
+    else if (page == QLatin1String("gallery"))
+        showGallery();
+    else if (page == QLatin1String("clusters"))
+        showClusters();
+    else if (page == QLatin1String("sweeps"))
+        showSweeps();
+    else if (page == QLatin1String("learn"))
+        showLearn();
+    else if (page == QLatin1String("runs")) {
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("runsDock"))) dock->show();
+    }
+    if (widget.isEmpty()) return nullptr;
+    // A widget of that name that is on screen, else the toolbar button of an action of that name.
+    QWidget *target = nullptr;
+    for (QWidget *w : findChildren<QWidget *>(widget))
+        if (w->isVisible()) target = w;
+    if (QAction *a = action(widget); a && !target) {
+        for (QToolBar *bar : findChildren<QToolBar *>())
+            if (QWidget *button = bar->widgetForAction(a); button && button->isVisible()) target = button;
+    }
+    if (!target || !highlight_->showOver(target)) {
+        statusBar()->showMessage(tr("Look for \"%1\" on this page.").arg(widget), 6000);
+        return nullptr;
+    }
+    return target;
+}
+
 GalleryPage *MainWindow::showGallery() {
     showPage(gallery_, tr("Gallery"));
     return gallery_;
@@ -96,6 +142,7 @@ void MainWindow::closeWorkspace() {
     }
     runsPanel_->setWorkspace(nullptr);
     workspacePanel_->setWorkspace(nullptr);
+    learn_->setWorkspace(nullptr);
     // The cluster page talks through the service's links: back to its own before they go.
     if (clusters_) clusters_->setLinks(nullptr, nullptr);
     delete service_;
@@ -159,7 +206,8 @@ qint64 MainWindow::train() {
         return 0;
     }
     app::RunService::NewRun n;
-    n.project = workspacePanel_->currentProject();
+    // A lesson's runs go to its project (the lesson's leaderboard); otherwise the selected or loaded project.
+    n.project = lessonProject_.isEmpty() ? workspacePanel_->currentProject() : lessonProject_;
     if (n.project.isEmpty()) n.project = loadedProject_.isEmpty() ? tr("My runs") : loadedProject_;
     n.execution = runSetup_->execution();
     if (!n.execution.contains(QStringLiteral("threads"))) {
@@ -205,6 +253,14 @@ ComparePage *MainWindow::showCompare(const QList<qint64> &runIds) {
         tabs_->addTab(compare_, tr("Compare"));
     }
     compare_->setRuns(runIds);
+    // Lessons check that runs were compared; no other table records it.
+    if (runIds.size() >= 2) {
+        QJsonArray ids;
+        for (qint64 id : runIds)
+            ids.append(id);
+        app::LessonProgressStore(*workspace_)
+            .recordActivity(QStringLiteral("compare"), {{QStringLiteral("runs"), ids}});
+    }
     tabs_->setCurrentWidget(compare_);
     return compare_;
 }

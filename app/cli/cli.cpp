@@ -45,6 +45,8 @@ QString usage() {
         "                                  users of the REST API (student, instructor, admin)\n"
         "  cluster add|list|show|test|probe|remove ...\n"
         "                                  compute clusters over SSH (Slurm, PBS)\n"
+        "  lesson list | show ID | check ID [--spec FILE] | reset ID\n"
+        "                                  the lessons of the Learn page and this workspace's progress\n"
         "\n"
         "Options:\n"
         "  --workspace DIR                 workspace folder (default: $DIAMOND_WORKSPACE, else\n"
@@ -85,6 +87,7 @@ int run(const QStringList &arguments) {
     if (command == QLatin1String("gallery")) return runGallery(args.mid(1), workspace, io);
     if (command == QLatin1String("data")) return runData(args.mid(1), workspace, io);
     if (command == QLatin1String("user")) return runUser(args.mid(1), workspace, io);
+    if (command == QLatin1String("lesson")) return runLesson(args.mid(1), workspace, io);
     if (command == QLatin1String("serve")) return runServe(args.mid(1), workspace, io);
     io.err << QStringLiteral("diamondctl: unknown command '%1'\n\n").arg(command) << usage();
     return kUsage;

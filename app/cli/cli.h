@@ -80,6 +80,8 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io);
 int runData(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl user add|list|update|token|remove ...` (cli_user.cpp): users of the class server.
 int runUser(const QStringList &args, const QString &workspaceOption, Io &io);
+/// `diamondctl lesson list|show|check|reset ...` (cli_lesson.cpp); args start after "lesson".
+int runLesson(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl gallery publish|import|list|search|show|export ...` (cli_gallery.cpp).
 int runGallery(const QStringList &args, const QString &workspaceOption, Io &io);
 /// `diamondctl serve [--listen ADDR] [--port N] [--print-token]`: the REST API (cli_serve.cpp).

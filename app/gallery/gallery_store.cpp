@@ -220,7 +220,7 @@ std::optional<qint64> GalleryStore::insert(const GalleryEntry &e) {
     auto text = [](const QString &v) { return v.isNull() ? QStringLiteral("") : v; };
     q.addBindValue(e.runId > 0 ? QVariant(e.runId) : QVariant(QMetaType(QMetaType::LongLong)));
     q.addBindValue(text(e.title));
-    q.addBindValue(e.tags.join(QStringLiteral(", ")));
+    q.addBindValue(text(e.tags.join(QStringLiteral(", "))));
     q.addBindValue(QString::fromUtf8(
         QJsonDocument(e.manifest.value(QStringLiteral("metrics")).toObject()).toJson(QJsonDocument::Compact)));
     q.addBindValue(e.createdAt.isEmpty() ? now : e.createdAt);

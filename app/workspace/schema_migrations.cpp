@@ -218,6 +218,19 @@ Migration migration9() {
             })};
 }
 
+// Version 10: lesson progress (app/learn/lesson_progress.h): when a lesson started and which of its steps are done,
+// and learning activities no other table records (a comparison of runs).
+Migration migration10() {
+    return {10, QStringLiteral("lesson progress"),
+            l({
+                "CREATE TABLE lesson_progress (lesson_id TEXT NOT NULL, step_id TEXT NOT NULL, at TEXT NOT NULL,"
+                " PRIMARY KEY (lesson_id, step_id))",
+                "CREATE TABLE learning_activity (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, detail_json TEXT NOT NULL,"
+                " at TEXT NOT NULL)",
+                "CREATE INDEX learning_activity_kind ON learning_activity (kind, at)",
+            })};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
     QSqlQuery q(db);
     if (q.exec(sql)) return true;
@@ -229,7 +242,7 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error) {
 
 const QList<Migration> &schemaMigrations() {
     static const QList<Migration> all = {migration1(), migration2(), migration3(), migration4(), migration5(),
-                                         migration6(), migration7(), migration8(), migration9()};
+                                         migration6(), migration7(), migration8(), migration9(), migration10()};
     return all;
 }
 

@@ -178,6 +178,57 @@ private Q_SLOTS:
         QVERIFY(onFile.err.startsWith(QStringLiteral("diamondctl: ")));
     }
 
+    void lessonsFromTheTerminal() {
+        // diamondctl lesson: the shipped lessons, a check against the workspace and a network file, saved progress.
+        const QString dir = ws("lessons");
+        QCOMPARE(ctl(with(dir, {QStringLiteral("init")})).exitCode, 0);
+        const Result list =
+            ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("list"), QStringLiteral("--json")}));
+        QCOMPARE(list.exitCode, 0);
+        const QJsonArray lessons = list.json().value(QStringLiteral("lessons")).toArray();
+        QVERIFY(lessons.size() >= 7);
+        QCOMPARE(lessons.first().toObject().value(QStringLiteral("done")).toInt(), 0);
+
+        const QString spec = home_.filePath(QStringLiteral("narrow.json"));
+        {
+            QFile in(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/spec.json"));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QByteArray text = in.readAll();
+            QVERIFY(text.contains("\"out_features\": 64"));
+            text.replace("\"out_features\": 64", "\"out_features\": 24"); // fc1 and fc2
+            QFile out(spec);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(text);
+        }
+        const Result check =
+            ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("check"), QStringLiteral("first-network"),
+                           QStringLiteral("--spec"), spec, QStringLiteral("--json")}));
+        QCOMPARE(check.exitCode, 0);
+        const QJsonArray steps = check.json().value(QStringLiteral("steps")).toArray();
+        QCOMPARE(steps.size(), 4);
+        QVERIFY(steps.at(0).toObject().value(QStringLiteral("done")).toBool());  // the spirals network
+        QVERIFY(steps.at(1).toObject().value(QStringLiteral("done")).toBool());  // a hidden layer of 16..32
+        QVERIFY(!steps.at(2).toObject().value(QStringLiteral("done")).toBool()); // no run finished
+        QCOMPARE(check.json().value(QStringLiteral("done")).toInt(), 2);
+        const Result again = ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("list")}));
+        QVERIFY2(again.out.contains(QStringLiteral("2/4")), qPrintable(again.out));
+
+        const Result unknown =
+            ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("check"), QStringLiteral("nope")}));
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY(unknown.err.contains(QStringLiteral("no lesson 'nope'")));
+        QCOMPARE(ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("check")})).exitCode, 2);
+        const Result badSpec =
+            ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("check"), QStringLiteral("first-network"),
+                           QStringLiteral("--spec"), home_.filePath(QStringLiteral("missing.json"))}));
+        QCOMPARE(badSpec.exitCode, 1);
+        QVERIFY2(badSpec.err.contains(QStringLiteral("missing.json")), qPrintable(badSpec.err));
+        QCOMPARE(ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("reset"), QStringLiteral("first-network")}))
+                     .exitCode,
+                 0);
+        QVERIFY(ctl(with(dir, {QStringLiteral("lesson"), QStringLiteral("list")})).out.contains(QStringLiteral("0/4")));
+    }
+
     void concurrentProcessesShareOneWorkspace() {
         // Several processes initialise the same fresh folder at once: one creates it, the examples are added once.
         const QString dir = ws("race");

@@ -158,6 +158,7 @@ QWidget *ClusterManagerPage::buildListPane() {
             [this](const QModelIndex &current) { onCurrentRowChanged(current.row()); });
     auto *buttons = new QHBoxLayout;
     m_addButton = new QPushButton(tr("Add"));
+    m_addButton->setObjectName(QStringLiteral("addCluster"));
     m_duplicateButton = new QPushButton(tr("Duplicate"));
     m_removeButton = new QPushButton(tr("Remove"));
     m_addButton->setToolTip(tr("Start a new cluster profile"));

@@ -134,6 +134,7 @@ void DatasetsPage::buildUi() {
     auto *split = new QSplitter(this);
     list_ = new QListWidget(split);
     list_->setObjectName(QStringLiteral("datasetList"));
+    list_->setObjectName(QStringLiteral("datasetList"));
     list_->setMinimumWidth(220);
     auto *scroll = new QScrollArea(split);
     scroll->setWidgetResizable(true);

@@ -114,6 +114,7 @@ void RunSetupPage::buildUi() {
     auto *data = new QGroupBox(tr("Data"), formHost);
     auto *dataForm = new QFormLayout(data);
     source_ = new QComboBox(data);
+    source_->setObjectName(QStringLiteral("dataSource"));
     for (const SourceInfo &s : kSources)
         source_->addItem(tr(s.label), QLatin1String(s.id));
     dataForm->addRow(tr("&Dataset:"), source_);
@@ -155,6 +156,7 @@ void RunSetupPage::buildUi() {
         optimizer_->addItem(QLatin1String(name), QLatin1String(name));
     trainForm->addRow(tr("&Optimizer:"), optimizer_);
     lr_ = doubleBox(training, 1e-7, 10.0, 7, 0.001);
+    lr_->setObjectName(QStringLiteral("learningRate"));
     lr_->setToolTip(tr("Learning rate (the peak rate for one-cycle)"));
     trainForm->addRow(tr("&Learning rate:"), lr_);
     weightDecay_ = doubleBox(training, 0.0, 1.0, 6, 0.0001);
@@ -182,6 +184,7 @@ void RunSetupPage::buildUi() {
     auto *metricsLabel = new QLabel(tr("Metrics:"), training);
     trainForm->addRow(metricsLabel, metricRow);
     epochs_ = intBox(training, 1, 100000);
+    epochs_->setObjectName(QStringLiteral("epochs"));
     trainForm->addRow(tr("&Epochs:"), epochs_);
     batch_ = intBox(training, 1, 1 << 20);
     trainForm->addRow(tr("&Batch size:"), batch_);
@@ -202,6 +205,7 @@ void RunSetupPage::buildUi() {
     auto *where = new QGroupBox(tr("Where"), formHost);
     auto *whereForm = new QFormLayout(where);
     target_ = new QComboBox(where);
+    target_->setObjectName(QStringLiteral("runTarget"));
     target_->addItem(tr("This computer"), QStringLiteral("local"));
     whereForm->addRow(tr("&Run on:"), target_);
     threads_ = intBox(where, 0, 256);

@@ -23,6 +23,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent) {
     filter_->setClearButtonEnabled(true);
     open_ = new QPushButton(tr("&Open"), this);
     compare_ = new QPushButton(tr("&Compare"), this);
+    compare_->setObjectName(QStringLiteral("compareButton"));
     compare_->setToolTip(tr("Overlay the curves of the selected runs"));
     top->addWidget(filter_, 1);
     top->addWidget(open_);
