@@ -484,6 +484,18 @@
         <source>Unknown check &quot;%1&quot;.</source>
         <translation>Unknown check "%1".</translation>
     </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>Cannot read %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is larger than 8 MiB.</source>
+        <translation>%1 is larger than 8 MiB.</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object.</source>
+        <translation>%1 is not a JSON object.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -530,6 +542,37 @@
     <message>
         <source>Cannot rename %1 to %2.</source>
         <translation>Cannot rename %1 to %2.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClassServerClient</name>
+    <message>
+        <source>%1 did not answer in time or sent more than 8 MiB.</source>
+        <translation>%1 did not answer in time or sent more than 8 MiB.</translation>
+    </message>
+    <message>
+        <source>Cannot reach %1: %2</source>
+        <translation>Cannot reach %1: %2</translation>
+    </message>
+    <message>
+        <source>The class server answered %1: %2</source>
+        <translation>The class server answered %1: %2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>"%1" is not an http:// or https:// address.</translation>
+    </message>
+    <message>
+        <source>The token is empty: ask your instructor for yours (diamondctl user add).</source>
+        <translation>The token is empty: ask your instructor for yours (diamondctl user add).</translation>
+    </message>
+    <message>
+        <source>The class server does not accept this token.</source>
+        <translation>The class server does not accept this token.</translation>
+    </message>
+    <message>
+        <source>%1 did not answer like a Diamond class server.</source>
+        <translation>%1 did not answer like a Diamond class server.</translation>
     </message>
 </context>
 <context>
@@ -1046,6 +1089,22 @@
         <source>Sweep %1 is %2 already.</source>
         <translation>Sweep %1 is %2 already.</translation>
     </message>
+    <message>
+        <source>Run %1 did not run on a class server.</source>
+        <translation>Run %1 did not run on a class server.</translation>
+    </message>
+    <message>
+        <source>Only a finished run can be published.</source>
+        <translation>Only a finished run can be published.</translation>
+    </message>
+    <message>
+        <source>Not signed in to the class server %1 (File &gt; Connect to class server).</source>
+        <translation>Not signed in to the class server %1 (File &gt; Connect to class server).</translation>
+    </message>
+    <message>
+        <source>The class server %1 has no cluster &apos;%2&apos;.</source>
+        <translation>The class server %1 has no cluster '%2'.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::RunStore</name>
@@ -1120,6 +1179,45 @@
     <message>
         <source>data.path &quot;%1&quot; must be a relative path inside the dataset %2.</source>
         <translation>data.path "%1" must be a relative path inside the dataset %2.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ServerExecutor</name>
+    <message>
+        <source>Runs on a class server are resumed on the server (diamondctl or the REST API).</source>
+        <translation>Runs on a class server are resumed on the server (diamondctl or the REST API).</translation>
+    </message>
+    <message>
+        <source>The class server did not return the new run.</source>
+        <translation>The class server did not return the new run.</translation>
+    </message>
+    <message>
+        <source>Run %1 was started on %2 as %3; sign in there to follow it.</source>
+        <translation>Run %1 was started on %2 as %3; sign in there to follow it.</translation>
+    </message>
+    <message>
+        <source>%1 names no run.</source>
+        <translation>%1 names no run.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>The run failed on the class server.</source>
+        <translation>The run failed on the class server.</translation>
+    </message>
+    <message>
+        <source>This run has no run on the class server (%1 is missing).</source>
+        <translation>This run has no run on the class server (%1 is missing).</translation>
+    </message>
+    <message>
+        <source>The class server does not let you publish yet; ask your instructor (diamondctl user update NAME --publish).</source>
+        <translation>The class server does not let you publish yet; ask your instructor (diamondctl user update NAME --publish).</translation>
+    </message>
+    <message>
+        <source>Run %1 is not running on the class server.</source>
+        <translation>Run %1 is not running on the class server.</translation>
     </message>
 </context>
 <context>
@@ -2667,6 +2765,41 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>predicted</source>
         <translation>predicted</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ConnectServerDialog</name>
+    <message>
+        <source>Connect to a class server</source>
+        <translation>Connect to a class server</translation>
+    </message>
+    <message>
+        <source>Train on your course&apos;s server: the runs go there, the curves come back here. Your instructor gives you the address and your token.</source>
+        <translation>Train on your course's server: the runs go there, the curves come back here. Your instructor gives you the address and your token.</translation>
+    </message>
+    <message>
+        <source>the token diamondctl user add printed for you</source>
+        <translation>the token diamondctl user add printed for you</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>&amp;Address:</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>&amp;Token:</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Connect</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Connecting to %1…</translation>
+    </message>
+    <message>
+        <source>Signed in as %1 (%2).</source>
+        <translation>Signed in as %1 (%2).</translation>
     </message>
 </context>
 <context>
@@ -4238,6 +4371,26 @@ Hint: %2</translation>
         <source>Look for &quot;%1&quot; on this page.</source>
         <translation>Look for "%1" on this page.</translation>
     </message>
+    <message>
+        <source>&amp;Connect to class server…</source>
+        <translation>&amp;Connect to class server…</translation>
+    </message>
+    <message>
+        <source>Train on your course&apos;s server with your token; the curves come back here</source>
+        <translation>Train on your course's server with your token; the curves come back here</translation>
+    </message>
+    <message>
+        <source>Class server: %1 (%2)</source>
+        <translation>Class server: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Signed in to %1 as %2. Train now runs there; choose &quot;This computer&quot; in the run set-up to train here.</source>
+        <translation>Signed in to %1 as %2. Train now runs there; choose "This computer" in the run set-up to train here.</translation>
+    </message>
+    <message>
+        <source>Published to the class gallery (entry %1).</source>
+        <translation>Published to the class gallery (entry %1).</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5024,6 +5177,14 @@ Hint: %2</translation>
         <source>The array of the file the network learns to predict (one row per sample)</source>
         <translation>The array of the file the network learns to predict (one row per sample)</translation>
     </message>
+    <message>
+        <source>Class server: %1</source>
+        <translation>Class server: %1</translation>
+    </message>
+    <message>
+        <source>Class server: %1 › %2</source>
+        <translation>Class server: %1 › %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunsPanel</name>
@@ -5141,6 +5302,49 @@ Hint: %2</translation>
     <message>
         <source>queued on the cluster</source>
         <translation>queued on the cluster</translation>
+    </message>
+    <message>
+        <source>class server %1</source>
+        <translation>class server %1</translation>
+    </message>
+    <message>
+        <source>class server %1 › %2</source>
+        <translation>class server %1 › %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ServerPublishDialog</name>
+    <message>
+        <source>Publish to the class gallery</source>
+        <translation>Publish to the class gallery</translation>
+    </message>
+    <message>
+        <source>This run trained on the class server, so it is published there: everyone in the class can open it in the gallery.</source>
+        <translation>This run trained on the class server, so it is published there: everyone in the class can open it in the gallery.</translation>
+    </message>
+    <message>
+        <source>comma-separated, e.g. lesson 1, spirals</source>
+        <translation>comma-separated, e.g. lesson 1, spirals</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>&amp;Title:</translation>
+    </message>
+    <message>
+        <source>&amp;Licence:</source>
+        <translation>&amp;Licence:</translation>
+    </message>
+    <message>
+        <source>T&amp;ags:</source>
+        <translation>T&amp;ags:</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>&amp;Publish</translation>
+    </message>
+    <message>
+        <source>Publishing…</source>
+        <translation>Publishing…</translation>
     </message>
 </context>
 <context>

@@ -484,6 +484,18 @@
         <source>Unknown check &quot;%1&quot;.</source>
         <translation>未知检查 "%1"。</translation>
     </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is larger than 8 MiB.</source>
+        <translation>%1 大于 8 MiB。</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object.</source>
+        <translation>%1 不是 JSON 对象。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -530,6 +542,37 @@
     <message>
         <source>Cannot rename %1 to %2.</source>
         <translation>无法将 %1 重命名为 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ClassServerClient</name>
+    <message>
+        <source>%1 did not answer in time or sent more than 8 MiB.</source>
+        <translation>%1 没有及时应答，或发送了超过 8 MiB 的数据。</translation>
+    </message>
+    <message>
+        <source>Cannot reach %1: %2</source>
+        <translation>无法连接 %1：%2</translation>
+    </message>
+    <message>
+        <source>The class server answered %1: %2</source>
+        <translation>课程服务器返回 %1：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>“%1”不是 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>The token is empty: ask your instructor for yours (diamondctl user add).</source>
+        <translation>令牌为空：请向老师索取你的令牌（diamondctl user add）。</translation>
+    </message>
+    <message>
+        <source>The class server does not accept this token.</source>
+        <translation>课程服务器不接受这个令牌。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer like a Diamond class server.</source>
+        <translation>%1 的应答不像 Diamond 课程服务器。</translation>
     </message>
 </context>
 <context>
@@ -1046,6 +1089,22 @@
         <source>Sweep %1 is %2 already.</source>
         <translation>超参数搜索 %1 已处于 %2 状态。</translation>
     </message>
+    <message>
+        <source>Run %1 did not run on a class server.</source>
+        <translation>运行 %1 不是在课程服务器上运行的。</translation>
+    </message>
+    <message>
+        <source>Only a finished run can be published.</source>
+        <translation>只有已完成的运行才能发布。</translation>
+    </message>
+    <message>
+        <source>Not signed in to the class server %1 (File &gt; Connect to class server).</source>
+        <translation>尚未登录课程服务器 %1（文件 &gt; 连接课程服务器）。</translation>
+    </message>
+    <message>
+        <source>The class server %1 has no cluster &apos;%2&apos;.</source>
+        <translation>课程服务器 %1 没有集群“%2”。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::RunStore</name>
@@ -1120,6 +1179,45 @@
     <message>
         <source>data.path &quot;%1&quot; must be a relative path inside the dataset %2.</source>
         <translation>data.path "%1" 必须是数据集 %2 内的相对路径。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::ServerExecutor</name>
+    <message>
+        <source>Runs on a class server are resumed on the server (diamondctl or the REST API).</source>
+        <translation>课程服务器上的运行需在服务器上继续（diamondctl 或 REST API）。</translation>
+    </message>
+    <message>
+        <source>The class server did not return the new run.</source>
+        <translation>课程服务器没有返回新的运行。</translation>
+    </message>
+    <message>
+        <source>Run %1 was started on %2 as %3; sign in there to follow it.</source>
+        <translation>运行 %1 是以 %3 的身份在 %2 上启动的；请登录那里以跟踪它。</translation>
+    </message>
+    <message>
+        <source>%1 names no run.</source>
+        <translation>%1 没有指明运行。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The run failed on the class server.</source>
+        <translation>运行在课程服务器上失败了。</translation>
+    </message>
+    <message>
+        <source>This run has no run on the class server (%1 is missing).</source>
+        <translation>这次运行在课程服务器上没有对应的运行（缺少 %1）。</translation>
+    </message>
+    <message>
+        <source>The class server does not let you publish yet; ask your instructor (diamondctl user update NAME --publish).</source>
+        <translation>课程服务器尚不允许你发布；请询问老师（diamondctl user update NAME --publish）。</translation>
+    </message>
+    <message>
+        <source>Run %1 is not running on the class server.</source>
+        <translation>运行 %1 没有在课程服务器上运行。</translation>
     </message>
 </context>
 <context>
@@ -2667,6 +2765,41 @@ Runs already sent to it are kept.</source>
     <message>
         <source>predicted</source>
         <translation>预测</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ConnectServerDialog</name>
+    <message>
+        <source>Connect to a class server</source>
+        <translation>连接课程服务器</translation>
+    </message>
+    <message>
+        <source>Train on your course&apos;s server: the runs go there, the curves come back here. Your instructor gives you the address and your token.</source>
+        <translation>在课程服务器上训练：运行在那里进行，曲线回到这里显示。老师会给你地址和令牌。</translation>
+    </message>
+    <message>
+        <source>the token diamondctl user add printed for you</source>
+        <translation>diamondctl user add 为你打印的令牌</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>令牌(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接到 %1…</translation>
+    </message>
+    <message>
+        <source>Signed in as %1 (%2).</source>
+        <translation>已登录为 %1（%2）。</translation>
     </message>
 </context>
 <context>
@@ -4234,6 +4367,26 @@ Hint: %2</source>
         <source>Look for &quot;%1&quot; on this page.</source>
         <translation>请在本页查找“%1”。</translation>
     </message>
+    <message>
+        <source>&amp;Connect to class server…</source>
+        <translation>连接课程服务器(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Train on your course&apos;s server with your token; the curves come back here</source>
+        <translation>用你的令牌在课程服务器上训练；曲线会回到这里</translation>
+    </message>
+    <message>
+        <source>Class server: %1 (%2)</source>
+        <translation>课程服务器：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Signed in to %1 as %2. Train now runs there; choose &quot;This computer&quot; in the run set-up to train here.</source>
+        <translation>已以 %2 身份登录 %1。现在训练会在那里运行；在运行设置中选择“此计算机”即可在本机训练。</translation>
+    </message>
+    <message>
+        <source>Published to the class gallery (entry %1).</source>
+        <translation>已发布到课程模型库（条目 %1）。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5020,6 +5173,14 @@ Hint: %2</source>
         <source>The array of the file the network learns to predict (one row per sample)</source>
         <translation>网络学习预测的文件数组（每个样本一行）</translation>
     </message>
+    <message>
+        <source>Class server: %1</source>
+        <translation>课程服务器：%1</translation>
+    </message>
+    <message>
+        <source>Class server: %1 › %2</source>
+        <translation>课程服务器：%1 › %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunsPanel</name>
@@ -5137,6 +5298,49 @@ Hint: %2</source>
     <message>
         <source>queued on the cluster</source>
         <translation>在集群上排队</translation>
+    </message>
+    <message>
+        <source>class server %1</source>
+        <translation>课程服务器 %1</translation>
+    </message>
+    <message>
+        <source>class server %1 › %2</source>
+        <translation>课程服务器 %1 › %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ServerPublishDialog</name>
+    <message>
+        <source>Publish to the class gallery</source>
+        <translation>发布到课程模型库</translation>
+    </message>
+    <message>
+        <source>This run trained on the class server, so it is published there: everyone in the class can open it in the gallery.</source>
+        <translation>这次运行是在课程服务器上训练的，所以发布到那里：班上每个人都能在模型库中打开它。</translation>
+    </message>
+    <message>
+        <source>comma-separated, e.g. lesson 1, spirals</source>
+        <translation>用逗号分隔，例如 lesson 1, spirals</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>标题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Licence:</source>
+        <translation>许可证(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>T&amp;ags:</source>
+        <translation>标签(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>发布(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Publishing…</source>
+        <translation>正在发布…</translation>
     </message>
 </context>
 <context>

@@ -221,6 +221,10 @@ void MainWindow::createActions() {
     file->addAction(tr("&Export graph image…"), this, &MainWindow::exportGraphImage);
     file->addSeparator();
     file->addAction(tr("Open &workspace…"), this, &MainWindow::chooseWorkspace);
+    QAction *connectServer = file->addAction(QIcon::fromTheme(QStringLiteral("network-workgroup")),
+                                             tr("&Connect to class server…"), this, [this] { connectToServer(); });
+    connectServer->setObjectName(QStringLiteral("connectServerAction"));
+    connectServer->setToolTip(tr("Train on your course's server with your token; the curves come back here"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

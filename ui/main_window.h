@@ -19,6 +19,7 @@ class QMenu;
 class QTabWidget;
 
 namespace diamond::app {
+struct ClassServer;
 class RunService;
 class Workspace;
 } // namespace diamond::app
@@ -27,7 +28,9 @@ namespace diamond::ui {
 
 class ClusterManagerPage;
 class DatasetsPage;
+class ConnectServerDialog;
 class GalleryPage;
+class ServerPublishDialog;
 class LearnPage;
 class WidgetHighlight;
 class PresenterMode;
@@ -72,6 +75,11 @@ public:
     sweep::SweepsPage *showSweeps();
     GalleryPage *showGallery();
     DatasetsPage *showData();
+    /// File ▸ Connect to class server…: the (non-modal) dialog; once signed in, the server is a target of the run
+    /// set-up ("Class server: user@host:port") and selected there.
+    ConnectServerDialog *connectToServer();
+    /// Makes a signed-in class server a target of this session (what the dialog does on success).
+    void addClassServer(const app::ClassServer &server);
     /// Shows the Learn page (Help ▸ Lessons, F1).
     LearnPage *showLearn();
     LearnPage *learnPage() const { return learn_; }
@@ -86,7 +94,10 @@ public:
     /// Shows a stored sweep (live when its controller runs in this process).
     sweep::SweepViewPage *openSweep(qint64 sweepId);
     /// Opens the publish dialog for a finished run (the dialog publishes it to the workspace's gallery).
+    /// (A run of a class server opens ServerPublishDialog instead and returns nullptr.)
     PublishDialog *publishRun(qint64 runId);
+    /// The publish dialog for a run of a class server (its gallery); nullptr for other runs.
+    ServerPublishDialog *publishOnServer(qint64 runId);
     /// The action of a menu or toolbar entry by object name ("trainAction", "showSweeps", ...), for tests and tours.
     QAction *action(const QString &objectName) const;
     /// Loads a gallery package for fine-tuning: its spec into the designer, its training config into the run
@@ -143,6 +154,7 @@ private:
     WorkspacePanel *workspacePanel_ = nullptr;
     RunsPanel *runsPanel_ = nullptr;
     QLabel *statusRuns_ = nullptr;
+    QLabel *statusServer_ = nullptr; ///< "Class server: user@host" while signed in
     QHash<qint64, RunMonitorPage *> monitors_;
     std::unique_ptr<app::Workspace> workspace_;
     app::RunService *service_ = nullptr; ///< of workspace_, deleted before it

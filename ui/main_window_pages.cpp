@@ -8,6 +8,7 @@
 #include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/cluster/sign_in_prompter.h"
+#include "ui/connect_server_dialog.h"
 #include "ui/data/datasets_page.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
@@ -16,6 +17,7 @@
 #include "ui/designer/summary_panel.h"
 #include "ui/gallery/gallery_page.h"
 #include "ui/gallery/publish_dialog.h"
+#include "ui/gallery/server_publish_dialog.h"
 #include "ui/learn/learn_page.h"
 #include "ui/learn/widget_highlight.h"
 #include "ui/presenter_mode.h"
@@ -31,6 +33,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QJsonArray>
+#include <QLabel>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
@@ -57,6 +60,36 @@ void MainWindow::refreshClusterTargets() {
     learn_->setWorkspace(workspace_.get());
     refreshDatasets();
     runSetup_->setClusterTargets(clusters_->clusterNames());
+    runSetup_->setServerTargets(service_ ? service_->classServers() : QList<app::ClassServer>());
+}
+
+ConnectServerDialog *MainWindow::connectToServer() {
+    auto *dialog = new ConnectServerDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ConnectServerDialog::connected, this, &MainWindow::addClassServer);
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::addClassServer(const app::ClassServer &server) {
+    if (!service_) {
+        statusBar()->showMessage(tr("No workspace is open."), 6000);
+        return;
+    }
+    service_->addClassServer(server);
+    refreshClusterTargets();
+    runSetup_->setTarget(app::classServerTarget(server.name));
+    service_->followAll(); // runs started there earlier in this workspace
+    if (!statusServer_) {
+        statusServer_ = new QLabel(this);
+        statusServer_->setObjectName(QStringLiteral("statusServer"));
+        statusBar()->addPermanentWidget(statusServer_);
+    }
+    statusServer_->setText(tr("Class server: %1 (%2)").arg(server.name, server.role));
+    statusBar()->showMessage(
+        tr("Signed in to %1 as %2. Train now runs there; choose \"This computer\" in the run set-up to train here.")
+            .arg(server.url.toDisplayString(), server.user),
+        12000);
 }
 
 void MainWindow::showPage(QWidget *page, const QString &title) {
@@ -265,7 +298,23 @@ ComparePage *MainWindow::showCompare(const QList<qint64> &runIds) {
     return compare_;
 }
 
+ServerPublishDialog *MainWindow::publishOnServer(qint64 runId) {
+    if (!workspace_) return nullptr;
+    const auto run = app::RunStore(*workspace_).run(runId);
+    if (!run || !app::isClassServerTarget(run->target)) return nullptr;
+    auto *dialog = new ServerPublishDialog(*service_, runId, run->name, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ServerPublishDialog::published, this, [this](const QJsonObject &entry) {
+        statusBar()->showMessage(
+            tr("Published to the class gallery (entry %1).").arg(entry.value(QStringLiteral("id")).toInteger()), 10000);
+    });
+    dialog->open();
+    return dialog;
+}
+
 PublishDialog *MainWindow::publishRun(qint64 runId) {
+    // A run of a class server has its weights there: it is published to that server's gallery.
+    if (publishOnServer(runId)) return nullptr;
     PublishDialog *dialog = gallery_->publishRun(runId);
     if (!dialog) {
         statusBar()->showMessage(tr("No workspace is open."), 6000);

@@ -3,6 +3,7 @@
 #include "app/cluster/cluster_store.h"
 #include "app/gallery/gallery_store.h"
 #include "app/learn/lesson_progress.h"
+#include "app/run/class_server.h"
 #include "app/run/leaderboard.h"
 #include "app/run/run_store.h"
 #include "app/sweep/sweep_store.h"
@@ -163,7 +164,10 @@ LessonCheckResult checkDesign(const QJsonObject &p, const std::optional<QJsonObj
 
 bool targetMatches(const QString &wanted, const QString &target) {
     if (wanted.isEmpty()) return true;
-    if (wanted == QLatin1String("cluster")) return target != QLatin1String("local") && !target.isEmpty();
+    if (wanted == QLatin1String("cluster")) // a cluster of this workspace or of a class server
+        return isClassServerTarget(target) ? classServerRemoteTarget(target) != QLatin1String("local")
+                                           : target != QLatin1String("local") && !target.isEmpty();
+    if (wanted == QLatin1String("server")) return isClassServerTarget(target);
     return wanted == target;
 }
 

@@ -114,6 +114,7 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"POST", "/api/v1/runs/{id}/resume", &RestServer::resumeRun, kEveryone},
             {"GET", "/api/v1/runs/{id}/metrics", &RestServer::runMetrics, kEveryone},
             {"GET", "/api/v1/runs/{id}/metrics/live", &RestServer::liveMetrics, kEveryone},
+            {"GET", "/api/v1/runs/{id}/events", &RestServer::runEvents, kEveryone},
             {"POST", "/api/v1/runs/{id}/publish", &RestServer::publishRun, kEveryone},
             {"GET", "/api/v1/sweeps", &RestServer::listSweeps, kEveryone},
             {"POST", "/api/v1/sweeps", &RestServer::createSweep, kStaff},

@@ -142,6 +142,7 @@ private:
     Reply resumeRun(const Request &);
     Reply runMetrics(const Request &);
     Reply liveMetrics(const Request &);
+    Reply runEvents(const Request &);
     Reply listSweeps(const Request &);
     Reply createSweep(const Request &);
     Reply getSweep(const Request &);

@@ -5,6 +5,7 @@
 #include "app/cluster/cluster_run.h"
 #include "app/cluster/cluster_store.h"
 #include "app/run/run_manager.h"
+#include "app/run/server_executor.h"
 #include "app/sweep/sweep_controller.h"
 #include "remote/job_script.h"
 
@@ -33,6 +34,8 @@ RunService::~RunService() {
         delete c.data();
     qDeleteAll(clusters_);
     clusters_.clear();
+    qDeleteAll(servers_);
+    servers_.clear();
     delete local_;
     local_ = nullptr;
     delete links_;
@@ -131,14 +134,53 @@ RunManager *RunService::clusterManager(const QString &name) {
     return manager;
 }
 
+void RunService::addClassServer(const ClassServer &server) {
+    servers_.remove(server.name); // signed in again (another token): a new executor; nothing of the old one runs
+    classServers_.insert(server.name, server);
+}
+
+QList<ClassServer> RunService::classServers() const { return classServers_.values(); }
+
+bool RunService::publishOnServer(qint64 runId, const QJsonObject &options,
+                                 std::function<void(const QJsonObject &, const QString &)> done) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (!isClassServerTarget(run->target)) return fail(tr("Run %1 did not run on a class server.").arg(runId));
+    if (run->state != RunState::Finished) return fail(tr("Only a finished run can be published."));
+    RunManager *manager = serverManager(run->target);
+    if (!manager) return false;
+    static_cast<ServerExecutor *>(manager->executor())->publish(ws_.runDirectory(runId), options, std::move(done));
+    return true;
+}
+
+RunManager *RunService::serverManager(const QString &target) {
+    const QString name = classServerName(target);
+    if (RunManager *existing = servers_.value(name)) return existing;
+    if (!classServers_.contains(name)) {
+        fail(tr("Not signed in to the class server %1 (File > Connect to class server).").arg(name));
+        return nullptr;
+    }
+    auto *manager = new RunManager(ws_, new ServerExecutor(classServers_.value(name)), this);
+    connectManager(manager);
+    servers_.insert(name, manager);
+    return manager;
+}
+
+RunManager *RunService::remoteManager(const QString &target) {
+    return isClassServerTarget(target) ? serverManager(target) : clusterManager(target);
+}
+
 RunManager *RunService::managerFor(const Run &run) {
     if (RunManager *following = followingManager(run.id)) return following;
-    return isLocalTarget(run.target) ? localManager() : clusterManager(run.target);
+    return isLocalTarget(run.target) ? localManager() : remoteManager(run.target);
 }
 
 RunManager *RunService::followingManager(qint64 runId) const {
     if (local_ && local_->isActive(runId)) return local_;
     for (RunManager *m : clusters_)
+        if (m->isActive(runId)) return m;
+    for (RunManager *m : servers_)
         if (m->isActive(runId)) return m;
     for (const auto &c : sweeps_)
         if (c && c->runManager()->isActive(runId)) return c->runManager();
@@ -147,7 +189,15 @@ RunManager *RunService::followingManager(qint64 runId) const {
 
 std::optional<Run> RunService::createRun(const NewRun &n) {
     error_.clear();
-    if (!isLocalTarget(n.target)) {
+    if (isClassServerTarget(n.target)) {
+        const QString name = classServerName(n.target);
+        if (!classServers_.contains(name))
+            return fail(tr("Not signed in to the class server %1 (File > Connect to class server).").arg(name)),
+                   std::nullopt;
+        const QString remote = classServerRemoteTarget(n.target);
+        if (remote != QLatin1String("local") && !classServers_.value(name).clusters.contains(remote))
+            return fail(tr("The class server %1 has no cluster '%2'.").arg(name, remote)), std::nullopt;
+    } else if (!isLocalTarget(n.target)) {
         if (!ClusterStore(ws_).profile(n.target))
             return fail(tr("Unknown target '%1': the workspace has no such cluster profile.").arg(n.target)),
                    std::nullopt;
@@ -173,6 +223,12 @@ bool RunService::start(qint64 runId) {
     if (!run) return fail(store_.errorString());
     RunManager *manager = managerFor(*run);
     if (!manager) return false;
+    if (auto *server = qobject_cast<ServerExecutor *>(manager->executor())) {
+        QString project;
+        for (const Project &p : store_.projects())
+            if (p.id == run->projectId) project = p.name;
+        server->setRunLabels(runId, project, run->name, classServerRemoteTarget(run->target));
+    }
     return manager->startRun(runId) || fail(manager->errorString());
 }
 
@@ -183,7 +239,7 @@ bool RunService::cancel(qint64 runId) {
     if (RunManager *following = followingManager(runId))
         return following->cancel(runId) || fail(following->errorString());
     if (run->state == RunState::Running && !isLocalTarget(run->target)) {
-        RunManager *manager = clusterManager(run->target);
+        RunManager *manager = remoteManager(run->target);
         if (!manager) return false;
         // Follow the job first, so that the cancel reaches the scheduler and the end is recorded when it confirms.
         if (manager->adopt(runId)) return manager->cancel(runId) || fail(manager->errorString());
@@ -192,7 +248,7 @@ bool RunService::cancel(qint64 runId) {
             return fail(tr("Cannot reach the job of run %1 to cancel it: %2").arg(runId).arg(manager->errorString()));
         // No job was ever recorded (submission never happened): nothing runs, the run just ends.
     }
-    RunManager *manager = isLocalTarget(run->target) ? localManager() : clusterManager(run->target);
+    RunManager *manager = isLocalTarget(run->target) ? localManager() : remoteManager(run->target);
     if (!manager) manager = localManager();
     if (run->state == RunState::Running && isLocalTarget(run->target)) manager->reattach();
     return manager->cancel(runId) || fail(manager->errorString());
@@ -217,7 +273,7 @@ bool RunService::adopt(qint64 runId) {
         localManager()->reattach();
         return true;
     }
-    RunManager *manager = clusterManager(run->target);
+    RunManager *manager = remoteManager(run->target);
     if (!manager) return false;
     return manager->adopt(runId) || fail(manager->errorString());
 }
@@ -226,6 +282,8 @@ int RunService::followAll() {
     int followed = localManager()->reattach();
     for (const Run &run : store_.runs()) {
         if (run.state != RunState::Running || isLocalTarget(run.target) || isActive(run.id)) continue;
+        // Runs on a class server are followed once the user signs in there.
+        if (isClassServerTarget(run.target) && !classServers_.contains(classServerName(run.target))) continue;
         if (adopt(run.id)) {
             ++followed;
         } else {

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "app/cluster/cluster_link.h"
+#include "app/run/class_server.h"
 #include "app/run/executor.h"
 #include "app/run/run_store.h"
 
@@ -98,6 +99,14 @@ public:
     ProcessStatus processStatus(qint64 runId) const;
     /// Runs followed by this service whose engine or job is alive.
     int activeRunCount() const;
+    /// Makes a signed-in class server a target of runs ("server:" + server.name) for this session; the token stays
+    /// in memory. Running runs on it are followed by the next followAll().
+    void addClassServer(const ClassServer &server);
+    QList<ClassServer> classServers() const;
+    /// Publishes a finished run of a class server to that server's gallery (ServerExecutor::publish); false with
+    /// errorString() when the run is not on a signed-in class server, else `done` reports the outcome.
+    bool publishOnServer(qint64 runId, const QJsonObject &options,
+                         std::function<void(const QJsonObject &entry, const QString &error)> done);
 
     // --- sweeps (docs/sweeps.md) ---
     /// Records a sweep without running it (a controller process takes it later). nullopt with errorString().
@@ -139,6 +148,10 @@ private:
     RunManager *localManager();
     /// The manager for runs on cluster profile `name` (created on first use); nullptr with error_.
     RunManager *clusterManager(const QString &name);
+    /// The manager for runs on a signed-in class server (target "server:NAME"); nullptr with error_.
+    RunManager *serverManager(const QString &target);
+    /// clusterManager() or serverManager() by the target's kind.
+    RunManager *remoteManager(const QString &target);
     /// The manager that runs `run` on its target; nullptr with error_.
     RunManager *managerFor(const Run &run);
     /// The manager following the run in this process, else nullptr.
@@ -155,6 +168,8 @@ private:
     ClusterLinks *links_;
     RunManager *local_ = nullptr;
     QHash<QString, RunManager *> clusters_; ///< by profile name
+    QHash<QString, RunManager *> servers_;  ///< by class-server name
+    QHash<QString, ClassServer> classServers_;
     QList<QPointer<sweep::SweepController>> sweeps_;
     QString enginePath_;
     bool detachedLocal_ = false;

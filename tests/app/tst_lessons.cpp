@@ -276,6 +276,13 @@ private Q_SLOTS:
         const LessonCheck onCluster =
             check(QStringLiteral("run_finished"), {{QStringLiteral("target"), QStringLiteral("cluster")}});
         QVERIFY(!evaluate(onCluster, since).passed);
+        QVERIFY(finishedRun({}, {}, QStringLiteral("server:alice@127.0.0.1:8080"))); // a class server is no cluster
+        QVERIFY(!evaluate(onCluster, since).passed);
+        QVERIFY(evaluate(check(QStringLiteral("run_finished"), {{QStringLiteral("target"), QStringLiteral("server")}}),
+                         since)
+                    .passed);
+        QVERIFY(finishedRun({}, {}, QStringLiteral("server:alice@127.0.0.1:8080/hpc"))); // the server's cluster
+        QVERIFY(evaluate(onCluster, since).passed);
         QVERIFY(finishedRun({}, {}, QStringLiteral("hpc-course")));
         QVERIFY(evaluate(onCluster, since).passed);
         QVERIFY(

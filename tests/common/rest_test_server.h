@@ -68,6 +68,7 @@ public:
     }
 
     QString ownerToken() const { return ownerToken_; }
+    quint16 port() const { return port_; }
 
     /// One request with `token` (the owner's when unset; none when empty); waits at most 120 s.
     RestResponse request(const QByteArray &method, const QString &path, const QByteArray &body = {},

@@ -2,6 +2,7 @@
 
 #include "app/data/dataset_inspector.h"
 
+#include "app/run/class_server.h"
 #include "app/run/engine_plan.h"
 #include "app/run/run_config_defaults.h"
 #include "diamond/config/run_config.h"
@@ -230,7 +231,7 @@ void RunSetupPage::buildUi() {
     for (QWidget *w : std::as_const(clusterOnly_))
         w->setVisible(false);
     connect(target_, &QComboBox::currentIndexChanged, this, [this] {
-        const bool cluster = target() != QLatin1String("local");
+        const bool cluster = target() != QLatin1String("local") && !app::isClassServerTarget(target());
         for (QWidget *w : std::as_const(clusterOnly_))
             w->setVisible(cluster);
     });
@@ -483,12 +484,35 @@ QJsonObject RunSetupPage::execution() const {
 QString RunSetupPage::target() const { return target_->currentData().toString(); }
 
 void RunSetupPage::setClusterTargets(const QStringList &names) {
+    clusterTargets_ = names;
+    fillTargets();
+}
+
+void RunSetupPage::setServerTargets(const QList<app::ClassServer> &servers) {
+    serverTargets_ = servers;
+    fillTargets();
+}
+
+void RunSetupPage::fillTargets() {
     const QString current = target();
     while (target_->count() > 1)
         target_->removeItem(1);
-    for (const QString &name : names)
+    for (const QString &name : std::as_const(clusterTargets_))
         target_->addItem(tr("Cluster: %1").arg(name), name);
+    for (const app::ClassServer &server : std::as_const(serverTargets_)) {
+        target_->addItem(tr("Class server: %1").arg(server.name), app::classServerTarget(server.name));
+        for (const QString &cluster : server.clusters)
+            target_->addItem(tr("Class server: %1 › %2").arg(server.name, cluster),
+                             app::classServerTarget(server.name, cluster));
+    }
     target_->setCurrentIndex(std::max(0, target_->findData(current)));
+}
+
+bool RunSetupPage::setTarget(const QString &target) {
+    const int index = target_->findData(target);
+    if (index < 0) return false;
+    target_->setCurrentIndex(index);
+    return true;
 }
 
 void RunSetupPage::setSpec(const QJsonObject &spec) {

@@ -7,6 +7,8 @@
 // fields written over it, so options the form does not show are kept.
 #pragma once
 
+#include "app/run/class_server.h"
+
 #include <QJsonObject>
 #include <QWidget>
 
@@ -54,6 +56,11 @@ public:
     QString initialWeights() const { return initWeights_; }
     /// Compute targets besides this computer (cluster profile names).
     void setClusterTargets(const QStringList &names);
+    /// Signed-in class servers, offered as "Class server: NAME" (the server's computer) and "Class server: NAME ›
+    /// CLUSTER" for each of its clusters (app::classServerTarget()).
+    void setServerTargets(const QList<app::ClassServer> &servers);
+    /// Selects a target by its value ("local", a cluster name, "server:NAME"); false when not offered.
+    bool setTarget(const QString &target);
 
     /// Registered datasets, offered after the built-in sources as "name (registered)".
     void setRegisteredDatasets(const QList<RegisteredDataset> &datasets);
@@ -131,6 +138,9 @@ private:
     QLineEdit *partition_ = nullptr;
     QSpinBox *timeLimit_ = nullptr;
     QList<QWidget *> clusterOnly_; ///< job fields, shown for cluster targets
+    QStringList clusterTargets_;
+    QList<app::ClassServer> serverTargets_;
+    void fillTargets();
     QString initWeights_;
     QLabel *initWeightsLabel_ = nullptr;
     QPushButton *clearInitWeights_ = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/run/runs_model.h"
 
+#include "app/run/class_server.h"
+
 #include "app/cluster/cluster_job_store.h"
 
 #include <QDateTime>
@@ -62,7 +64,14 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const {
         return role == SortRole ? QVariant(run.id) : QVariant(QStringLiteral("%1  #%2").arg(run.name).arg(run.id));
     case Project: return row.project;
     case State: return stateText(run.state, row.jobPhase);
-    case Target: return run.target == QLatin1String("local") ? tr("this computer") : run.target;
+    case Target:
+        if (run.target == QLatin1String("local")) return tr("this computer");
+        if (app::isClassServerTarget(run.target))
+            return app::classServerRemoteTarget(run.target) == QLatin1String("local")
+                       ? tr("class server %1").arg(app::classServerName(run.target))
+                       : tr("class server %1 › %2")
+                             .arg(app::classServerName(run.target), app::classServerRemoteTarget(run.target));
+        return run.target;
     case Duration: {
         const double s = durationSeconds(run);
         if (role == SortRole) return s;
