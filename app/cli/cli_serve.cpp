@@ -23,12 +23,15 @@ QString serveUsage() {
     return tr("Usage:\n"
               "  diamondctl [--workspace DIR] serve [--listen ADDR] [--port N] [--max-upload BYTES]\n"
               "                                     [--max-body BYTES] [--header-timeout S] [--idle-timeout S]\n"
+              "                                     [--quota-check S]\n"
               "  diamondctl [--workspace DIR] serve --print-token\n"
               "  diamondctl serve --openapi\n"
               "Serves the REST API on ADDR (default 127.0.0.1), port N (default 8765; 0 = any free port).\n"
               "Every request needs \"Authorization: Bearer TOKEN\"; the token is in <workspace>/rest-token.\n"
               "A request's headers must arrive within --header-timeout seconds (default 10); a kept-alive\n"
-              "connection without a request closes after --idle-timeout seconds (default 60).\n");
+              "connection without a request closes after --idle-timeout seconds (default 60).\n"
+              "Every --quota-check seconds (default 60) students' queued and running runs are stopped once\n"
+              "their CPU or GPU hours reach the quota (diamondctl user update NAME --cpu-hours H).\n");
 }
 
 } // namespace
@@ -39,7 +42,7 @@ int runServe(const QStringList &args, const QString &workspaceOption, Io &io) {
     if (!parseOptions(args,
                       {QStringLiteral("--listen"), QStringLiteral("--port"), QStringLiteral("--max-upload"),
                        QStringLiteral("--max-body"), QStringLiteral("--header-timeout"),
-                       QStringLiteral("--idle-timeout")},
+                       QStringLiteral("--idle-timeout"), QStringLiteral("--quota-check")},
                       {QStringLiteral("--print-token"), QStringLiteral("--openapi")}, &o, io))
         return kUsage;
     if (!o.positional.isEmpty()) return io.err << serveUsage(), kUsage;
@@ -72,8 +75,9 @@ int runServe(const QStringList &args, const QString &workspaceOption, Io &io) {
         if (!ok || *target < 1)
             return io.err << tr("diamondctl: %1 needs a byte count\n").arg(QLatin1String(option)), kUsage;
     }
-    for (const auto &[option, target] : {std::pair{"--header-timeout", &options.headerTimeoutMs},
-                                         std::pair{"--idle-timeout", &options.idleTimeoutMs}}) {
+    for (const auto &[option, target] :
+         {std::pair{"--header-timeout", &options.headerTimeoutMs}, std::pair{"--idle-timeout", &options.idleTimeoutMs},
+          std::pair{"--quota-check", &options.quotaCheckMs}}) {
         if (!o.values.contains(QLatin1String(option))) continue;
         const int seconds = o.values.value(QLatin1String(option)).toInt(&ok);
         if (!ok || seconds < 1 || seconds > 86400)

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QRegularExpression>
 
 namespace diamond::app::rest {
@@ -131,6 +132,12 @@ QJsonObject clientRunJson(Workspace &workspace, const Run &run) {
                          QFileInfo(execution.value(QStringLiteral("init_weights")).toString()).fileName());
     o.insert(QStringLiteral("execution"), execution);
     o.insert(QStringLiteral("exit_message"), redactMessage(run.exitMessage, workspace.path()));
+    // What executors and the server noted about the run (a quota stop, a staging retry), newest 20.
+    QJsonArray messages;
+    for (const RunMessage &m : RunStore(workspace).messages(run.id, 20))
+        messages.append(QJsonObject{{QStringLiteral("at"), m.at},
+                                    {QStringLiteral("text"), redactMessage(m.text, workspace.path())}});
+    o.insert(QStringLiteral("messages"), messages);
     return o;
 }
 

@@ -198,6 +198,10 @@ bool RestServer::start() {
     }
     http_ = http;
     port_ = http->port();
+    // Hour quotas hold for running runs too, not only when a run starts.
+    auto *quotaTimer = new QTimer(this);
+    connect(quotaTimer, &QTimer::timeout, this, &RestServer::enforceQuotas);
+    quotaTimer->start(options_.quotaCheckMs);
     service_->followAll();
     return true;
 }

@@ -66,6 +66,7 @@ public:
         qint64 maxUploadBytes = qint64(512) << 20; ///< POST /api/v1/gallery (a .diamond file)
         int headerTimeoutMs = 10000;               ///< a request's headers must arrive within this
         int idleTimeoutMs = 60000;                 ///< a kept-alive connection without a request closes
+        int quotaCheckMs = 60000; ///< how often students' running runs are checked against their hour quotas
     };
     /// One route: HTTP method, OpenAPI path template ("/api/v1/runs/{id}") and the roles it allows.
     struct RouteInfo {
@@ -174,6 +175,9 @@ private:
     Reply renewUserToken(const Request &);
     /// 403 unless the caller may act on the run (students: their own runs); the run must exist (404).
     std::optional<Reply> refuseRunAccess(const Request &req, qint64 runId);
+    /// Stops the queued and running runs of students past their CPU (or GPU) hour quota, with a run message that
+    /// says why; called every Options::quotaCheckMs. Returns how many runs it stopped.
+    int enforceQuotas();
     /// 429 quota_exceeded when a student already has as many active runs as the quota allows, or has used up the
     /// CPU-hour quota (the GPU-hour quota when the run asks for a GPU).
     std::optional<Reply> refuseOverQuota(const Request &req, bool gpu);

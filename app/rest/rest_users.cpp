@@ -4,6 +4,7 @@
 
 #include "app/rest/user_store.h"
 #include "app/run/compute_usage.h"
+#include "app/run/run_service.h"
 #include "app/run/run_store.h"
 
 #include <QCoreApplication>
@@ -53,13 +54,13 @@ std::optional<RestServer::Reply> readUserFields(const QJsonObject &body, User *u
 }
 
 /// userJson with what the user's runs have used so far ("usage": {cpu_hours, gpu_hours, running_hours}).
-QJsonObject userWithUsage(Workspace &ws, const User &u) {
-    RunStore runs(ws);
+QJsonObject userWithUsage(const User &u, const ComputeUsage &usage) {
     QJsonObject o = userJson(u);
-    o.insert(QStringLiteral("usage"),
-             computeUsageJson(ownerComputeUsage(runs, u.name, QDateTime::currentDateTimeUtc())));
+    o.insert(QStringLiteral("usage"), computeUsageJson(usage));
     return o;
 }
+
+bool isActiveState(RunState s) { return s == RunState::Queued || s == RunState::Running || s == RunState::Resumed; }
 
 } // namespace
 
@@ -97,6 +98,39 @@ std::optional<RestServer::Reply> RestServer::refuseOverQuota(const Request &req,
                           .arg(gpu ? QStringLiteral("GPU") : QStringLiteral("CPU")));
 }
 
+int RestServer::enforceQuotas() {
+    UserStore users(ws_);
+    QList<User> limited;
+    for (const User &u : users.users())
+        if (u.role == Role::Student && (u.cpuHourQuota || u.gpuHourQuota)) limited << u;
+    if (limited.isEmpty()) return 0;
+    RunStore runs(ws_);
+    const QList<Run> all = runs.runs();
+    const QHash<QString, ComputeUsage> usage = computeUsageByOwner(runs, all, QDateTime::currentDateTimeUtc());
+    int stopped = 0;
+    for (const User &u : std::as_const(limited)) {
+        const ComputeUsage used = usage.value(u.name);
+        const bool cpuOver = u.cpuHourQuota && used.cpuHours >= *u.cpuHourQuota;
+        const bool gpuOver = u.gpuHourQuota && used.gpuHours >= *u.gpuHourQuota;
+        if (!cpuOver && !gpuOver) continue;
+        for (const Run &r : all) {
+            if (r.owner != u.name || !isActiveState(r.state)) continue;
+            const bool gpu = runConfigUsesGpu(r.config);
+            if (gpu ? !gpuOver : !cpuOver) continue;
+            runs.addMessage(r.id, tr("Stopped: %1 has used %2 of %3 %4 hours; an instructor can raise the quota")
+                                      .arg(u.name)
+                                      .arg(gpu ? used.gpuHours : used.cpuHours, 0, 'f', 4)
+                                      .arg(gpu ? *u.gpuHourQuota : *u.cpuHourQuota, 0, 'g', 6)
+                                      .arg(gpu ? QStringLiteral("GPU") : QStringLiteral("CPU")));
+            if (service_->cancel(r.id))
+                ++stopped;
+            else
+                runs.addMessage(r.id, service_->errorString());
+        }
+    }
+    return stopped;
+}
+
 RestServer::Reply RestServer::whoAmI(const Request &req) {
     QJsonObject o = userJson(req.caller.user);
     if (req.caller.owner) {
@@ -104,7 +138,9 @@ RestServer::Reply RestServer::whoAmI(const Request &req) {
                         {QStringLiteral("role"), roleName(req.caller.user.role)},
                         {QStringLiteral("can_publish"), true}};
     } else {
-        o = userWithUsage(ws_, req.caller.user);
+        RunStore runs(ws_);
+        o = userWithUsage(req.caller.user,
+                          ownerComputeUsage(runs, req.caller.user.name, QDateTime::currentDateTimeUtc()));
         o.insert(QStringLiteral("active_runs"), RunStore(ws_).activeRunCount(req.caller.user.name));
     }
     o.insert(QStringLiteral("owner"), req.caller.owner);
@@ -113,9 +149,12 @@ RestServer::Reply RestServer::whoAmI(const Request &req) {
 
 RestServer::Reply RestServer::listUsers(const Request &) {
     UserStore store(ws_);
+    RunStore runs(ws_);
+    // One pass over the runs for every user.
+    const QHash<QString, ComputeUsage> usage = computeUsageByOwner(runs, runs.runs(), QDateTime::currentDateTimeUtc());
     QJsonArray a;
     for (const User &u : store.users())
-        a.append(userWithUsage(ws_, u));
+        a.append(userWithUsage(u, usage.value(u.name)));
     if (!store.errorString().isEmpty()) return errorReply(500, QStringLiteral("internal"), store.errorString());
     return jsonReply({{QStringLiteral("users"), a}});
 }

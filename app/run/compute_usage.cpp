@@ -50,6 +50,13 @@ ComputeUsage runComputeUsage(RunStore &store, const Run &run, const QDateTime &n
     return u;
 }
 
+QHash<QString, ComputeUsage> computeUsageByOwner(RunStore &store, const QList<Run> &runs, const QDateTime &now) {
+    QHash<QString, ComputeUsage> byOwner;
+    for (const Run &run : runs)
+        if (run.state != RunState::Draft) byOwner[run.owner] += runComputeUsage(store, run, now);
+    return byOwner;
+}
+
 ComputeUsage ownerComputeUsage(RunStore &store, const QString &owner, const QDateTime &now) {
     ComputeUsage total;
     for (const Run &run : store.runs())

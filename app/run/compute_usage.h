@@ -12,6 +12,7 @@
 #include "app/run/run_store.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QString>
 
@@ -36,6 +37,8 @@ QJsonObject computeUsageJson(const ComputeUsage &usage);
 ComputeUsage runComputeUsage(RunStore &store, const Run &run, const QDateTime &now);
 /// The sum over the runs of `owner` (the class-server user; empty: the workspace's owner).
 ComputeUsage ownerComputeUsage(RunStore &store, const QString &owner, const QDateTime &now);
+/// Usage of every owner of `runs` (drafts cost nothing), in one pass.
+QHash<QString, ComputeUsage> computeUsageByOwner(RunStore &store, const QList<Run> &runs, const QDateTime &now);
 /// True when `config` (a run.json) asks for a GPU.
 bool runConfigUsesGpu(const QJsonObject &config);
 

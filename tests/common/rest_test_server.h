@@ -41,12 +41,14 @@ public:
         return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
     }
 
-    /// Starts the server of workspace `ws` and reads its port and the owner's token; false when it did not start.
-    bool start(const QProcessEnvironment &env, const QString &ws) {
+    /// Starts the server of workspace `ws` (with `extra` serve options) and reads its port and the owner's token;
+    /// false when it did not start.
+    bool start(const QProcessEnvironment &env, const QString &ws, const QStringList &extra = {}) {
         process_.setProcessEnvironment(env);
         process_.start(binary(QStringLiteral("diamondctl")),
-                       {QStringLiteral("--workspace"), ws, QStringLiteral("serve"), QStringLiteral("--port"),
-                        QStringLiteral("0")});
+                       QStringList{QStringLiteral("--workspace"), ws, QStringLiteral("serve"), QStringLiteral("--port"),
+                                   QStringLiteral("0")} +
+                           extra);
         QElapsedTimer t;
         t.start();
         while (!process_.canReadLine() && t.elapsed() < 30000)

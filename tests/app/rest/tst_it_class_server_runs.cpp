@@ -75,7 +75,8 @@ private Q_SLOTS:
         alice_ = addStudent(QStringLiteral("alice"));
         bob_ = addStudent(QStringLiteral("bob"));
         QVERIFY(!alice_.isEmpty() && !bob_.isEmpty());
-        QVERIFY(server_.start(env(), serverWs_));
+        // Hour quotas are checked every second here (default 60 s).
+        QVERIFY(server_.start(env(), serverWs_, {QStringLiteral("--quota-check"), QStringLiteral("1")}));
     }
 
     void signInChecksTheToken() {
@@ -197,6 +198,49 @@ private Q_SLOTS:
         QVERIFY(!service.createRun(n));
         QVERIFY2(service.errorString().contains(QStringLiteral("no cluster 'elsewhere'")),
                  qPrintable(service.errorString()));
+    }
+
+    void aQuotaReachedStopsTheRunningRun() {
+        // carol may use 0.0003 CPU hours (1.08 s of one thread): her run starts, and the server stops it once she has
+        // used them, saying why.
+        QString out;
+        QCOMPARE(
+            RestTestServer::ctl(env(), serverWs_,
+                                {QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("carol"),
+                                 QStringLiteral("--role"), QStringLiteral("student"), QStringLiteral("--cpu-hours"),
+                                 QStringLiteral("0.0003"), QStringLiteral("--json")},
+                                &out),
+            0);
+        const QString carol = QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("token")).toString();
+        QJsonObject config = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/run.json"));
+        config.insert(QStringLiteral("epochs"), 5000);
+        const QByteArray body =
+            QJsonDocument(
+                QJsonObject{{QStringLiteral("spec"),
+                             readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/spec.json"))},
+                            {QStringLiteral("config"), config},
+                            {QStringLiteral("execution"), QJsonObject{{QStringLiteral("threads"), 1}}}})
+                .toJson();
+        const auto created = server_.request("POST", QStringLiteral("/api/v1/runs"), body, carol);
+        QCOMPARE(created.status, 201);
+        const qint64 id = created.json().value(QStringLiteral("id")).toInteger();
+        QElapsedTimer clock;
+        clock.start();
+        QString state;
+        QByteArray run;
+        while (clock.elapsed() < 60000) {
+            run = server_.request("GET", QStringLiteral("/api/v1/runs/%1").arg(id), {}, carol).body;
+            state = QJsonDocument::fromJson(run).object().value(QStringLiteral("state")).toString();
+            if (state == QLatin1String("cancelled") || state == QLatin1String("finished") ||
+                state == QLatin1String("failed"))
+                break;
+            QTest::qWait(250);
+        }
+        QCOMPARE(state, QStringLiteral("cancelled"));
+        qInfo("carol's run was stopped %lld ms after it was created", clock.elapsed());
+        QVERIFY2(run.contains("Stopped: carol has used"), run.left(600).constData());
+        // A new run is refused at once.
+        QCOMPARE(server_.request("POST", QStringLiteral("/api/v1/runs"), body, carol).status, 429);
     }
 
     void cancelReachesTheServer() {
