@@ -11,6 +11,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <optional>
@@ -30,6 +31,16 @@ struct RestResponse {
 class RestTestServer {
 public:
     ~RestTestServer() { stop(); }
+
+    /// The environment of a server and its diamondctl commands: HOME and XDG_DATA_HOME inside `home`, the build's
+    /// diamond-train as the engine.
+    static QProcessEnvironment environment(const QTemporaryDir &home) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("HOME"), home.path());
+        e.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("xdg-data")));
+        e.insert(QStringLiteral("DIAMOND_TRAIN"), binary(QStringLiteral("diamond-train")));
+        return e;
+    }
 
     /// Runs `diamondctl --workspace ws <args>` with `env`; returns its exit code (-1 on timeout, -2 on a crash).
     static int ctl(const QProcessEnvironment &env, const QString &ws, const QStringList &args, QString *out = nullptr) {

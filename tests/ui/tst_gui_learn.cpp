@@ -138,8 +138,11 @@ private Q_SLOTS:
         QVERIFY(board->isVisible());
         QVERIFY(board->rowCount() == 1);
         QCOMPARE(board->item(0, 0)->text(), QStringLiteral("1"));
+        QSignalSpy lessonChanged(page, &ui::LearnPage::lessonChanged);
         QTest::mouseClick(button(page, "stepNext"), Qt::LeftButton);
         QVERIFY2(page->statusText().contains(QStringLiteral("Lesson complete")), qPrintable(page->statusText()));
+        QCOMPARE(lessonChanged.count(), 1); // a finished lesson no longer collects the new runs
+        QVERIFY(lessonChanged.first().at(0).toString().isEmpty());
         QVERIFY(list->item(0)->text().contains(QStringLiteral("done")));
         shoot(&window, "learn-lesson1-done.png");
         qInfo("lesson 1 driven through the window in %lld ms", clock.elapsed());

@@ -13,12 +13,14 @@
 #include "ui/designer/layer_palette.h"
 #include "ui/designer/summary_panel.h"
 #include "ui/gallery/server_publish_dialog.h"
+#include "ui/run/compare_page.h"
 #include "ui/run/curve_chart.h"
 #include "ui/run/run_monitor_page.h"
 #include "ui/run/run_setup_page.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -39,13 +41,7 @@ class TestGuiClassServer : public QObject {
     RestTestServer server_;
     QString token_;
 
-    QProcessEnvironment env() const {
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.insert(QStringLiteral("HOME"), home_.path());
-        e.insert(QStringLiteral("XDG_DATA_HOME"), home_.filePath(QStringLiteral("xdg-data")));
-        e.insert(QStringLiteral("DIAMOND_TRAIN"), test::binary(QStringLiteral("diamond-train")));
-        return e;
-    }
+    QProcessEnvironment env() const { return RestTestServer::environment(home_); }
 
     void shoot(QWidget *w, const char *name) {
         const QString dir = QStringLiteral(DIAMOND_BINARY_DIR "/screenshots");
@@ -128,7 +124,21 @@ private Q_SLOTS:
         QCOMPARE(list.first().toObject().value(QStringLiteral("owner")).toString(), QStringLiteral("alice"));
         QCOMPARE(list.first().toObject().value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
 
+        // A second run there with another learning rate; Compare draws both from the local mirror.
+        window.runSetup()->findChild<QDoubleSpinBox *>(QStringLiteral("learningRate"))->setValue(0.05);
+        window.action(QStringLiteral("trainAction"))->trigger();
+        auto *second = qobject_cast<ui::RunMonitorPage *>(window.tabs()->currentWidget());
+        QVERIFY(second && second != monitor);
+        QTRY_VERIFY_WITH_TIMEOUT(second->state() == app::RunState::Finished, 120000);
+        ui::ComparePage *compare = window.showCompare({monitor->runId(), second->runId()});
+        QVERIFY(compare);
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->isLoading() && compare->chart()->seriesKeys().size() >= 2, 30000);
+        for (const QString &key : compare->chart()->seriesKeys())
+            QVERIFY2(compare->chart()->pointCount(key) > 0, qPrintable(key));
+        shoot(&window, "compare-class-server.png");
+
         // Publish… on the monitor publishes to the class gallery: refused until the instructor allows it.
+        window.showRunMonitor(monitor->runId());
         QTest::mouseClick(monitor->findChild<QPushButton *>(QStringLiteral("publishRun")), Qt::LeftButton);
         auto *publish = window.findChild<ui::ServerPublishDialog *>();
         QVERIFY2(publish && publish->isVisible(), "Publish did not open the class-gallery dialog");

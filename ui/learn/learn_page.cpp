@@ -286,6 +286,7 @@ void LearnPage::nextStep() {
     } else {
         showStep();
         status_->setText(tr("✓ Lesson complete. Choose the next lesson on the left."));
+        Q_EMIT lessonChanged({}); // new runs go to the usual project again
     }
 }
 

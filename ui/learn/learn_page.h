@@ -58,7 +58,7 @@ Q_SIGNALS:
     void showRequested(const QString &page, const QString &widget);
     /// A step's check passed for the first time (for a status-bar message).
     void stepCompleted(const QString &lessonTitle, const QString &stepTitle);
-    /// The current lesson changed (its project for new runs).
+    /// The current lesson changed (its project for new runs), or was completed (empty project).
     void lessonChanged(const QString &project);
 
 private:

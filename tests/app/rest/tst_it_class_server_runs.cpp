@@ -27,13 +27,7 @@ class TestClassServerRuns : public QObject {
     RestTestServer server_;
     QString alice_, bob_;
 
-    QProcessEnvironment env() const {
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.insert(QStringLiteral("HOME"), home_.path());
-        e.insert(QStringLiteral("XDG_DATA_HOME"), home_.filePath(QStringLiteral("xdg-data")));
-        e.insert(QStringLiteral("DIAMOND_TRAIN"), test::binary(QStringLiteral("diamond-train")));
-        return e;
-    }
+    QProcessEnvironment env() const { return RestTestServer::environment(home_); }
 
     QString addStudent(const QString &name) {
         QString out;
@@ -48,6 +42,15 @@ class TestClassServerRuns : public QObject {
     static QJsonObject readJson(const QString &path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+    }
+
+    /// The spirals example as a new run on `target`.
+    static app::RunService::NewRun spiralsRun(const QString &target) {
+        app::RunService::NewRun n;
+        n.spec = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/spec.json"));
+        n.config = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/run.json"));
+        n.target = target;
+        return n;
     }
 
     QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server_.port())); }
@@ -105,12 +108,9 @@ private Q_SLOTS:
         app::Workspace local;
         QVERIFY(local.create(home_.filePath(QStringLiteral("laptop"))));
         app::RunService service(local);
-        app::RunService::NewRun n;
+        app::RunService::NewRun n = spiralsRun(app::classServerTarget(alice.name));
         n.project = QStringLiteral("Lesson 1 - Spirals");
-        n.spec = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/spec.json"));
-        n.config = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/run.json"));
         n.config.insert(QStringLiteral("epochs"), 3);
-        n.target = app::kClassServerTargetPrefix + alice.name;
         QVERIFY(!service.createRun(n)); // not signed in yet
         QVERIFY2(service.errorString().contains(QStringLiteral("Not signed in")), qPrintable(service.errorString()));
         service.addClassServer(alice);
@@ -189,10 +189,7 @@ private Q_SLOTS:
         QVERIFY(local.create(home_.filePath(QStringLiteral("laptop3"))));
         app::RunService service(local);
         service.addClassServer(alice);
-        app::RunService::NewRun n;
-        n.spec = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/spec.json"));
-        n.config = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/run.json"));
-        n.target = onCluster;
+        app::RunService::NewRun n = spiralsRun(onCluster);
         QVERIFY2(service.createRun(n), qPrintable(service.errorString()));
         n.target = app::classServerTarget(alice.name, QStringLiteral("elsewhere"));
         QVERIFY(!service.createRun(n));
@@ -250,11 +247,8 @@ private Q_SLOTS:
         QVERIFY(local.create(home_.filePath(QStringLiteral("laptop2"))));
         app::RunService service(local);
         service.addClassServer(alice);
-        app::RunService::NewRun n;
-        n.spec = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/spec.json"));
-        n.config = readJson(QStringLiteral(DIAMOND_SOURCE_DIR "/resources/examples/spirals/run.json"));
+        app::RunService::NewRun n = spiralsRun(app::classServerTarget(alice.name));
         n.config.insert(QStringLiteral("epochs"), 2000);
-        n.target = app::kClassServerTargetPrefix + alice.name;
         const auto run = service.createRun(n);
         QVERIFY(run);
         QSignalSpy ended(&service, &app::RunService::runEnded);
