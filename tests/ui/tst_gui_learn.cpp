@@ -14,6 +14,7 @@
 #include "app/workspace/workspace.h"
 #include "ui/designer/designer_page.h"
 #include "ui/designer/graph_document.h"
+#include "ui/designer/graph_scene.h"
 #include "ui/designer/inspector.h"
 #include "ui/designer/layer_palette.h"
 #include "ui/designer/summary_panel.h"
@@ -27,6 +28,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
@@ -161,9 +163,25 @@ private Q_SLOTS:
         ui::LearnPage *page = window.showLearn();
         auto *list = page->findChild<QListWidget *>(QStringLiteral("lessonList"));
         QVERIFY2(list->item(0)->text().contains(QStringLiteral("done")), qPrintable(list->item(0)->text()));
-        // Opening lesson 2 starts at its first step; "Start over" on lesson 1 forgets its steps.
+        // Opening lesson 2 starts at its first step; its second step is done as it says: type "N, 4" into the shape
+        // of x in the inspector.
         QVERIFY(page->openLesson(QStringLiteral("real-data-iris")));
         QCOMPARE(page->currentStepIndex(), 0);
+        QTest::mouseClick(button(page, "stepNext"), Qt::LeftButton); // a "read this" step
+        QCOMPARE(page->currentStepIndex(), 1);
+        QVERIFY(!page->checkNow());
+        QVERIFY2(page->statusText().contains(QStringLiteral("2 features")), qPrintable(page->statusText()));
+        window.tabs()->setCurrentWidget(window.designer());
+        window.designer()->scene()->selectNodes({QStringLiteral("x")});
+        QLineEdit *shape = nullptr;
+        for (QLineEdit *e : window.designer()->inspectorPanel()->findChildren<QLineEdit *>())
+            if (e->property("diamondParam").toString() == QLatin1String("shape")) shape = e;
+        QVERIFY2(shape, "the inspector shows no shape field for x");
+        shape->selectAll();
+        QTest::keyClicks(shape, QStringLiteral("N, 4"));
+        QTest::keyClick(shape, Qt::Key_Return);
+        QVERIFY2(page->checkNow(), qPrintable(page->statusText()));
+        window.showLearn();
         shoot(&window, "learn-lesson2.png");
         QVERIFY(page->openLesson(QStringLiteral("first-network")));
         QCOMPARE(page->currentStepIndex(), 3); // the last step of a finished lesson
@@ -184,9 +202,9 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             ui::LearnPage *page = window.showLearn();
             page->setLanguage(QStringLiteral("zh_CN"));
-            QVERIFY(page->openLesson(QStringLiteral("real-data-iris")));
+            QVERIFY(page->openLesson(QStringLiteral("digits-images"))); // its first step is one to read
             QVERIFY2(
-                page->findChild<QLabel *>(QStringLiteral("lessonTitle"))->text().contains(QStringLiteral("鸢尾花")),
+                page->findChild<QLabel *>(QStringLiteral("lessonTitle"))->text().contains(QStringLiteral("手写数字")),
                 qPrintable(page->findChild<QLabel *>(QStringLiteral("lessonTitle"))->text()));
             QTRY_VERIFY(page->statusText().contains(QStringLiteral("下一步")));
             shoot(&window, "learn-zh_CN.png");
