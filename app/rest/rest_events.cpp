@@ -1,7 +1,8 @@
 // GET /api/v1/runs/{id}/events?offset=N: the run's events.jsonl (docs/events-protocol.md) from byte N, for clients
 // that mirror a run (the desktop app's class-server target, app/run/server_executor.h).
 //
-// Contract: whole lines only, at most kMaxEventBytes of the file per answer; the header X-Diamond-Next-Offset is the
+// Contract: whole lines only, at most kMaxEventBytes of the file per answer (a longer line is replaced by a
+// `warning` event once it is complete); the header X-Diamond-Next-Offset is the
 // file offset after the last line read, X-Diamond-Run-State the run's state. A line is passed as a client may see
 // it: paths ("path", "checkpoint", "resumed_from", "init_weights") are reduced to file names and texts ("message",
 // "hint", "data") go through redactMessage(); a line that is not a JSON object is left out (its bytes still count).
@@ -63,6 +64,27 @@ RestServer::Reply RestServer::runEvents(const Request &req) {
             next = offset + end + 1;
             for (const QByteArray &line : chunk.left(end).split('\n'))
                 body += clientEventLine(line, ws_.path());
+        } else if (chunk.size() == kMaxEventBytes) {
+            // One line longer than an answer (a huge confusion matrix): left out once it is complete, with a warning
+            // in its place, so that the client never waits on it.
+            qint64 scanned = offset + chunk.size();
+            while (!file.atEnd()) {
+                const QByteArray more = file.read(64 * 1024);
+                const qsizetype newline = more.indexOf('\n');
+                if (newline >= 0) {
+                    next = scanned + newline + 1;
+                    body = QJsonDocument(QJsonObject{{QStringLiteral("event"), QStringLiteral("warning")},
+                                                     {QStringLiteral("message"),
+                                                      tr("An event of %1 bytes was left out: an answer holds at most "
+                                                         "%2 bytes.")
+                                                          .arg(next - offset)
+                                                          .arg(kMaxEventBytes)}})
+                               .toJson(QJsonDocument::Compact) +
+                           '\n';
+                    break;
+                }
+                scanned += more.size();
+            }
         }
     }
     Reply r;

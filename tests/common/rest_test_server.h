@@ -21,7 +21,13 @@ namespace diamond::test {
 struct RestResponse {
     int status = 0;
     QByteArray body;
+    QList<QNetworkReply::RawHeaderPair> headers;
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+    QByteArray header(const QByteArray &name) const {
+        for (const auto &h : headers)
+            if (h.first.compare(name, Qt::CaseInsensitive) == 0) return h.second;
+        return {};
+    }
     /// error.code of an error answer.
     QString code() const {
         return json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
@@ -98,6 +104,7 @@ public:
         RestResponse r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         r.body = reply->readAll();
+        r.headers = reply->rawHeaderPairs();
         reply->deleteLater();
         return r;
     }

@@ -159,6 +159,25 @@ private Q_SLOTS:
         QVERIFY(rest.body.isEmpty());
         QVERIFY(firstLine > 0);
         QVERIFY(server_.request("GET", QStringLiteral("/api/v1/runs/%1/events").arg(remote), {}, bob_).status >= 403);
+
+        // A line longer than an answer (1 MiB) is replaced by a warning, and the next line still arrives.
+        const QString serverEvents = serverWs_ + QStringLiteral("/runs/%1/events.jsonl").arg(remote);
+        const qint64 before = QFileInfo(serverEvents).size();
+        {
+            QFile f(serverEvents);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("{\"event\":\"eval\",\"pad\":\"" + QByteArray(1536 * 1024, 'x') + "\"}\n");
+            f.write("{\"event\":\"warning\",\"message\":\"after the big one\"}\n");
+        }
+        auto big = server_.request("GET", QStringLiteral("/api/v1/runs/%1/events?offset=%2").arg(remote).arg(before),
+                                   {}, alice_);
+        QCOMPARE(big.status, 200);
+        QVERIFY2(big.body.contains("was left out") && big.body.size() < 1000, big.body.left(300).constData());
+        const qint64 afterBig = big.header("X-Diamond-Next-Offset").toLongLong();
+        QCOMPARE(afterBig, before + 1536 * 1024 + 26); // just past the long line
+        const auto rest2 = server_.request(
+            "GET", QStringLiteral("/api/v1/runs/%1/events?offset=%2").arg(remote).arg(afterBig), {}, alice_);
+        QVERIFY2(rest2.body.contains("after the big one"), rest2.body.left(300).constData());
         QCOMPARE(
             server_.request("GET", QStringLiteral("/api/v1/runs/%1/events?offset=-5").arg(remote), {}, alice_).status,
             400);
