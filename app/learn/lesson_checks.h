@@ -6,9 +6,9 @@
 //                     "layer" {"type", "param", "min", "max", "count"}: at least `count` (1) nodes of the type whose
 //                     param lies in [min, max] (either bound optional).
 //   run_finished      finished runs since the lesson started: "count" (1), "metric" with "min"/"max" (on the final
-//                     value), "dataset" (registered dataset name), "target" ("local", "cluster" = any cluster, "server" =
-//                     a class server, or a target name), "distinct" (a run-config path such as "optimizer.lr": the counted runs must
-//                     have `count` different values of it).
+//                     value), "dataset" (registered dataset name), "target" ("local", "cluster" = any cluster,
+//                     "server" = a class server, or a target name), "distinct" (a run-config path such as
+//                     "optimizer.lr": the counted runs must have `count` different values of it).
 //   compared          runs compared since the lesson started: "count" (2) runs in one comparison.
 //   sweep_finished    a sweep finished since the lesson started, with at least "min_trials" (1) finished trials.
 //   gallery_model     a model published from a run of this workspace since the lesson started.
