@@ -1,10 +1,11 @@
-// diamondctl data add|list|show|versions|remove|stage: the workspace's registered datasets (app/data,
+// diamondctl data add|list|show|versions|remove|stage|unstage|clean: the workspace's registered datasets (app/data,
 // docs/datasets.md). Errors: "diamondctl: ..." on stderr, exit 1; 2 for bad usage; --json prints one JSON document.
 #include "cli.h"
 #include "terminal_prompter.h"
 
 #include "app/cluster/cluster_link.h"
 #include "app/cluster/cluster_store.h"
+#include "app/data/dataset_cache_cleaner.h"
 #include "app/data/dataset_json.h"
 #include "app/data/dataset_stager.h"
 #include "app/data/dataset_store.h"
@@ -14,6 +15,9 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QSet>
+
+#include <functional>
 
 namespace diamond::cli {
 
@@ -31,7 +35,15 @@ QString dataUsage() {
               "  diamondctl data remove NAME [--json]                 the dataset, its versions and unshared content\n"
               "  diamondctl data stage NAME[@VERSION] --target CLUSTER [--verify] [--json]\n"
               "                                                        put a version into the cluster's dataset cache\n"
-              "                                                        (only missing chunks travel)\n");
+              "                                                        (only missing chunks travel)\n"
+              "  diamondctl data unstage NAME[@VERSION] --target CLUSTER [--json]\n"
+              "                                                        remove staged copies from the cluster's cache\n"
+              "                                                        (NAME alone: every version) and free what no\n"
+              "                                                        other staged version uses\n"
+              "  diamondctl data clean --target CLUSTER [--unregistered] [--json]\n"
+              "                                                        free cache entries no staged version uses;\n"
+              "                                                        --unregistered also removes staged versions\n"
+              "                                                        this workspace has no record of\n");
 }
 
 QString mib(qint64 bytes) { return QString::number(double(bytes) / 1048576.0, 'f', bytes < 10485760 ? 2 : 1); }
@@ -114,6 +126,50 @@ int stage(app::Workspace &ws, const app::DatasetVersion &version, const CommandO
     return kOk;
 }
 
+/// Cleans the cluster's dataset cache: `pick` chooses, from the versions staged there ("NAME/HASH16"), those to
+/// remove (nullopt with *error stops).
+int cleanCache(app::Workspace &ws, const QString &target, const CommandOptions &o, Io &io,
+               const std::function<std::optional<QStringList>(const QStringList &, QString *)> &pick) {
+    if (target.isEmpty()) return io.err << dataUsage(), kUsage;
+    app::ClusterStore clusters(ws);
+    const auto profile = clusters.profile(target);
+    if (!profile) return io.err << tr("diamondctl: %1\n").arg(clusters.errorString()), kFailed;
+    TerminalPrompter prompter(io.err);
+    app::ClusterLinks links;
+    links.setPrompter(&prompter);
+    app::ClusterLink *link = links.link(*profile);
+    std::optional<app::CacheCleanResult> result;
+    QString error;
+    app::runAndWait(*link, [&] {
+        remote::CommandRunner *runner = link->runner(&error);
+        if (!runner) return;
+        app::DatasetCacheCleaner cleaner(*runner, profile->scratchDir + QStringLiteral("/datasets"));
+        const auto staged = cleaner.stagedVersions(&error);
+        if (!staged) return;
+        const auto remove = pick(*staged, &error);
+        if (!remove) return;
+        result = cleaner.clean(*remove, &error);
+    });
+    if (!result) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    if (o.json) {
+        QJsonObject json = result->toJson();
+        json.insert(QStringLiteral("target"), target);
+        printJson(io, json);
+        return kOk;
+    }
+    for (const QString &v : result->removedVersions)
+        io.out << tr("Removed %1 from %2.\n").arg(v, target);
+    io.out << tr("Freed %1 MiB on %2: %3 cached files, %4 packs, %5 partial transfers. The cache keeps %6 staged "
+                 "versions in %7 MiB.\n")
+                  .arg(mib(result->bytesFreed()), target)
+                  .arg(result->filesFreed)
+                  .arg(result->packsFreed)
+                  .arg(result->partialsFreed)
+                  .arg(result->versionsLeft)
+                  .arg(mib(result->bytesLeft));
+    return kOk;
+}
+
 } // namespace
 
 int runData(const QStringList &args, const QString &workspaceOption, Io &io) {
@@ -123,15 +179,40 @@ int runData(const QStringList &args, const QString &workspaceOption, Io &io) {
     }
     const QString sub = args.first();
     CommandOptions o;
-    if (!parseOptions(args.mid(1), {QStringLiteral("--name"), QStringLiteral("--target")}, {QStringLiteral("--verify")},
-                      &o, io))
+    if (!parseOptions(args.mid(1), {QStringLiteral("--name"), QStringLiteral("--target")},
+                      {QStringLiteral("--verify"), QStringLiteral("--unregistered")}, &o, io))
         return kUsage;
-    const bool needsArgument = sub != QLatin1String("list");
-    if (needsArgument != (o.positional.size() == 1) || (sub == QLatin1String("list") && !o.positional.isEmpty()))
-        return io.err << dataUsage(), kUsage;
+    const bool needsArgument = sub != QLatin1String("list") && sub != QLatin1String("clean");
+    if (needsArgument != (o.positional.size() == 1)) return io.err << dataUsage(), kUsage;
     app::Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     app::DatasetStore datasets(ws);
+    const QString target = o.values.value(QStringLiteral("--target"));
+    if (sub == QLatin1String("clean")) {
+        const bool unregistered = o.flags.contains(QStringLiteral("--unregistered"));
+        const QSet<QString> registered =
+            unregistered ? app::DatasetCacheCleaner::registeredEntries(datasets) : QSet<QString>();
+        return cleanCache(ws, target, o, io, [&](const QStringList &staged, QString *) {
+            return std::optional<QStringList>(unregistered ? app::DatasetCacheCleaner::unregistered(staged, registered)
+                                                           : QStringList());
+        });
+    }
+    if (sub == QLatin1String("unstage")) {
+        QString name;
+        int number = 0;
+        if (!app::DatasetStore::parseRef(o.positional.first(), &name, &number)) return io.err << dataUsage(), kUsage;
+        QString entry; // a named version's only
+        if (number > 0) {
+            const auto v = datasets.resolve(o.positional.first());
+            if (!v) return io.err << tr("diamondctl: %1\n").arg(datasets.errorString()), kFailed;
+            entry = app::DatasetCacheCleaner::entryOf(*v);
+        }
+        return cleanCache(ws, target, o, io, [&](const QStringList &staged, QString *error) {
+            const QStringList remove = app::DatasetCacheCleaner::entriesOf(staged, name, entry);
+            if (remove.isEmpty()) *error = tr("%1 is not staged on %2.").arg(o.positional.first(), target);
+            return remove.isEmpty() ? std::nullopt : std::optional<QStringList>(remove);
+        });
+    }
     if (sub == QLatin1String("add")) {
         const QString path = o.positional.first();
         const QString name = o.values.value(QStringLiteral("--name"), app::DatasetStore::nameForPath(path));

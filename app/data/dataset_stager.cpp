@@ -532,7 +532,8 @@ std::optional<StageResult> DatasetStager::stage(const DatasetVersion &version, c
                 r = runner_.runStreaming(
                     packImages ? QStringLiteral("set -e; %1 cd %2/.packs; cat > %3; $H < %3; stat -c %s %3")
                                      .arg(QString::fromLatin1(kHashCommand), q(root_), packTemp)
-                               : QStringLiteral("set -e; %1 cd %2; tar -x -B -b 256 -f -; xargs -0 -r $H < %3")
+                               : QStringLiteral(
+                                     "set -e; %1 cd %2; tar -x -m --no-same-owner -B -b 256 -f -; xargs -0 -r $H < %3")
                                      .arg(QString::fromLatin1(kHashCommand), q(root_), q(listName)),
                     input, 0);
             } // the prefetcher's thread is joined: what produce wrote may be read

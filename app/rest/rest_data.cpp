@@ -4,6 +4,7 @@
 
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_store.h"
+#include "app/data/dataset_cache_cleaner.h"
 #include "app/data/dataset_json.h"
 #include "app/data/dataset_stager.h"
 #include "app/data/dataset_store.h"
@@ -126,6 +127,68 @@ RestServer::Reply RestServer::stageDataset(const Request &req) {
         doc.insert(QStringLiteral("dataset"), v->ref());
         doc.insert(QStringLiteral("target"), target);
         return jsonReply(doc);
+    });
+}
+
+namespace {
+
+/// Cleans `target`'s dataset cache on the calling (worker) thread: `pick` chooses, from the staged versions, those
+/// to remove (an empty optional answers 404 with *error).
+RestServer::Reply cleanCache(Workspace &ws, const QString &target,
+                             const std::function<std::optional<QStringList>(const QStringList &, QString *)> &pick) {
+    ClusterStore clusters(ws);
+    const auto profile = clusters.profile(target);
+    if (!profile) return errorReply(404, QStringLiteral("not_found"), clusters.errorString());
+    auto runner = makeClusterRunner(*profile);
+    DatasetCacheCleaner cleaner(*runner, profile->scratchDir + QStringLiteral("/datasets"));
+    QString error;
+    const auto staged = cleaner.stagedVersions(&error);
+    if (!staged) return errorReply(502, QStringLiteral("cluster_failed"), error);
+    const auto remove = pick(*staged, &error);
+    if (!remove) return errorReply(404, QStringLiteral("not_found"), error);
+    const auto cleaned = cleaner.clean(*remove, &error);
+    if (!cleaned) return errorReply(502, QStringLiteral("cluster_failed"), error);
+    QJsonObject doc = cleaned->toJson();
+    doc.insert(QStringLiteral("target"), target);
+    return jsonReply(doc);
+}
+
+} // namespace
+
+RestServer::Reply RestServer::unstageDataset(const Request &req) {
+    const QJsonObject body = QJsonDocument::fromJson(req.http.body).object();
+    const QString target = body.value(QStringLiteral("target")).toString();
+    if (target.isEmpty())
+        return errorReply(400, QStringLiteral("bad_request"), tr("the body must name the cluster: {\"target\": NAME}"));
+    const QString name = req.names.value(0);
+    const int version = body.value(QStringLiteral("version")).toInt();
+    return deferred(req.socket, [name, version, target](Workspace &ws) {
+        QString entry; // only this version when one is named
+        if (version > 0) {
+            DatasetStore store(ws);
+            const auto v = store.resolve(name + QLatin1Char('@') + QString::number(version));
+            if (!v) return errorReply(404, QStringLiteral("not_found"), store.errorString());
+            entry = DatasetCacheCleaner::entryOf(*v);
+        }
+        return cleanCache(ws, target, [&](const QStringList &staged, QString *error) {
+            const QStringList remove = DatasetCacheCleaner::entriesOf(staged, name, entry);
+            if (remove.isEmpty()) *error = tr("%1 is not staged on %2").arg(name, target);
+            return remove.isEmpty() ? std::nullopt : std::optional<QStringList>(remove);
+        });
+    });
+}
+
+RestServer::Reply RestServer::cleanDatasetCache(const Request &req) {
+    const bool unregistered =
+        QJsonDocument::fromJson(req.http.body).object().value(QStringLiteral("unregistered")).toBool();
+    const QString target = req.names.value(0);
+    return deferred(req.socket, [target, unregistered](Workspace &ws) {
+        DatasetStore store(ws);
+        const QSet<QString> registered = unregistered ? DatasetCacheCleaner::registeredEntries(store) : QSet<QString>();
+        return cleanCache(ws, target, [&](const QStringList &staged, QString *) {
+            return std::optional<QStringList>(unregistered ? DatasetCacheCleaner::unregistered(staged, registered)
+                                                           : QStringList());
+        });
     });
 }
 

@@ -134,6 +134,8 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"DELETE", "/api/v1/datasets/{name}", &RestServer::removeDataset, kStaff},
             {"GET", "/api/v1/datasets/{name}/versions", &RestServer::datasetVersions, kEveryone},
             {"POST", "/api/v1/datasets/{name}/stage", &RestServer::stageDataset, kStaff},
+            {"POST", "/api/v1/datasets/{name}/unstage", &RestServer::unstageDataset, kStaff},
+            {"POST", "/api/v1/clusters/{name}/dataset-cache/clean", &RestServer::cleanDatasetCache, kStaff},
             {"GET", "/api/v1/users", &RestServer::listUsers, kAdmins},
             {"POST", "/api/v1/users", &RestServer::createUser, kAdmins},
             {"PATCH", "/api/v1/users/{name}", &RestServer::updateUser, kAdmins},

@@ -165,6 +165,8 @@ private:
     Reply datasetVersions(const Request &);
     Reply removeDataset(const Request &);
     Reply stageDataset(const Request &);
+    Reply unstageDataset(const Request &);
+    Reply cleanDatasetCache(const Request &);
 
     // rest_users.cpp
     Reply whoAmI(const Request &);

@@ -410,6 +410,28 @@ int main(int argc, char **argv) {
             sftpS << sftpSeconds;
             ratios << sftpSeconds / staged.seconds;
         }
+        if (!images) {
+            // The host's floor for unpacked files: the same files extracted from a tar already on its disk (file
+            // creation alone, no network, no hashing), against which the staging time above can be read.
+            auto runner = makeClusterRunner(profile);
+            const QString floorDir = cluster.scratchDir() + QStringLiteral("/floor-") + name;
+            runner->run(QStringLiteral("rm -rf %1 && mkdir -p %1/x && tar -cf %1/all.tar -C %2 . && sync")
+                            .arg(floorDir, root + QStringLiteral("-rep0/") + name));
+            QList<double> floorS;
+            for (int rep = 0; rep < 3; ++rep) {
+                runner->run(QStringLiteral("rm -rf %1/x && mkdir %1/x && sync").arg(floorDir));
+                t.restart();
+                const remote::CommandResult r =
+                    runner->run(QStringLiteral("cd %1/x && tar -x -m -f ../all.tar").arg(floorDir));
+                floorS << seconds(t);
+                if (!r.ok()) die(r.error + QString::fromUtf8(r.stderrData));
+            }
+            runner->run(QStringLiteral("rm -rf %1").arg(floorDir));
+            std::printf("  the host's floor: extracting the same files from a tar on its own disk took %.2f s "
+                        "(median of %.2f, %.2f, %.2f)\n",
+                        median(floorS), floorS[0], floorS[1], floorS[2]);
+            out.insert(key + QStringLiteral("_host_extract_seconds"), median(floorS));
+        }
         std::printf("%d files of about 4 KiB (%s): staged (verified) in %.2f s, one SFTP put per file %.2f s "
                     "(medians): %.1f x faster (median of %.1f, %.1f, %.1f)\n",
                     small, qPrintable(version->format), median(stageS), median(sftpS), median(ratios), ratios[0],

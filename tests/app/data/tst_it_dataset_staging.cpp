@@ -2,7 +2,8 @@
 // channels: only missing chunks travel, every file is verified on the far side, a connection cut in the middle of a
 // shard (sshd stopped and started) is survived with little re-sending, damaged cache entries are sent again, and a
 // cluster run whose config names "dataset" trains on the staged copy and records the version; the REST routes
-// (`diamondctl serve`) upload, list, show, stage and remove datasets.
+// (`diamondctl serve`) upload, list, show, stage, unstage and remove datasets; `diamondctl data unstage|clean` free
+// only the cache entries no staged version uses.
 #include "common/cluster_runs.h"
 #include "common/data_file_builders.h"
 #include "common/dataset_files.h"
@@ -10,6 +11,7 @@
 
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_store.h"
+#include "app/data/dataset_cache_cleaner.h"
 #include "app/data/dataset_stager.h"
 #include "app/data/dataset_store.h"
 #include "app/run/run_store.h"
@@ -530,6 +532,22 @@ private Q_SLOTS:
                                      QByteArray("{\"target\": \"") + profile_.name.toUtf8() + "\"}");
         QCOMPARE(doc.value(QStringLiteral("bytes_sent")).toInteger(), qint64(0));
         QCOMPARE(doc.value(QStringLiteral("already_staged")).toBool(), true);
+        const QByteArray targetBody = QByteArray("{\"target\": \"") + profile_.name.toUtf8() + "\"}";
+        std::tie(status, doc) = call("POST", QStringLiteral("/datasets/tiny/unstage"), targetBody);
+        QVERIFY2(status == 200, QJsonDocument(doc).toJson().constData());
+        QCOMPARE(doc.value(QStringLiteral("removed_versions")).toArray().size(), 1);
+        QVERIFY(
+            doc.value(QStringLiteral("removed_versions")).toArray()[0].toString().startsWith(QStringLiteral("tiny/")));
+        QCOMPARE(doc.value(QStringLiteral("file_bytes_freed")).toInteger(), qint64(csv.size()));
+        std::tie(status, doc) = call("POST", QStringLiteral("/datasets/tiny/unstage"), targetBody);
+        QCOMPARE(status, 404); // no longer staged
+        std::tie(status, doc) =
+            call("POST", QStringLiteral("/clusters/%1/dataset-cache/clean").arg(profile_.name), QByteArray("{}"));
+        QVERIFY2(status == 200, QJsonDocument(doc).toJson().constData());
+        QVERIFY(doc.value(QStringLiteral("versions_left")).toInt() > 0);
+        QVERIFY(doc.value(QStringLiteral("bytes_left")).toInteger() > 0);
+        std::tie(status, doc) = call("POST", QStringLiteral("/clusters/nowhere/dataset-cache/clean"), QByteArray("{}"));
+        QCOMPARE(status, 404);
         std::tie(status, doc) = call("DELETE", QStringLiteral("/datasets/tiny"));
         QCOMPARE(status, 200);
         std::tie(status, doc) = call("GET", QStringLiteral("/datasets/tiny"));
@@ -594,6 +612,113 @@ private Q_SLOTS:
         const QByteArray script = read(scripts.next());
         QVERIFY2(script.contains("--data-path") && script.contains(QByteArray(cacheRoot().toUtf8() + "/points/")),
                  script.constData());
+    }
+
+    void unstagingAndCleaningFreeOnlyWhatNoStagedVersionUses() {
+        // "keep" and "drop" share one file; drop@2 changes drop@1's other file; "snaps" is an image folder (packs).
+        const QString keepSrc = dir_.filePath(QStringLiteral("keep")), dropSrc = dir_.filePath(QStringLiteral("drop"));
+        const QString snapsSrc = dir_.filePath(QStringLiteral("snaps"));
+        QVERIFY(write(keepSrc + QStringLiteral("/shared.bin"), randomBytes(65536, 910031)));
+        QVERIFY(write(keepSrc + QStringLiteral("/own.bin"), randomBytes(9 << 20, 910032))); // 3 chunks
+        QVERIFY(write(dropSrc + QStringLiteral("/shared.bin"), randomBytes(65536, 910031)));
+        QVERIFY(write(dropSrc + QStringLiteral("/a.bin"), randomBytes(65536, 910033)));
+        for (int i = 0; i < 30; ++i)
+            QVERIFY(
+                write(QStringLiteral("%1/c%2/s%3.png").arg(snapsSrc).arg(i % 2).arg(i), noisePng(quint32(500 + i))));
+        DatasetStore datasets(ws_);
+        const auto keep = datasets.addVersion(QStringLiteral("keep"), keepSrc);
+        const auto drop1 = datasets.addVersion(QStringLiteral("drop"), dropSrc);
+        QVERIFY(write(dropSrc + QStringLiteral("/a.bin"), randomBytes(65536, 910034)));
+        const auto drop2 = datasets.addVersion(QStringLiteral("drop"), dropSrc);
+        const auto snaps = datasets.addVersion(QStringLiteral("snaps"), snapsSrc);
+        QVERIFY(keep && drop1 && drop2 && snaps);
+        QString error;
+        std::optional<StageResult> staged;
+        for (const DatasetVersion *v : {&*keep, &*drop1, &*drop2, &*snaps})
+            QVERIFY2((staged = stage(*v, &error)), qPrintable(error));
+        const QString keepDir = DatasetStager::remoteDir(cacheRoot(), *keep);
+
+        auto ctl = [&](const QStringList &args, int *exitCode) {
+            QProcess p;
+            QProcessEnvironment env = cluster_.environment();
+            env.insert(QStringLiteral("HOME"), dir_.path());
+            p.setProcessEnvironment(env);
+            p.start(test::binary(QStringLiteral("diamondctl")),
+                    QStringList{QStringLiteral("--workspace"), ws_.path()} + args);
+            p.waitForFinished(120000);
+            *exitCode = p.exitCode();
+            const QByteArray out = p.readAllStandardOutput();
+            if (*exitCode != 0) qWarning("%s", QByteArray(out + p.readAllStandardError()).constData());
+            return QJsonDocument::fromJson(out).object();
+        };
+        int code = 0;
+        // Settle what earlier tests left unused, so that the counts below are this test's own.
+        ctl({QStringLiteral("data"), QStringLiteral("clean"), QStringLiteral("--target"), profile_.name,
+             QStringLiteral("--json")},
+            &code);
+        QCOMPARE(code, 0);
+
+        // drop@1 alone: only its own file's content goes; shared.bin stays for keep and drop@2.
+        QJsonObject doc = ctl({QStringLiteral("data"), QStringLiteral("unstage"), QStringLiteral("drop@1"),
+                               QStringLiteral("--target"), profile_.name, QStringLiteral("--json")},
+                              &code);
+        QCOMPARE(code, 0);
+        QCOMPARE(doc.value(QStringLiteral("removed_versions")).toArray(),
+                 QJsonArray{DatasetCacheCleaner::entryOf(*drop1)});
+        QCOMPARE(doc.value(QStringLiteral("files_freed")).toInt(), 1);
+        QCOMPARE(doc.value(QStringLiteral("file_bytes_freed")).toInteger(), qint64(65536));
+        QCOMPARE(doc.value(QStringLiteral("packs_freed")).toInt(), 0);
+        QVERIFY(!QFileInfo::exists(DatasetStager::remoteDir(cacheRoot(), *drop1)));
+        QCOMPARE(read(keepDir + QStringLiteral("/shared.bin")), read(keepSrc + QStringLiteral("/shared.bin")));
+        // drop@2 is intact: a verifying staging finds every file and sends nothing.
+        {
+            auto runner = makeClusterRunner(profile_);
+            DatasetStager stager(*runner, cacheRoot());
+            stager.setVerifyAlways(true);
+            staged = stager.stage(*drop2, datasets.chunks(), {}, &error);
+            QVERIFY2(staged, qPrintable(error));
+            QCOMPARE(staged->payloadBytes, qint64(0));
+        }
+
+        // Every version of snaps: its packs go, and nothing else.
+        doc = ctl({QStringLiteral("data"), QStringLiteral("unstage"), QStringLiteral("snaps"),
+                   QStringLiteral("--target"), profile_.name, QStringLiteral("--json")},
+                  &code);
+        QCOMPARE(code, 0);
+        QCOMPARE(doc.value(QStringLiteral("removed_versions")).toArray().size(), 1);
+        QVERIFY(doc.value(QStringLiteral("packs_freed")).toInt() >= 1);
+        QCOMPARE(doc.value(QStringLiteral("pack_bytes_freed")).toInteger(), snaps->sizeBytes);
+        QCOMPARE(doc.value(QStringLiteral("files_freed")).toInt(), 0);
+        ctl({QStringLiteral("data"), QStringLiteral("unstage"), QStringLiteral("snaps"), QStringLiteral("--target"),
+             profile_.name},
+            &code);
+        QCOMPARE(code, 1); // not staged any more
+
+        // drop removed from the workspace: --unregistered removes its staged copy; keep stays whole.
+        ctl({QStringLiteral("data"), QStringLiteral("remove"), QStringLiteral("drop")}, &code);
+        QCOMPARE(code, 0);
+        doc = ctl({QStringLiteral("data"), QStringLiteral("clean"), QStringLiteral("--target"), profile_.name,
+                   QStringLiteral("--unregistered"), QStringLiteral("--json")},
+                  &code);
+        QCOMPARE(code, 0);
+        const QJsonArray removed = doc.value(QStringLiteral("removed_versions")).toArray();
+        QVERIFY(removed.contains(DatasetCacheCleaner::entryOf(*drop2)));
+        for (const QJsonValue &v : removed)
+            QVERIFY2(!v.toString().startsWith(QStringLiteral("keep/")) &&
+                         !v.toString().startsWith(QStringLiteral("cells/")),
+                     qPrintable(v.toString()));
+        QVERIFY(doc.value(QStringLiteral("file_bytes_freed")).toInteger() >= 65536); // drop@2's a.bin
+        QCOMPARE(read(keepDir + QStringLiteral("/own.bin")), read(keepSrc + QStringLiteral("/own.bin")));
+        QCOMPARE(read(keepDir + QStringLiteral("/shared.bin")), read(keepSrc + QStringLiteral("/shared.bin")));
+        QVERIFY(QFileInfo::exists(keepDir + QStringLiteral(".verified")));
+
+        // Malformed entries never reach the host's shell.
+        remote::LocalCommandRunner local;
+        DatasetCacheCleaner cleaner(local, cacheRoot());
+        QVERIFY(!cleaner.clean({QStringLiteral("keep/../../x")}, &error));
+        QVERIFY2(error.contains(QLatin1String("keep/../../x")), qPrintable(error));
+        QVERIFY(!cleaner.clean({QStringLiteral("'; rm -rf ~; '/0123456789abcdef")}, &error));
+        QVERIFY(QFileInfo::exists(keepDir + QStringLiteral(".verified")));
     }
 };
 
