@@ -16,10 +16,11 @@
 // back to back) and hashed once written, and the version's .diamond-packed index says where each image lies (the
 // engine's image_folder source reads it), so the host writes a few large files instead of one per image. A file of
 // several chunks travels as one stream in file order: its new chunks come from here, unchanged ones are copied from
-// older cached files on the host; the host writes it once and then hashes it from its page cache. A cut connection loses at most the shard in flight, or a large file's last
-// partial chunk: the next attempt reconnects (the runner's backoff), lists the cache again and continues. Every file is
-// verified by SHA-256 on the far side; a mismatch removes the cached file and sends it again. A version whose .verified
-// marker and file sizes match is not touched. Blocking: run on a worker thread with a runner of that thread.
+// older cached files on the host; the host writes it once and then hashes it from its page cache. A cut connection
+// loses at most the shard in flight, or a large file's last partial chunk: the next attempt reconnects (the runner's
+// backoff), lists the cache again and continues. Every file is verified by SHA-256 on the far side; a mismatch removes
+// the cached file and sends it again. A version whose .verified marker and file sizes match is not touched. Blocking:
+// run on a worker thread with a runner of that thread.
 #pragma once
 
 #include "app/data/chunk_store.h"
