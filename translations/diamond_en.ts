@@ -496,6 +496,46 @@
         <source>%1 is not a JSON object.</source>
         <translation>%1 is not a JSON object.</translation>
     </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>exit status %1</translation>
+    </message>
+    <message>
+        <source>Nothing to plan: the run needs a positive number of steps and a step time.</source>
+        <translation>Nothing to plan: the run needs a positive number of steps and a step time.</translation>
+    </message>
+    <message>
+        <source>A job of the partition&apos;s %1 s leaves no time to compute: start-up takes %2 s and the checkpoint signal needs %3 s.</source>
+        <translation>A job of the partition's %1 s leaves no time to compute: start-up takes %2 s and the checkpoint signal needs %3 s.</translation>
+    </message>
+    <message>
+        <source>The spec is not valid.</source>
+        <translation>The spec is not valid.</translation>
+    </message>
+    <message>
+        <source>The batch (%1) must be a multiple of the number of ranks (%2).</source>
+        <translation>The batch (%1) must be a multiple of the number of ranks (%2).</translation>
+    </message>
+    <message>
+        <source>The profile was measured with %1 threads, this run uses %2 per rank: scaled linearly.</source>
+        <translation>The profile was measured with %1 threads, this run uses %2 per rank: scaled linearly.</translation>
+    </message>
+    <message>
+        <source>The profile is a quick calibration (fewer shapes and repeats).</source>
+        <translation>The profile is a quick calibration (fewer shapes and repeats).</translation>
+    </message>
+    <message>
+        <source>Some layers are larger or smaller than every probed shape: extrapolated.</source>
+        <translation>Some layers are larger or smaller than every probed shape: extrapolated.</translation>
+    </message>
+    <message>
+        <source>The profile has no all-reduce timings (calibrate with --nproc 2): assumed 1 GB/s.</source>
+        <translation>The profile has no all-reduce timings (calibrate with --nproc 2): assumed 1 GB/s.</translation>
+    </message>
+    <message>
+        <source>The profile has no reference step with several ranks (calibrate with --nproc 2).</source>
+        <translation>The profile has no reference step with several ranks (calibrate with --nproc 2).</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -820,6 +860,21 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::DatasetCacheCleaner</name>
+    <message>
+        <source>Cannot list the dataset cache on %1: %2</source>
+        <translation>Cannot list the dataset cache on %1: %2</translation>
+    </message>
+    <message>
+        <source>Not a staged version: &quot;%1&quot; (NAME/HASH16).</source>
+        <translation>Not a staged version: "%1" (NAME/HASH16).</translation>
+    </message>
+    <message>
+        <source>Cannot clean the dataset cache on %1: %2</source>
+        <translation>Cannot clean the dataset cache on %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::DatasetStager</name>
     <message>
         <source>Cancelled.</source>
@@ -899,6 +954,72 @@
     <message>
         <source>Cannot write %1.</source>
         <translation>Cannot write %1.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DeviceProfile</name>
+    <message>
+        <source>Not a device profile: &quot;format&quot; must be diamond.device-profile/1.</source>
+        <translation>Not a device profile: "format" must be diamond.device-profile/1.</translation>
+    </message>
+    <message>
+        <source>The device profile has no &quot;linear&quot; timings.</source>
+        <translation>The device profile has no "linear" timings.</translation>
+    </message>
+    <message>
+        <source>The device profile has no &quot;elementwise&quot; timing.</source>
+        <translation>The device profile has no "elementwise" timing.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DeviceProfileStore</name>
+    <message>
+        <source>Not a profile name: &quot;%1&quot;.</source>
+        <translation>Not a profile name: "%1".</translation>
+    </message>
+    <message>
+        <source>No device profile &quot;%1&quot; yet.</source>
+        <translation>No device profile "%1" yet.</translation>
+    </message>
+    <message>
+        <source>%1 is larger than a device profile can be (1 MiB).</source>
+        <translation>%1 is larger than a device profile can be (1 MiB).</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>Cannot read %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object: %2</source>
+        <translation>%1 is not a JSON object: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>Cannot create %1.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>Cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>Calibration took longer than %1 s and was stopped.</source>
+        <translation>Calibration took longer than %1 s and was stopped.</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>Calibration failed: %1</translation>
+    </message>
+    <message>
+        <source>Calibration printed no profile: %1</source>
+        <translation>Calibration printed no profile: %1</translation>
     </message>
 </context>
 <context>

@@ -496,6 +496,46 @@
         <source>%1 is not a JSON object.</source>
         <translation>%1 不是 JSON 对象。</translation>
     </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>Nothing to plan: the run needs a positive number of steps and a step time.</source>
+        <translation>无法规划：运行需要正的步数和每步时间。</translation>
+    </message>
+    <message>
+        <source>A job of the partition&apos;s %1 s leaves no time to compute: start-up takes %2 s and the checkpoint signal needs %3 s.</source>
+        <translation>该分区 %1 秒的作业没有留下计算时间：启动需要 %2 秒，检查点信号需要 %3 秒。</translation>
+    </message>
+    <message>
+        <source>The spec is not valid.</source>
+        <translation>网络描述无效。</translation>
+    </message>
+    <message>
+        <source>The batch (%1) must be a multiple of the number of ranks (%2).</source>
+        <translation>批大小（%1）必须是进程数（%2）的倍数。</translation>
+    </message>
+    <message>
+        <source>The profile was measured with %1 threads, this run uses %2 per rank: scaled linearly.</source>
+        <translation>性能档案以 %1 个线程测得，本次运行每个进程使用 %2 个：已按线性缩放。</translation>
+    </message>
+    <message>
+        <source>The profile is a quick calibration (fewer shapes and repeats).</source>
+        <translation>该性能档案是快速校准（形状和重复次数较少）。</translation>
+    </message>
+    <message>
+        <source>Some layers are larger or smaller than every probed shape: extrapolated.</source>
+        <translation>部分层比所有测量过的形状更大或更小：已外推。</translation>
+    </message>
+    <message>
+        <source>The profile has no all-reduce timings (calibrate with --nproc 2): assumed 1 GB/s.</source>
+        <translation>该性能档案没有 all-reduce 计时（请用 --nproc 2 校准）：按 1 GB/s 估算。</translation>
+    </message>
+    <message>
+        <source>The profile has no reference step with several ranks (calibrate with --nproc 2).</source>
+        <translation>该性能档案没有多进程的参考步（请用 --nproc 2 校准）。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -820,6 +860,21 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::DatasetCacheCleaner</name>
+    <message>
+        <source>Cannot list the dataset cache on %1: %2</source>
+        <translation>无法列出 %1 上的数据集缓存：%2</translation>
+    </message>
+    <message>
+        <source>Not a staged version: &quot;%1&quot; (NAME/HASH16).</source>
+        <translation>不是已暂存的版本：“%1”（名称/HASH16）。</translation>
+    </message>
+    <message>
+        <source>Cannot clean the dataset cache on %1: %2</source>
+        <translation>无法清理 %1 上的数据集缓存：%2</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::DatasetStager</name>
     <message>
         <source>Cancelled.</source>
@@ -899,6 +954,72 @@
     <message>
         <source>Cannot write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DeviceProfile</name>
+    <message>
+        <source>Not a device profile: &quot;format&quot; must be diamond.device-profile/1.</source>
+        <translation>不是设备性能档案：“format” 必须是 diamond.device-profile/1。</translation>
+    </message>
+    <message>
+        <source>The device profile has no &quot;linear&quot; timings.</source>
+        <translation>设备性能档案中没有 “linear” 计时。</translation>
+    </message>
+    <message>
+        <source>The device profile has no &quot;elementwise&quot; timing.</source>
+        <translation>设备性能档案中没有 “elementwise” 计时。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::DeviceProfileStore</name>
+    <message>
+        <source>Not a profile name: &quot;%1&quot;.</source>
+        <translation>不是有效的档案名：“%1”。</translation>
+    </message>
+    <message>
+        <source>No device profile &quot;%1&quot; yet.</source>
+        <translation>还没有设备性能档案 “%1”。</translation>
+    </message>
+    <message>
+        <source>%1 is larger than a device profile can be (1 MiB).</source>
+        <translation>%1 超过设备性能档案的大小上限（1 MiB）。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object: %2</source>
+        <translation>%1 不是 JSON 对象：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>Calibration took longer than %1 s and was stopped.</source>
+        <translation>校准超过 %1 秒，已停止。</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>校准失败：%1</translation>
+    </message>
+    <message>
+        <source>Calibration printed no profile: %1</source>
+        <translation>校准未输出性能档案：%1</translation>
     </message>
 </context>
 <context>

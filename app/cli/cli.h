@@ -56,6 +56,12 @@ struct CommandOptions {
 bool parseOptions(const QStringList &args, const QStringList &valued, const QStringList &flags, CommandOptions *out,
                   Io &io);
 
+/// Reads a JSON object from `path`; false with a message on io.err naming the file.
+bool readJsonObject(const QString &path, QJsonObject *out, Io &io);
+/// `diamondctl run plan --spec FILE --config FILE [--target local|CLUSTER] [--partition P] [--nproc N]
+/// [--threads N] [--json]` (cli_plan.cpp): the performance model's prediction and the job chain for a run.
+int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io);
+
 /// Prints `doc` as indented JSON on io.out.
 void printJson(Io &io, const QJsonObject &doc);
 /// Opens the existing workspace for a command (folder from resolveWorkspacePath(option)); on failure prints

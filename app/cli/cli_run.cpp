@@ -55,6 +55,9 @@ QString runUsage() {
         "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
         "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
         "                                         [--follow] [--json]\n"
+        "  diamondctl [--workspace DIR] run plan --spec FILE --config FILE [--target local|CLUSTER]\n"
+        "                                        [--partition P] [--nproc N] [--threads N] [--json]\n"
+        "                               predicted step time and memory, and the chain of jobs (docs/planning.md)\n"
         "  diamondctl [--workspace DIR] run list [--json]\n"
         "  diamondctl [--workspace DIR] run show ID [--json]\n"
         "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
@@ -69,6 +72,8 @@ QString runUsage() {
         "0 finished, 85 preempted, 1 failed or cancelled. Without it, a cluster run returns once its job is\n"
         "submitted. A cluster that asks for a password or a one-time code asks on the terminal.\n");
 }
+
+} // namespace
 
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
     QFile f(path);
@@ -85,6 +90,8 @@ bool readJsonObject(const QString &path, QJsonObject *out, Io &io) {
     *out = doc.object();
     return true;
 }
+
+namespace {
 
 QString pointKey(const MetricPoint &p) {
     return QString::number(p.step) + QLatin1Char('/') + app::metricSplitName(p.split) + QLatin1Char('/') + p.name;
@@ -469,10 +476,10 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),      QStringLiteral("list"),   QStringLiteral("show"),
-                                   QStringLiteral("metrics"),    QStringLiteral("logs"),   QStringLiteral("cancel"),
-                                   QStringLiteral("resume"),     QStringLiteral("export"), QStringLiteral("delete"),
-                                   QStringLiteral("leaderboard")};
+    static const QStringList known{QStringLiteral("start"),  QStringLiteral("plan"),       QStringLiteral("list"),
+                                   QStringLiteral("show"),   QStringLiteral("metrics"),    QStringLiteral("logs"),
+                                   QStringLiteral("cancel"), QStringLiteral("resume"),     QStringLiteral("export"),
+                                   QStringLiteral("delete"), QStringLiteral("leaderboard")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;
@@ -482,6 +489,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
             ? QStringList{QStringLiteral("--spec"),    QStringLiteral("--config"), QStringLiteral("--project"),
                           QStringLiteral("--name"),    QStringLiteral("--target"), QStringLiteral("--nproc"),
                           QStringLiteral("--threads"), QStringLiteral("--job")}
+        : sub == QLatin1String("plan")
+            ? QStringList{QStringLiteral("--spec"),      QStringLiteral("--config"), QStringLiteral("--target"),
+                          QStringLiteral("--partition"), QStringLiteral("--nproc"),  QStringLiteral("--threads")}
         : sub == QLatin1String("export")      ? QStringList{QStringLiteral("--out")}
         : sub == QLatin1String("leaderboard") ? QStringList{QStringLiteral("--project"), QStringLiteral("--metric")}
                                               : QStringList{};
@@ -490,6 +500,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     if (sub == QLatin1String("start")) return runStart(o, ws, io);
+    if (sub == QLatin1String("plan")) return runPlan(o, ws, io);
     if (sub == QLatin1String("leaderboard")) {
         Session session(ws, io, true);
         session.service.settleLocalRuns(); // runs whose engine has ended

@@ -1,4 +1,5 @@
 #include "engine_cli.h"
+#include "calibrate.h"
 #include "data/array_listing.h"
 #include "export/predict.h"
 #include "trial_pack.h"
@@ -31,6 +32,8 @@ void printHelp() {
            "       diamond-train predict --spec SPEC.json --weights W.safetensors --inputs IN.safetensors\n"
            "                             --output OUT.safetensors [--threads N] [--device cpu|cuda]\n"
            "       diamond-train arrays FILE.h5|FILE.npz   (lists the file's arrays as JSON)\n"
+           "       diamond-train calibrate [--threads N] [--dir D] [--device D] [--nproc N] [--quick]\n"
+           "                             (times this device; prints a JSON device profile)\n"
            "\n"
            "Trains the network described by SPEC.json with the run configuration RUN.json and\n"
            "writes JSON-lines events (protocol "
@@ -234,6 +237,7 @@ int runCli(int argc, char **argv) {
         if (argc > 1 && std::string(argv[1]) == "pack") return runPack(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "predict") return runPredict(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "arrays") return data::runListArrays(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "calibrate") return runCalibrate(argc - 1, argv + 1);
         return train(argc, argv, events);
     } catch (const UsageError &e) {
         emitError(*events, e.what(), e.field(), e.node(), e.hint());

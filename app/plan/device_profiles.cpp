@@ -1,0 +1,81 @@
+#include "app/plan/device_profiles.h"
+
+#include "app/workspace/workspace.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+namespace diamond::app {
+
+namespace {
+
+QString tr(const char *text) { return QCoreApplication::translate("DeviceProfileStore", text); }
+
+constexpr qint64 kMaxProfileBytes = 1 << 20;
+
+} // namespace
+
+QString DeviceProfileStore::pathOf(const QString &name) const {
+    return QDir(ws_.path()).filePath(QStringLiteral("device-profiles/%1.json").arg(name));
+}
+
+std::optional<DeviceProfile> DeviceProfileStore::load(const QString &name, QString *error) const {
+    static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"));
+    if (!valid.match(name).hasMatch()) return *error = tr("Not a profile name: \"%1\".").arg(name), std::nullopt;
+    QFile f(pathOf(name));
+    if (!f.exists()) return *error = tr("No device profile \"%1\" yet.").arg(name), std::nullopt;
+    if (f.size() > kMaxProfileBytes)
+        return *error = tr("%1 is larger than a device profile can be (1 MiB).").arg(f.fileName()), std::nullopt;
+    if (!f.open(QIODevice::ReadOnly))
+        return *error = tr("Cannot read %1: %2").arg(f.fileName(), f.errorString()), std::nullopt;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(kMaxProfileBytes), &parseError);
+    if (!doc.isObject())
+        return *error = tr("%1 is not a JSON object: %2").arg(f.fileName(), parseError.errorString()), std::nullopt;
+    QString why;
+    auto profile = DeviceProfile::fromJson(doc.object(), &why);
+    if (!profile) return *error = tr("%1: %2").arg(f.fileName(), why), std::nullopt;
+    return profile;
+}
+
+bool DeviceProfileStore::save(const QString &name, const QJsonObject &profile, QString *error) {
+    const QString path = pathOf(name);
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) return *error = tr("Cannot create %1.").arg(path), false;
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(profile).toJson()) < 0 || !f.commit())
+        return *error = tr("Cannot write %1: %2").arg(path, f.errorString()), false;
+    return true;
+}
+
+std::optional<DeviceProfile> DeviceProfileStore::calibrateThisComputer(const QString &enginePath, QString *error,
+                                                                       int timeoutMs) {
+    const QString dir = QFileInfo(pathOf(QLatin1String(kThisComputer))).absolutePath();
+    if (!QDir().mkpath(dir)) return *error = tr("Cannot create %1.").arg(dir), std::nullopt;
+    QProcess engine;
+    engine.start(enginePath, {QStringLiteral("calibrate"), QStringLiteral("--dir"), dir});
+    if (!engine.waitForStarted(30000))
+        return *error = tr("Cannot start %1: %2").arg(enginePath, engine.errorString()), std::nullopt;
+    if (!engine.waitForFinished(timeoutMs)) {
+        engine.kill();
+        engine.waitForFinished(5000);
+        return *error = tr("Calibration took longer than %1 s and was stopped.").arg(timeoutMs / 1000), std::nullopt;
+    }
+    const QByteArray out = engine.readAllStandardOutput();
+    if (engine.exitStatus() != QProcess::NormalExit || engine.exitCode() != 0)
+        return *error = tr("Calibration failed: %1")
+                            .arg(QString::fromUtf8(engine.readAllStandardError().trimmed().right(400))),
+               std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(out.left(kMaxProfileBytes));
+    QString why;
+    auto profile = DeviceProfile::fromJson(doc.object(), &why);
+    if (!profile) return *error = tr("Calibration printed no profile: %1").arg(why), std::nullopt;
+    if (!save(QLatin1String(kThisComputer), doc.object(), error)) return std::nullopt;
+    return profile;
+}
+
+} // namespace diamond::app

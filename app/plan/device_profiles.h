@@ -1,0 +1,32 @@
+// Where calibration profiles live: <workspace>/device-profiles/<name>.json, "this-computer" for the computer the
+// workspace is on and a cluster profile's name for a cluster (diamondctl cluster calibrate). Files are read with a
+// size cap (1 MiB) and parsed by DeviceProfile::fromJson.
+#pragma once
+
+#include "app/plan/perf_model.h"
+
+namespace diamond::app {
+
+class Workspace;
+
+class DeviceProfileStore {
+public:
+    static constexpr const char *kThisComputer = "this-computer";
+
+    explicit DeviceProfileStore(Workspace &ws) : ws_(ws) {}
+
+    QString pathOf(const QString &name) const;
+    /// nullopt with *error when there is none or it is unreadable (the error says which).
+    std::optional<DeviceProfile> load(const QString &name, QString *error) const;
+    /// Writes the profile atomically; false with *error.
+    bool save(const QString &name, const QJsonObject &profile, QString *error);
+    /// Runs `enginePath calibrate --dir <profiles folder>` and saves its profile as this computer's. Blocking (about 5
+    /// s, at most `timeoutMs`): for the command line and worker threads.
+    std::optional<DeviceProfile> calibrateThisComputer(const QString &enginePath, QString *error,
+                                                       int timeoutMs = 120000);
+
+private:
+    Workspace &ws_;
+};
+
+} // namespace diamond::app

@@ -1,0 +1,282 @@
+#include "app/plan/perf_model.h"
+
+#include "diamond/spec/analysis.h"
+#include "diamond/spec/spec.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace diamond::app {
+
+namespace {
+
+QString tr(const char *text) { return QCoreApplication::translate("PerformanceModel", text); }
+
+/// Seconds at `x` on the piecewise-linear curve through `points` (sorted by x): between two points the line
+/// through them (exact for "overhead + work / rate"); below the first, the line through the first two, never below
+/// `floor`; above the last, the last point's rate.
+double along(const QList<QPair<double, double>> &points, double x, double floor, bool *extrapolated) {
+    if (points.isEmpty()) return floor;
+    if (points.size() == 1 || x >= points.last().first) {
+        if (x > points.last().first * 1.0001) *extrapolated = true;
+        return std::max(floor, points.last().second * x / points.last().first);
+    }
+    qsizetype i = 1;
+    while (i < points.size() - 1 && x > points[i].first)
+        ++i;
+    const auto &[x0, y0] = points[i - 1];
+    const auto &[x1, y1] = points[i];
+    if (x < x0) *extrapolated = true;
+    const double slope = (y1 - y0) / (x1 - x0);
+    return std::max(floor, y0 + (x - x0) * slope);
+}
+
+/// Sorts by size and makes the times non-decreasing in size (a smaller probe never costs more than a larger one: a
+/// slow outlier at a small size, such as Gloo's first calls, is replaced by the next size's time).
+void monotone(QList<QPair<double, double>> *points) {
+    std::sort(points->begin(), points->end());
+    for (qsizetype i = points->size() - 2; i >= 0; --i)
+        (*points)[i].second = std::min((*points)[i].second, (*points)[i + 1].second);
+}
+
+QList<QPair<double, double>> curve(const QList<DeviceProfile::Point> &points) {
+    QList<QPair<double, double>> out;
+    for (const DeviceProfile::Point &p : points)
+        out.append({p.flops, p.seconds});
+    monotone(&out);
+    return out;
+}
+
+bool isGemmLayer(const std::string &type) {
+    return type == "Linear" || type == "MultiheadAttention" || type == "LSTM" || type == "GRU";
+}
+bool isFreeLayer(const std::string &type) {
+    return type == "Input" || type == "Flatten" || type == "Reshape" || type == "Identity";
+}
+
+} // namespace
+
+std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QString *error) {
+    if (doc.value(QStringLiteral("format")).toString() != QLatin1String("diamond.device-profile/1"))
+        return *error = tr("Not a device profile: \"format\" must be diamond.device-profile/1."), std::nullopt;
+    DeviceProfile p;
+    p.source = doc;
+    p.device = doc.value(QStringLiteral("device")).toString(QStringLiteral("cpu"));
+    p.host = doc.value(QStringLiteral("host")).toString();
+    p.cpu = doc.value(QStringLiteral("cpu")).toString();
+    p.measuredAt = doc.value(QStringLiteral("measured_at")).toString();
+    p.threads = std::max(1, doc.value(QStringLiteral("threads")).toInt(1));
+    p.quick = doc.value(QStringLiteral("quick")).toBool();
+    auto points = [&](const char *key, auto flopsOf, QList<Point> *out) {
+        for (const QJsonValue &v : doc.value(QLatin1String(key)).toArray()) {
+            const QJsonObject o = v.toObject();
+            const double s = o.value(QStringLiteral("seconds")).toDouble();
+            const double f = flopsOf(o);
+            if (s > 0 && f > 0 && std::isfinite(s) && std::isfinite(f)) out->append({f, s});
+        }
+        std::sort(out->begin(), out->end(), [](const Point &a, const Point &b) { return a.flops < b.flops; });
+        return !out->isEmpty();
+    };
+    auto num = [](const QJsonObject &o, const char *k) { return o.value(QLatin1String(k)).toDouble(); };
+    if (!points(
+            "linear", [&](const QJsonObject &o) { return 6.0 * num(o, "batch") * num(o, "in") * num(o, "out"); },
+            &p.linear))
+        return *error = tr("The device profile has no \"linear\" timings."), std::nullopt;
+    points(
+        "conv2d",
+        [&](const QJsonObject &o) {
+            return 6.0 * num(o, "batch") * num(o, "in_channels") * num(o, "out_channels") * 9.0 * num(o, "size") *
+                   num(o, "size");
+        },
+        &p.conv2d);
+    const QJsonObject e = doc.value(QStringLiteral("elementwise")).toObject();
+    const double elements = num(e, "elements");
+    if (!(elements > 0) || !(num(e, "seconds") > 0))
+        return *error = tr("The device profile has no \"elementwise\" timing."), std::nullopt;
+    p.elementwiseSecondsPerElement = num(e, "seconds") / elements;
+    for (const QJsonValue &v : e.value(QStringLiteral("points")).toArray()) {
+        const QJsonObject o = v.toObject();
+        if (num(o, "elements") > 0 && num(o, "seconds") > 0)
+            p.elementwise.append({num(o, "elements"), num(o, "seconds")});
+    }
+    if (p.elementwise.isEmpty()) p.elementwise.append({elements, num(e, "seconds")});
+    monotone(&p.elementwise);
+    p.layerOverheadSeconds = std::max(0.0, num(e, "layer_overhead_s"));
+    const QJsonObject opt = doc.value(QStringLiteral("optimizer")).toObject();
+    p.sgdNsPerParam = std::max(0.0, num(opt, "sgd_momentum_ns_per_param"));
+    p.adamNsPerParam = std::max(0.0, num(opt, "adam_ns_per_param"));
+    p.memoryGBs = std::max(0.0, doc.value(QStringLiteral("memory_gb_s")).toDouble());
+    p.checkpointWriteMBs = std::max(0.0, doc.value(QStringLiteral("checkpoint_write_mb_s")).toDouble());
+    for (const QJsonValue &v : doc.value(QStringLiteral("allreduce")).toArray()) {
+        const QJsonObject o = v.toObject();
+        if (num(o, "bytes") > 0 && num(o, "seconds") > 0) p.allReduce.append({num(o, "bytes"), num(o, "seconds")});
+    }
+    monotone(&p.allReduce);
+    auto reference = [&](const char *key) -> std::optional<Reference> {
+        const QJsonObject r = doc.value(QLatin1String(key)).toObject();
+        if (!r.value(QStringLiteral("spec")).isObject() || !(num(r, "step_s") > 0) || !(num(r, "batch") > 0))
+            return std::nullopt;
+        return Reference{QJsonDocument(r.value(QStringLiteral("spec")).toObject()).toJson(QJsonDocument::Compact),
+                         qint64(num(r, "batch")), r.value(QStringLiteral("optimizer")).toString(QStringLiteral("adam")),
+                         std::max(1, r.value(QStringLiteral("ranks")).toInt(1)), num(r, "step_s")};
+    };
+    p.reference = reference("reference_step");
+    p.referenceRanks = reference("reference_step_ranks");
+    return p;
+}
+
+QJsonObject StepPrediction::toJson() const {
+    QJsonArray perNode;
+    for (const NodeCost &n : nodes)
+        perNode.append(QJsonObject{{QStringLiteral("id"), n.id},
+                                   {QStringLiteral("type"), n.type},
+                                   {QStringLiteral("seconds"), n.seconds},
+                                   {QStringLiteral("basis"), n.basis}});
+    QJsonObject o{{QStringLiteral("predicted_step_s"), stepSeconds},
+                  {QStringLiteral("samples_per_s"), samplesPerSecond},
+                  {QStringLiteral("compute_s"), computeSeconds},
+                  {QStringLiteral("optimizer_s"), optimizerSeconds},
+                  {QStringLiteral("allreduce_s"), allReduceSeconds},
+                  {QStringLiteral("step_overhead_s"), stepOverheadSeconds},
+                  {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
+                  {QStringLiteral("parameters"), parameters},
+                  {QStringLiteral("confidence"), confidence},
+                  {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
+                  {QStringLiteral("nodes"), perNode}};
+    if (!ok) o.insert(QStringLiteral("error"), error);
+    return o;
+}
+
+StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, const DeviceProfile &profile,
+                           bool withOverhead) {
+    StepPrediction out;
+    const spec::ParseResult parsed = spec::parseSpec(std::string_view(specText.constData(), specText.size()));
+    if (!parsed.ok()) return out.error = tr("The spec is not valid."), out;
+    const spec::Analysis analysis = spec::analyze(parsed.spec);
+    if (!analysis.ok()) return out.error = tr("The spec is not valid."), out;
+    const int ranks = std::max(1, in.ranks);
+    if (in.batch < ranks || in.batch % ranks != 0)
+        return out.error =
+                   tr("The batch (%1) must be a multiple of the number of ranks (%2).").arg(in.batch).arg(ranks),
+               out;
+    const double batch = double(in.batch / ranks);
+    const int threads = in.threadsPerRank > 0 ? in.threadsPerRank : std::max(1, profile.threads / ranks);
+    // Compute measured with the profile's threads; fewer threads are assumed to scale linearly.
+    const double threadScale = double(profile.threads) / double(threads);
+    if (threads != profile.threads)
+        out.notes << tr("The profile was measured with %1 threads, this run uses %2 per rank: scaled linearly.")
+                         .arg(profile.threads)
+                         .arg(threads);
+    if (profile.quick) out.notes << tr("The profile is a quick calibration (fewer shapes and repeats).");
+    const QList<QPair<double, double>> linear = curve(profile.linear);
+    const QList<QPair<double, double>> conv = curve(profile.conv2d.isEmpty() ? profile.linear : profile.conv2d);
+    bool extrapolated = false;
+    // The engine's ReLU folding (engine/train/model/network.cpp): a ReLU alone consuming a Linear layer's output runs
+    // inside it, and a ReLU whose only consumer is a max-pool is applied by the pool to its smaller output.
+    const spec::Spec &graph = parsed.spec;
+    std::map<std::string, int> consumers;
+    for (const spec::Node &node : graph.nodes)
+        for (const spec::PortRef &ref : node.inputs)
+            ++consumers[ref.node];
+    for (const spec::OutputDecl &o : graph.outputs)
+        ++consumers[o.from.node];
+    auto onlyConsumerType = [&](const std::string &id) -> std::string {
+        if (consumers[id] != 1) return {};
+        for (const spec::Node &node : graph.nodes)
+            for (const spec::PortRef &ref : node.inputs)
+                if (ref.node == id) return node.type;
+        return {};
+    };
+    auto folded = [&](const spec::Node &relu) {
+        if (relu.type != "ReLU" || relu.inputs.size() != 1) return false;
+        const int producer = graph.nodeIndex(relu.inputs.front().node);
+        if (producer >= 0 && graph.nodes[std::size_t(producer)].type == "Linear" &&
+            consumers[relu.inputs.front().node] == 1)
+            return true;
+        const std::string next = onlyConsumerType(relu.id);
+        return next == "MaxPool1d" || next == "MaxPool2d";
+    };
+    for (const spec::NodeInfo &n : analysis.nodes) {
+        if (n.type == "Input") continue;
+        NodeCost c;
+        c.id = QString::fromStdString(n.id);
+        c.type = QString::fromStdString(n.type);
+        const double trainFlops = 3.0 * double(n.flops) * batch;
+        double elements = 0, inputElements = 0;
+        for (const spec::TensorType &t : n.outputs)
+            elements += double(std::max<std::int64_t>(0, spec::elementsPerSample(t.shape))) * batch;
+        const int index = graph.nodeIndex(n.id);
+        if (index >= 0)
+            for (const spec::PortRef &ref : graph.nodes[std::size_t(index)].inputs)
+                if (const spec::TensorType *t = analysis.portType(ref))
+                    inputElements += double(std::max<std::int64_t>(0, spec::elementsPerSample(t->shape))) * batch;
+        if (isFreeLayer(n.type) || (index >= 0 && folded(graph.nodes[std::size_t(index)]))) {
+            c.basis = QStringLiteral("free");
+        } else if (n.type.rfind("Conv", 0) == 0 && trainFlops > 0) {
+            c.basis = QStringLiteral("conv2d");
+            c.seconds = along(conv, trainFlops, profile.layerOverheadSeconds, &extrapolated);
+        } else if (isGemmLayer(n.type) && trainFlops > 0) {
+            c.basis = QStringLiteral("linear");
+            c.seconds = along(linear, trainFlops, profile.layerOverheadSeconds, &extrapolated);
+        } else {
+            c.basis = QStringLiteral("elementwise");
+            c.seconds = along(profile.elementwise, std::max(elements, inputElements),
+                              0.5 * profile.elementwise.first().second, &extrapolated);
+        }
+        c.seconds *= threadScale;
+        out.computeSeconds += c.seconds;
+        out.nodes.append(c);
+    }
+    if (extrapolated) out.notes << tr("Some layers are larger or smaller than every probed shape: extrapolated.");
+    out.parameters = analysis.totalParams;
+    const QString opt = in.optimizer.toLower();
+    const double nsPerParam = opt == QLatin1String("sgd") && in.momentum <= 0 ? profile.sgdNsPerParam * 0.5
+                              : opt == QLatin1String("sgd")                   ? profile.sgdNsPerParam
+                                                                              : profile.adamNsPerParam;
+    out.optimizerSeconds = double(analysis.totalParams) * nsPerParam * 1e-9 * threadScale;
+    if (ranks > 1) {
+        const double bytes = double(analysis.totalParams) * 4.0;
+        if (profile.allReduce.isEmpty()) {
+            out.notes << tr("The profile has no all-reduce timings (calibrate with --nproc 2): assumed 1 GB/s.");
+            out.allReduceSeconds = 5e-4 + bytes / 1e9;
+        } else {
+            // The gradients, and the small control all-reduce of every step (stop requests, loss health).
+            out.allReduceSeconds = along(profile.allReduce, bytes, profile.allReduce.first().second, &extrapolated) +
+                                   profile.allReduce.first().second;
+        }
+    }
+    if (withOverhead) {
+        // The reference step's time that the probes do not explain, measured with as many ranks where possible.
+        const auto &ref = ranks > 1 && profile.referenceRanks ? profile.referenceRanks : profile.reference;
+        if (ref) {
+            StepInputs r;
+            r.batch = ref->batch;
+            r.optimizer = ref->optimizer;
+            r.ranks = ref->ranks;
+            r.threadsPerRank = profile.threads;
+            const StepPrediction bare = predictStep(ref->spec, r, profile, false);
+            if (bare.ok) out.stepOverheadSeconds = std::max(0.0, ref->stepSeconds - bare.stepSeconds);
+            if (ranks > 1 && ref->ranks == 1)
+                out.notes << tr("The profile has no reference step with several ranks (calibrate with --nproc 2).");
+        }
+    }
+    out.stepSeconds = out.computeSeconds + out.optimizerSeconds + out.allReduceSeconds + out.stepOverheadSeconds;
+    out.samplesPerSecond = out.stepSeconds > 0 ? double(in.batch) / out.stepSeconds : 0;
+
+    spec::MemoryOptions memory;
+    memory.batch = in.batch / ranks;
+    spec::Optimizer optimizer = spec::Optimizer::Adam;
+    if (!spec::parseOptimizer(opt.toStdString(), optimizer)) optimizer = spec::Optimizer::Adam;
+    if (optimizer == spec::Optimizer::SGD && in.momentum > 0) optimizer = spec::Optimizer::SGDMomentum;
+    memory.optimizer = optimizer;
+    out.peakMemoryBytes = spec::estimateMemory(analysis, memory).total();
+    out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low");
+    out.ok = true;
+    return out;
+}
+
+} // namespace diamond::app

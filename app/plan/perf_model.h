@@ -1,0 +1,92 @@
+// The performance model (docs/planning.md): predicted step time, samples/s and peak memory of training a spec with
+// a batch size, optimizer and number of ranks on a device described by a calibration profile (`diamond-train
+// calibrate`, format diamond.device-profile/1). No torch: per-layer costs come from the spec analysis (FLOPs per
+// sample, output elements) and the profile's measured rates of the engine's own layers:
+//   - Linear and matrix-product layers: FLOPs / the Linear probes' rate at that size (log-log interpolation);
+//   - convolutions: FLOPs / the Conv2d probes' rate at that size;
+//   - other layers: the elementwise probes' time at the layer's elements (the larger of what it reads and writes);
+//     a ReLU that the engine folds into its producer (a Linear layer it alone consumes) or into the max-pool after
+//     it costs nothing;
+//   - the optimizer's cost per parameter; with several ranks, an all-reduce of the gradients (interpolated from the
+//     profile's all-reduce timings) plus the small all-reduce every step makes, and compute shared by the ranks.
+// Memory: the spec analysis's training-memory estimate (weights, gradients, optimizer state, activations).
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace diamond::app {
+
+/// A calibration profile, read from the engine's JSON. Rates are per second.
+struct DeviceProfile {
+    struct Point {
+        double flops = 0;   ///< training FLOPs of one probe call (forward + backward)
+        double seconds = 0; ///< measured time of that call
+    };
+    QString device = QStringLiteral("cpu");
+    QString host, cpu, measuredAt;
+    int threads = 1;
+    bool quick = false;
+    QList<Point> linear, conv2d;              ///< sorted by flops
+    double elementwiseSecondsPerElement = 0;  ///< forward + backward of an elementwise layer, per output element
+    QList<QPair<double, double>> elementwise; ///< (elements, seconds) of an elementwise layer, sorted
+    double layerOverheadSeconds = 0;          ///< forward + backward of a tiny layer
+    double sgdNsPerParam = 0, adamNsPerParam = 0;
+    double memoryGBs = 0;
+    double checkpointWriteMBs = 0;
+    QList<QPair<double, double>> allReduce; ///< (bytes, seconds), sorted by bytes
+    /// A small network trained for real at calibration (`reference_step`, and `reference_step_ranks` with all ranks):
+    /// the part of its step time that no probe explains is added to every prediction as the per-step overhead.
+    struct Reference {
+        QByteArray spec;
+        qint64 batch = 0;
+        QString optimizer;
+        int ranks = 1;
+        double stepSeconds = 0;
+    };
+    std::optional<Reference> reference, referenceRanks;
+    QJsonObject source; ///< the profile as read
+
+    /// Parses a profile; nullopt with *error naming the missing or malformed field.
+    static std::optional<DeviceProfile> fromJson(const QJsonObject &doc, QString *error);
+};
+
+struct StepInputs {
+    qint64 batch = 32;                          ///< global batch (split over the ranks)
+    QString optimizer = QStringLiteral("adam"); ///< sgd, adam, adamw, rmsprop
+    double momentum = 0;                        ///< sgd: momentum > 0 uses the momentum cost
+    int ranks = 1;
+    int threadsPerRank = 0; ///< 0 = the profile's threads divided by the ranks (at least 1)
+};
+
+struct NodeCost {
+    QString id, type;
+    double seconds = 0; ///< forward + backward per step on one rank
+    QString basis;      ///< "linear", "conv2d", "elementwise" or "free"
+};
+
+struct StepPrediction {
+    bool ok = false;
+    QString error;
+    double stepSeconds = 0;
+    double samplesPerSecond = 0;
+    double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
+    double stepOverheadSeconds = 0; ///< from the profile's reference step
+    qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations
+    qint64 parameters = 0;
+    QString confidence; ///< "medium" within the probed sizes, "low" when extrapolating or with a quick profile
+    QStringList notes;  ///< why the confidence is low
+    QList<NodeCost> nodes;
+    QJsonObject toJson() const;
+};
+
+/// Predicts one training step of `specText` (diamond.spec/1 JSON) on `profile`. `withOverhead` false leaves out the
+/// per-step overhead taken from the reference step (used to derive it).
+StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, const DeviceProfile &profile,
+                           bool withOverhead = true);
+
+} // namespace diamond::app

@@ -1,0 +1,208 @@
+// bench_perf_model: the performance model (app/plan) against measured training, as issue #13 asks:
+//   - calibration cost (`diamond-train calibrate --nproc 2`: layer probes at 1 thread per rank, and all-reduce);
+//   - predicted step time against the training loop's measured steps_per_s (the `finished` event) for the examples
+//     and the templates that synthetic data can feed, x batch sizes x 1/2 threads x 1/2 ranks: median and p90 of the
+//     absolute relative error. None of these networks or shapes is a calibration probe.
+// The profile used for 2-thread single-rank predictions is a second calibration at 2 threads (its threads field),
+// so each prediction uses a profile measured at the thread count of the run's ranks.
+//
+//   bench_perf_model [--steps N (240)] [--json FILE]
+#include "app/plan/perf_model.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace diamond::app;
+
+namespace {
+
+QString engine() {
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../bin/diamond-train"));
+}
+
+[[noreturn]] void die(const QString &message) {
+    std::fprintf(stderr, "bench_perf_model: %s\n", qPrintable(message));
+    std::exit(1);
+}
+
+QJsonObject readJson(const QString &path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) die(QStringLiteral("cannot read ") + path);
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+void writeJson(const QString &path, const QJsonObject &doc) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) die(QStringLiteral("cannot write ") + path);
+    f.write(QJsonDocument(doc).toJson());
+}
+
+DeviceProfile calibrate(const QStringList &args, double *seconds) {
+    QTemporaryDir dir;
+    QProcess p;
+    QElapsedTimer t;
+    t.start();
+    p.start(engine(), QStringList{QStringLiteral("calibrate"), QStringLiteral("--dir"), dir.path()} + args);
+    if (!p.waitForFinished(300000) || p.exitCode() != 0) die(QString::fromUtf8(p.readAllStandardError()));
+    *seconds = double(t.elapsed()) / 1000.0;
+    QString error;
+    const auto profile = DeviceProfile::fromJson(QJsonDocument::fromJson(p.readAllStandardOutput()).object(), &error);
+    if (!profile) die(error);
+    return *profile;
+}
+
+struct Case {
+    QString name;
+    QString spec;       ///< path
+    QJsonObject config; ///< the run config, data included
+};
+
+double median(QList<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v[v.size() / 2];
+}
+double percentile(QList<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v[std::min<qsizetype>(v.size() - 1, qsizetype(std::ceil(q * double(v.size())) - 1))];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    const QCommandLineOption stepsOption(QStringLiteral("steps"), QStringLiteral("training steps per measurement"),
+                                         QStringLiteral("N"), QStringLiteral("240"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("write the figures here"),
+                                        QStringLiteral("FILE"));
+    parser.addOptions({stepsOption, jsonOption});
+    parser.process(app);
+    const int steps = std::max(50, parser.value(stepsOption).toInt());
+    const QString source = QStringLiteral(DIAMOND_SOURCE_DIR);
+
+    double calibrationSeconds = 0, calibration2Seconds = 0;
+    const DeviceProfile oneThread = calibrate({QStringLiteral("--nproc"), QStringLiteral("2")}, &calibrationSeconds);
+    const DeviceProfile twoThreads =
+        calibrate({QStringLiteral("--threads"), QStringLiteral("2")}, &calibration2Seconds);
+    std::printf("calibration: %.1f s with 2 ranks of 1 thread (all-reduce included), %.1f s at 2 threads\n",
+                calibrationSeconds, calibration2Seconds);
+
+    QList<Case> cases;
+    for (const char *example : {"spirals", "shapes_mlp", "shapes_cnn", "sine_regression"}) {
+        const QString dir = source + QStringLiteral("/resources/examples/") + QLatin1String(example);
+        cases.append(
+            {QLatin1String(example), dir + QStringLiteral("/spec.json"), readJson(dir + QStringLiteral("/run.json"))});
+    }
+    const QJsonObject adam{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), 0.001}};
+    const QJsonObject sgd{{QStringLiteral("name"), QStringLiteral("sgd")},
+                          {QStringLiteral("lr"), 0.01},
+                          {QStringLiteral("momentum"), 0.9}};
+    auto templateCase = [&](const char *name, const QJsonObject &data, const QJsonObject &optimizer) {
+        cases.append({QStringLiteral("template ") + QLatin1String(name),
+                      source + QStringLiteral("/resources/templates/") + QLatin1String(name) + QStringLiteral(".json"),
+                      QJsonObject{{QStringLiteral("format"), QStringLiteral("diamond.run/1")},
+                                  {QStringLiteral("data"), data},
+                                  {QStringLiteral("optimizer"), optimizer},
+                                  {QStringLiteral("seed"), 1}}});
+    };
+    templateCase("mlp", {{QStringLiteral("source"), QStringLiteral("spirals")}}, adam);
+    templateCase("cnn28", {{QStringLiteral("source"), QStringLiteral("shapes")}, {QStringLiteral("size"), 28}}, sgd);
+    templateCase("lenet5", {{QStringLiteral("source"), QStringLiteral("shapes")}, {QStringLiteral("size"), 32}}, adam);
+
+    QTemporaryDir work;
+    QList<double> errors;
+    QJsonArray rows;
+    std::printf("%-24s %5s %7s %5s %12s %12s %8s\n", "network", "batch", "threads", "ranks", "predicted ms",
+                "measured ms", "error");
+    for (const Case &c : cases) {
+        // The synthetic shapes have 4 classes: a 10-way template output becomes 4-way.
+        QJsonObject spec = readJson(c.spec);
+        QJsonArray nodes = spec.value(QStringLiteral("nodes")).toArray();
+        QJsonObject last = nodes.last().toObject();
+        QJsonObject params = last.value(QStringLiteral("params")).toObject();
+        if (c.config.value(QStringLiteral("data")).toObject().value(QStringLiteral("source")) ==
+                QLatin1String("shapes") &&
+            params.value(QStringLiteral("out_features")).toInt() == 10) {
+            params.insert(QStringLiteral("out_features"), 4);
+            last.insert(QStringLiteral("params"), params);
+            nodes[nodes.size() - 1] = last;
+            spec.insert(QStringLiteral("nodes"), nodes);
+        }
+        const QString specPath = work.filePath(QStringLiteral("spec-%1.json").arg(rows.size()));
+        writeJson(specPath, spec);
+        const QByteArray specText = QJsonDocument(spec).toJson();
+        for (const int batch : {32, 128})
+            for (const auto &[threads, ranks] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
+                QJsonObject config = c.config;
+                config.insert(QStringLiteral("format"), QStringLiteral("diamond.run/1"));
+                config.insert(QStringLiteral("batch_size"), batch);
+                config.insert(QStringLiteral("epochs"), 1);
+                QJsonObject data = config.value(QStringLiteral("data")).toObject();
+                data.insert(QStringLiteral("samples"), steps * batch + batch);
+                data.insert(QStringLiteral("validation_split"), 0.0);
+                config.insert(QStringLiteral("data"), data);
+                config.remove(QStringLiteral("checkpoint"));
+                const QString runDir = work.filePath(QStringLiteral("r%1").arg(rows.size()));
+                QDir().mkpath(runDir);
+                writeJson(runDir + QStringLiteral("/run.json"), config);
+                QProcess p;
+                QStringList args{QStringLiteral("--spec"),    specPath,
+                                 QStringLiteral("--config"),  runDir + QStringLiteral("/run.json"),
+                                 QStringLiteral("--run-dir"), runDir,
+                                 QStringLiteral("--threads"), QString::number(threads)};
+                if (ranks > 1) args << QStringLiteral("--nproc") << QString::number(ranks);
+                p.start(engine(), args);
+                if (!p.waitForFinished(600000) || p.exitCode() != 0)
+                    die(c.name + QStringLiteral(": ") + QString::fromUtf8(p.readAllStandardError()));
+                double stepsPerSecond = 0;
+                for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
+                    const QJsonObject e = QJsonDocument::fromJson(line).object();
+                    if (e.value(QStringLiteral("event")).toString() == QLatin1String("finished"))
+                        stepsPerSecond = e.value(QStringLiteral("steps_per_s")).toDouble();
+                }
+                if (!(stepsPerSecond > 0)) die(c.name + QStringLiteral(": no steps_per_s"));
+                const double measured = 1.0 / stepsPerSecond;
+                StepInputs in;
+                in.batch = batch;
+                const QJsonObject opt = config.value(QStringLiteral("optimizer")).toObject();
+                in.optimizer = opt.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
+                in.momentum = opt.value(QStringLiteral("momentum")).toDouble();
+                in.ranks = ranks;
+                in.threadsPerRank = threads;
+                const StepPrediction pred = predictStep(specText, in, threads == 2 ? twoThreads : oneThread);
+                if (!pred.ok) die(c.name + QStringLiteral(": ") + pred.error);
+                const double error = pred.stepSeconds / measured - 1.0;
+                errors << std::abs(error);
+                std::printf("%-24s %5d %7d %5d %12.3f %12.3f %+7.1f%%\n", qPrintable(c.name), batch, threads, ranks,
+                            pred.stepSeconds * 1e3, measured * 1e3, 100 * error);
+                rows.append(QJsonObject{{QStringLiteral("network"), c.name},
+                                        {QStringLiteral("batch"), batch},
+                                        {QStringLiteral("threads"), threads},
+                                        {QStringLiteral("ranks"), ranks},
+                                        {QStringLiteral("predicted_step_s"), pred.stepSeconds},
+                                        {QStringLiteral("measured_step_s"), measured},
+                                        {QStringLiteral("error"), error}});
+            }
+    }
+    std::printf("%lld configurations: median absolute error %.1f %%, p90 %.1f %% (targets 15 %% and 25 %%)\n",
+                static_cast<long long>(errors.size()), 100 * median(errors), 100 * percentile(errors, 0.9));
+    if (parser.isSet(jsonOption))
+        writeJson(parser.value(jsonOption), {{QStringLiteral("calibration_seconds"), calibrationSeconds},
+                                             {QStringLiteral("calibration_2_threads_seconds"), calibration2Seconds},
+                                             {QStringLiteral("median_abs_error"), median(errors)},
+                                             {QStringLiteral("p90_abs_error"), percentile(errors, 0.9)},
+                                             {QStringLiteral("configurations"), rows}});
+    return 0;
+}

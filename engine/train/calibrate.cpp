@@ -1,0 +1,394 @@
+#include "calibrate.h"
+
+#include "distributed.h"
+#include "engine_cli.h"
+#include "engine_error.h"
+#include "events.h"
+#include "model/network.h"
+#include "optimizer.h"
+#include "run_config.h"
+#include "trainer.h"
+
+#include "diamond/spec/spec.h"
+#include "diamond/version.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace diamond::engine {
+
+namespace {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// Median seconds of `fn` after two warm-up calls, repeated for at least `budget` seconds (3 to 200 times).
+template <typename Fn> double timeIt(Fn &&fn, double budget) {
+    fn();
+    fn();
+    std::vector<double> times;
+    const Clock::time_point start = Clock::now();
+    while (times.size() < 3 || (secondsSince(start) < budget && times.size() < 200)) {
+        const Clock::time_point t = Clock::now();
+        fn();
+        times.push_back(secondsSince(t));
+    }
+    std::nth_element(times.begin(), times.begin() + std::ptrdiff_t(times.size() / 2), times.end());
+    return times[times.size() / 2];
+}
+
+/// A one-layer network: input `shape` (batch first), one node of `type` with `params`.
+std::unique_ptr<Network> oneLayer(const std::vector<std::int64_t> &shape, const std::string &type, const json &params) {
+    json inputShape = json::array({"N"});
+    for (std::size_t i = 1; i < shape.size(); ++i)
+        inputShape.push_back(shape[i]);
+    json axes =
+        shape.size() == 4 ? json::array({"batch", "channel", "height", "width"}) : json::array({"batch", "feature"});
+    const json doc = {
+        {"format", "diamond.spec/1"},
+        {"name", "probe"},
+        {"inputs", json::array({{{"name", "x"}, {"shape", inputShape}, {"axes", axes}}})},
+        {"nodes", json::array({{{"id", "probe"}, {"type", type}, {"inputs", {"x"}}, {"params", params}}})},
+        {"outputs", json::array({{{"name", "y"}, {"from", "probe"}}})}};
+    const spec::ParseResult parsed = spec::parseSpecJson(doc);
+    if (!parsed.ok()) throw EngineError("calibrate: a probe network did not parse (" + type + ")");
+    return Network::build(parsed.spec);
+}
+
+/// Seconds of one forward and backward pass of `net` on a batch of `shape` (with the input's gradient).
+double trainPass(Network &net, const std::vector<std::int64_t> &shape, const torch::Device &device, bool channelsLast,
+                 double budget) {
+    net.to(device);
+    if (channelsLast) net.useChannelsLast();
+    net.train(true);
+    torch::Tensor x = torch::randn(shape, torch::TensorOptions().device(device));
+    if (channelsLast) x = x.contiguous(at::MemoryFormat::ChannelsLast);
+    x.requires_grad_(true); // as for a layer inside a network: its input's gradient is computed too
+    // The output's gradient arrives dense, as from the next layer (y.sum().backward() would hand a broadcast one).
+    torch::Tensor gradOut;
+    auto pass = [&] {
+        for (torch::Tensor &p : net.parameters())
+            if (p.grad().defined()) p.grad().zero_();
+        x.mutable_grad() = torch::Tensor();
+        torch::Tensor y = net.forward({x}).front();
+        if (!gradOut.defined()) gradOut = torch::randn_like(y);
+        y.backward(gradOut);
+        if (device.is_cuda()) torch::cuda::synchronize();
+    };
+    return timeIt(pass, budget);
+}
+
+json linearProbes(const CalibrateOptions &o, const torch::Device &device) {
+    std::vector<std::array<std::int64_t, 3>> shapes = {
+        {32, 64, 64}, {64, 256, 256}, {128, 784, 512}, {256, 1024, 1024}};
+    if (o.quick) shapes = {{32, 64, 64}, {128, 256, 256}};
+    json out = json::array();
+    for (const auto &[batch, in, outFeatures] : shapes) {
+        auto net = oneLayer({batch, in}, "Linear", {{"out_features", outFeatures}});
+        const double s = trainPass(*net, {batch, in}, device, false, o.probeSeconds);
+        const double flops = 3.0 * 2.0 * double(batch) * double(in) * double(outFeatures); // forward + 2 backward
+        out.push_back(
+            {{"batch", batch}, {"in", in}, {"out", outFeatures}, {"seconds", s}, {"gflops", flops / s / 1e9}});
+    }
+    return out;
+}
+
+json convolutionProbes(const CalibrateOptions &o, const torch::Device &device) {
+    // batch, in channels, out channels, height = width; 3x3 kernels, padding 1.
+    std::vector<std::array<std::int64_t, 4>> shapes = {{16, 1, 32, 28}, {32, 32, 64, 14}, {8, 64, 64, 56}};
+    if (o.quick) shapes = {{8, 8, 16, 16}};
+    json out = json::array();
+    for (const auto &[batch, cin, cout, hw] : shapes) {
+        auto net =
+            oneLayer({batch, cin, hw, hw}, "Conv2d", {{"out_channels", cout}, {"kernel_size", 3}, {"padding", 1}});
+        const double s = trainPass(*net, {batch, cin, hw, hw}, device, device.is_cpu(), o.probeSeconds);
+        const double flops = 3.0 * 2.0 * double(batch) * double(cin) * double(cout) * 9.0 * double(hw * hw);
+        out.push_back({{"batch", batch},
+                       {"in_channels", cin},
+                       {"out_channels", cout},
+                       {"size", hw},
+                       {"seconds", s},
+                       {"gflops", flops / s / 1e9}});
+    }
+    return out;
+}
+
+/// ReLU forward and backward at a few sizes, from cache-resident to larger than the caches: `points` of (elements,
+/// seconds) and the bytes moved per second at the largest (forward reads and writes, backward reads two and writes
+/// one: 5 * 4 bytes per element); and the time of a tiny layer (the per-layer overhead).
+json elementwiseProbe(const CalibrateOptions &o, const torch::Device &device) {
+    // Not larger: at 4 Mi elements the probe's fresh 16 MiB buffers cost page faults that training does not see
+    // (59-66 ms against 0.33-0.41 ms at 1 Mi on the development VM).
+    std::vector<std::int64_t> sizes = {1 << 14, 1 << 18, 1 << 20};
+    if (o.quick) sizes = {1 << 14, 1 << 18};
+    json points = json::array();
+    double seconds = 0;
+    for (const std::int64_t elements : sizes) {
+        auto net = oneLayer({elements / 1024, 1024}, "ReLU", json::object());
+        seconds = trainPass(*net, {elements / 1024, 1024}, device, false, o.probeSeconds);
+        points.push_back({{"elements", elements}, {"seconds", seconds}});
+    }
+    auto tiny = oneLayer({1, 4}, "Linear", {{"out_features", 4}});
+    const double overhead = trainPass(*tiny, {1, 4}, device, false, o.probeSeconds / 2);
+    return {{"elements", sizes.back()},
+            {"seconds", seconds},
+            {"gb_s", 5.0 * 4.0 * double(sizes.back()) / seconds / 1e9},
+            {"points", points},
+            {"layer_overhead_s", overhead}};
+}
+
+json optimizerProbe(const CalibrateOptions &o, const torch::Device &device) {
+    const std::int64_t numel = o.quick ? (1 << 18) : (1 << 22);
+    json out = json::object();
+    for (const std::string name : {"sgd", "adam"}) {
+        torch::Tensor w = torch::randn({numel}, torch::TensorOptions().device(device)).requires_grad_(true);
+        FlatParameters flat({w});
+        flat.grads().normal_();
+        OptimizerConfig config;
+        config.name = name;
+        config.momentum = name == "sgd" ? 0.9 : 0.0;
+        auto optimizer = makeOptimizer(config, flat.numel(), flat.values().options());
+        const double s = timeIt(
+            [&] {
+                torch::NoGradGuard noGrad;
+                optimizer->step(flat, 1e-6);
+                if (device.is_cuda()) torch::cuda::synchronize();
+            },
+            o.probeSeconds);
+        out[name == "sgd" ? "sgd_momentum_ns_per_param" : "adam_ns_per_param"] = s / double(numel) * 1e9;
+    }
+    return out;
+}
+
+double memoryBandwidth(const CalibrateOptions &o, const torch::Device &device) {
+    const std::int64_t elements = o.quick ? (1 << 20) : (1 << 24);
+    torch::Tensor a = torch::randn({elements}, torch::TensorOptions().device(device));
+    torch::Tensor b = torch::empty_like(a);
+    const double s = timeIt(
+        [&] {
+            b.copy_(a);
+            if (device.is_cuda()) torch::cuda::synchronize();
+        },
+        o.probeSeconds);
+    return 2.0 * 4.0 * double(elements) / s / 1e9; // read + write
+}
+
+/// Writes a checkpoint-sized file into `dir` and syncs it, as checkpoints are: MB/s.
+double checkpointWrite(const CalibrateOptions &o) {
+    namespace fs = std::filesystem;
+    const std::size_t bytes = o.quick ? (std::size_t(4) << 20) : (std::size_t(64) << 20);
+    const std::string data(bytes, '\x5a');
+    const fs::path file = fs::path(o.dir) / (".calibrate-" + std::to_string(::getpid()) + ".bin");
+    std::vector<double> times;
+    for (int i = 0; i < 3; ++i) {
+        const Clock::time_point t = Clock::now();
+        FILE *f = std::fopen(file.c_str(), "wb");
+        if (!f) throw EngineError("calibrate: cannot write into " + o.dir, "--dir");
+        const bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size() && std::fflush(f) == 0 &&
+                        ::fsync(::fileno(f)) == 0;
+        std::fclose(f);
+        if (!ok) throw EngineError("calibrate: writing " + file.string() + " failed (disk full?)", "--dir");
+        times.push_back(secondsSince(t));
+    }
+    std::error_code ec;
+    fs::remove(file, ec);
+    std::sort(times.begin(), times.end());
+    return double(bytes) / times[1] / 1e6;
+}
+
+json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::Device &device) {
+    json out = json::array();
+    std::vector<std::int64_t> sizes = {1 << 10, 8 << 10, 64 << 10, 512 << 10, 4 << 20, 32 << 20, 64 << 20};
+    if (o.quick) sizes = {1 << 10, 64 << 10, 1 << 20};
+    for (const std::int64_t bytes : sizes) {
+        torch::Tensor t = torch::ones({bytes / 4}, torch::TensorOptions().device(device));
+        comm.barrier();
+        // The same repeat count on every rank: each collective needs all of them.
+        const int repeats = bytes >= (std::int64_t(8) << 20) ? 4 : bytes >= (std::int64_t(1) << 20) ? 12 : 40;
+        for (int i = 0; i < 5; ++i) // Gloo's first calls at a new size are slow
+            comm.allReduceSum(t);
+        std::vector<double> times;
+        for (int i = 0; i < repeats; ++i) {
+            const Clock::time_point start = Clock::now();
+            comm.allReduceSum(t);
+            times.push_back(secondsSince(start));
+        }
+        std::sort(times.begin(), times.end());
+        out.push_back({{"bytes", bytes}, {"seconds", times[times.size() / 2]}});
+    }
+    return out;
+}
+
+/// The reference step: a small MLP trained for real (runTraining, in this process, on every rank) on spirals with
+/// Adam at batch 32, its steps per second read from the `finished` event. The performance model predicts the same
+/// network from the profile and takes the difference as the per-step cost that no layer probe sees (loss, metrics,
+/// batch assembly, and with several ranks the synchronisation of each step).
+json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads) {
+    namespace fs = std::filesystem;
+    const json spec = {
+        {"format", "diamond.spec/1"},
+        {"name", "reference"},
+        {"inputs", json::array({{{"name", "x"}, {"shape", {"N", 2}}}})},
+        {"nodes",
+         json::array({{{"id", "fc1"}, {"type", "Linear"}, {"inputs", {"x"}}, {"params", {{"out_features", 64}}}},
+                      {{"id", "relu1"}, {"type", "ReLU"}, {"inputs", {"fc1"}}},
+                      {{"id", "fc2"}, {"type", "Linear"}, {"inputs", {"relu1"}}, {"params", {{"out_features", 64}}}},
+                      {{"id", "relu2"}, {"type", "ReLU"}, {"inputs", {"fc2"}}},
+                      {{"id", "fc3"}, {"type", "Linear"}, {"inputs", {"relu2"}}, {"params", {{"out_features", 3}}}}})},
+        {"outputs", json::array({{{"name", "logits"}, {"from", "fc3"}}})}};
+    const int steps = o.quick ? 60 : 300, batch = 32;
+    const json config = {
+        {"format", "diamond.run/1"},
+        {"batch_size", batch},
+        {"epochs", 1},
+        {"seed", 1},
+        {"optimizer", {{"name", "adam"}, {"lr", 0.001}}},
+        {"data", {{"source", "spirals"}, {"samples", steps * batch + batch}, {"validation_split", 0.0}}}};
+    // One folder for all ranks (they share the launcher, their parent); checkpoints are not written here.
+    const fs::path dir =
+        fs::path(o.dir) / (".calibrate-run-" + std::to_string(comm.world() > 1 ? ::getppid() : ::getpid()) + "-" +
+                           std::to_string(comm.world()));
+    fs::create_directories(dir);
+    const spec::ParseResult parsed = spec::parseSpecJson(spec);
+    if (!parsed.ok()) throw EngineError("calibrate: the reference network did not parse");
+    const RunConfig runConfig = parseRunConfig(config, o.dir);
+    TrainerOptions options;
+    options.runDir = dir.string();
+    options.threadsOverride = threads;
+    double stepsPerSecond = 0;
+    {
+        EventWriter events((dir / "events.jsonl").string(), false, comm.rank() == 0);
+        runTraining(parsed.spec, runConfig, options, events, comm);
+    }
+    if (comm.rank() == 0) {
+        std::ifstream in(dir / "events.jsonl");
+        std::string line;
+        while (std::getline(in, line)) {
+            const json e = json::parse(line, nullptr, false);
+            if (e.is_object() && e.value("event", "") == "finished") stepsPerSecond = e.value("steps_per_s", 0.0);
+        }
+    }
+    comm.barrier();
+    std::error_code ec;
+    if (comm.rank() == 0) fs::remove_all(dir, ec);
+    if (comm.rank() == 0 && !(stepsPerSecond > 0)) throw EngineError("calibrate: the reference step did not finish");
+    return {{"spec", spec},          {"batch", batch},     {"optimizer", "adam"},
+            {"ranks", comm.world()}, {"threads", threads}, {"step_s", stepsPerSecond > 0 ? 1.0 / stepsPerSecond : 0.0}};
+}
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    return "unknown";
+}
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    return buf;
+}
+
+} // namespace
+
+int runCalibrate(int argc, char **argv) {
+    CalibrateOptions o;
+    int nproc = 1;
+    std::vector<std::string> forwarded{"calibrate"};
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError(arg + " needs a value.", arg);
+            return argv[++i];
+        };
+        if (arg == "--threads") {
+            o.threads = parseThreadsOption(value());
+            forwarded.insert(forwarded.end(), {arg, argv[i]});
+        } else if (arg == "--dir") {
+            o.dir = value();
+            forwarded.insert(forwarded.end(), {arg, argv[i]});
+        } else if (arg == "--device") {
+            o.device = parseDeviceOption(value());
+            forwarded.insert(forwarded.end(), {arg, argv[i]});
+        } else if (arg == "--nproc") {
+            const std::string v = value();
+            nproc = std::atoi(v.c_str());
+            if (nproc < 1 || nproc > 64 || std::to_string(nproc) != v)
+                throw UsageError("--nproc must be a whole number from 1 to 64, got '" + v + "'.", "--nproc");
+        } else if (arg == "--quick") {
+            o.quick = true;
+            o.probeSeconds = 0.03;
+            forwarded.push_back(arg);
+        } else {
+            throw UsageError("calibrate: unknown option '" + arg + "'.", arg);
+        }
+    }
+    if (nproc > 1) {
+        if (o.threads <= 0)
+            forwarded.insert(forwarded.end(), {"--threads", std::to_string(std::max(1, physicalCoreCount() / nproc))});
+        return launchLocalRanks("/proc/self/exe", forwarded, nproc);
+    }
+    if (!std::filesystem::is_directory(o.dir))
+        throw UsageError("calibrate: --dir " + o.dir + " is not a folder.", "--dir");
+    const Clock::time_point start = Clock::now();
+    const int threads = o.threads > 0 ? o.threads : physicalCoreCount();
+    at::set_num_threads(threads);
+    torch::manual_seed(1);
+    const torch::Device device(o.device == "cuda" ? "cuda:0" : o.device);
+    if (device.is_cuda() && !torch::cuda::is_available())
+        throw UsageError("calibrate: --device " + o.device +
+                             " needs a CUDA build of the engine and a GPU; this one "
+                             "sees no CUDA device (it can calibrate --device cpu).",
+                         "--device");
+
+    const Rendezvous rendezvous = rendezvousFromEnvironment();
+    std::unique_ptr<Communicator> comm = connect(rendezvous, std::chrono::seconds(60), o.device);
+    json allReduce = json::array();
+    if (rendezvous.world > 1) allReduce = allReduceProbe(*comm, o, device);
+    // The reference step on every rank together, then on rank 0 alone.
+    const json referenceRanks = rendezvous.world > 1 ? referenceStep(o, *comm, threads) : json();
+    if (rendezvous.rank != 0) return kExitFinished;
+    const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), o.device);
+    const json reference = referenceStep(o, *alone, threads);
+
+    json profile = {{"format", "diamond.device-profile/1"},
+                    {"engine", DIAMOND_VERSION},
+                    {"libtorch", TORCH_VERSION},
+                    {"measured_at", utcNow()},
+                    {"device", device.is_cuda() ? "cuda" : "cpu"},
+                    {"cpu", cpuModel()},
+                    {"threads", threads},
+                    {"ranks", rendezvous.world},
+                    {"quick", o.quick}};
+    char host[256] = {0};
+    if (::gethostname(host, sizeof host - 1) == 0) profile["host"] = host;
+    profile["linear"] = linearProbes(o, device);
+    profile["conv2d"] = convolutionProbes(o, device);
+    profile["elementwise"] = elementwiseProbe(o, device);
+    profile["optimizer"] = optimizerProbe(o, device);
+    profile["memory_gb_s"] = memoryBandwidth(o, device);
+    profile["checkpoint_write_mb_s"] = checkpointWrite(o);
+    profile["allreduce"] = allReduce;
+    profile["reference_step"] = reference;
+    if (!referenceRanks.is_null()) profile["reference_step_ranks"] = referenceRanks;
+    profile["calibration_seconds"] = secondsSince(start);
+    std::cout << profile.dump(2) << std::endl;
+    return kExitFinished;
+}
+
+} // namespace diamond::engine

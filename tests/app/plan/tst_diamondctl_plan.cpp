@@ -1,0 +1,158 @@
+// `diamondctl run plan` with the real binaries: the first plan calibrates this computer and keeps the profile in
+// the workspace, the JSON names what issue #13 asks for, a cluster partition's time limit turns a long run into a
+// chain of jobs, options that do not fit in a node's memory say so, and bad input is refused with a message.
+#include "common/test_paths.h"
+
+#include "app/cluster/cluster_store.h"
+#include "app/workspace/workspace.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace diamond;
+
+class TestDiamondctlPlan : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString spec_, config_;
+
+    struct Result {
+        int code = -1;
+        QByteArray out, err;
+        QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+    };
+    Result ctl(const QStringList &args) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DIAMOND_TRAIN"), test::binary(QStringLiteral("diamond-train")));
+        p.setProcessEnvironment(env);
+        p.start(test::binary(QStringLiteral("diamondctl")),
+                QStringList{QStringLiteral("--workspace"), dir_.filePath(QStringLiteral("ws"))} + args);
+        Result r;
+        if (!p.waitForFinished(180000)) return r;
+        r.code = p.exitCode();
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+    QString writeConfig(const QString &name, int epochs) {
+        QFile in(test::sourcePath(QStringLiteral("resources/examples/spirals/run.json")));
+        if (!in.open(QIODevice::ReadOnly)) return {};
+        QJsonObject c = QJsonDocument::fromJson(in.readAll()).object();
+        c.insert(QStringLiteral("epochs"), epochs);
+        const QString path = dir_.filePath(name);
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly)) return {};
+        out.write(QJsonDocument(c).toJson());
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        const Result init = ctl({QStringLiteral("init"), QStringLiteral("--no-examples")});
+        QVERIFY2(init.code == 0, init.err.constData());
+        spec_ = test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json"));
+        config_ = writeConfig(QStringLiteral("run.json"), 20);
+    }
+
+    void theFirstPlanCalibratesThisComputer() {
+        const QString profile = dir_.filePath(QStringLiteral("ws/device-profiles/this-computer.json"));
+        QVERIFY(!QFile::exists(profile));
+        Result r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                        QStringLiteral("--config"), config_, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFile::exists(profile));
+        const QJsonObject plan = r.json();
+        for (const char *key : {"predicted_step_s", "predicted_peak_memory_bytes", "ranks", "jobs", "time_limit_s",
+                                "checkpoint_every_steps", "signal_seconds", "options", "steps"})
+            QVERIFY2(plan.contains(QLatin1String(key)), key);
+        QCOMPARE(plan.value(QStringLiteral("steps")).toInteger(),
+                 qint64(20 * 2400 / 32)); // 3000 samples, 20 % held out
+        QVERIFY(plan.value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        QVERIFY(plan.value(QStringLiteral("measured_step_s_here")).toDouble() > 0);
+        QCOMPARE(plan.value(QStringLiteral("jobs")).toInt(), 1);
+        QCOMPARE(plan.value(QStringLiteral("target")).toString(), QStringLiteral("local"));
+        QVERIFY(!plan.value(QStringLiteral("options")).toArray().isEmpty());
+
+        // The second plan reuses the profile (same file, same time stamp), and the text form reads as a plan.
+        const QDateTime written = QFileInfo(profile).lastModified();
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--nproc"), QStringLiteral("1")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(QFileInfo(profile).lastModified(), written);
+        QVERIFY2(r.out.contains("Plan on this computer with 1 process") && r.out.contains("ms per step"),
+                 r.out.constData());
+        QVERIFY(!r.err.contains("Calibrating"));
+    }
+
+    void aPartitionLimitMakesAChain() {
+        app::Workspace ws;
+        QVERIFY(ws.open(dir_.filePath(QStringLiteral("ws"))));
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("tiny");
+        cluster.host = QStringLiteral("127.0.0.1");
+        cluster.user = QStringLiteral("nobody");
+        cluster.scratchDir = QStringLiteral("/tmp/diamond-scratch");
+        cluster.enginePath = QStringLiteral("diamond-train");
+        remote::PartitionInfo quick;
+        quick.name = QStringLiteral("quick");
+        quick.maxWalltimeMinutes = 3;
+        quick.memoryMb = 64000;
+        quick.cpusPerNode = 2;
+        quick.isDefault = true;
+        cluster.partitions = {quick};
+        app::ClusterStore clusters(ws);
+        QVERIFY2(clusters.add(cluster), qPrintable(clusters.errorString()));
+
+        // 4,000 epochs of spirals: about 300,000 steps, far longer than one 3-minute job.
+        const QString longConfig = writeConfig(QStringLiteral("long.json"), 4000);
+        const Result r =
+            ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), longConfig, QStringLiteral("--target"), QStringLiteral("tiny"),
+                 QStringLiteral("--nproc"), QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject plan = r.json();
+        QCOMPARE(plan.value(QStringLiteral("partition")).toString(), QStringLiteral("quick"));
+        QCOMPARE(plan.value(QStringLiteral("time_limit_s")).toDouble(), 180.0);
+        const double step = plan.value(QStringLiteral("predicted_step_s")).toDouble();
+        const qint64 steps = plan.value(QStringLiteral("steps")).toInteger();
+        const int jobs = plan.value(QStringLiteral("jobs")).toInt();
+        // Each job computes at most 180 - 60 start-up - 60 signal seconds.
+        QVERIFY2(jobs >= int(double(steps) * step / 60.0), qPrintable(QString::number(jobs)));
+        QVERIFY(plan.value(QStringLiteral("signal_seconds")).toDouble() >= 60);
+        QVERIFY(plan.value(QStringLiteral("checkpoint_every_steps")).toInteger() >= 1);
+        QCOMPARE(plan.value(QStringLiteral("chain")).toObject().value(QStringLiteral("jobs")).toInt(), jobs);
+    }
+
+    void badInputIsRefused() {
+        Result r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_});
+        QCOMPARE(r.code, 2);
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--target"), QStringLiteral("nowhere")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("nowhere"), r.err.constData());
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--nproc"), QStringLiteral("zero")});
+        QCOMPARE(r.code, 2);
+        // A damaged profile is named, not trusted.
+        QFile profile(dir_.filePath(QStringLiteral("ws/device-profiles/this-computer.json")));
+        QVERIFY(profile.open(QIODevice::WriteOnly));
+        profile.write("{\"format\": \"diamond.device-profile/1\"}");
+        profile.close();
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--json")});
+        // It is calibrated again rather than used.
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.json().value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiamondctlPlan)
+#include "tst_diamondctl_plan.moc"

@@ -1,0 +1,118 @@
+// `diamond-train calibrate` as a process: the device profile it prints (every probe, positive rates, within the
+// 30 s budget, nothing left behind in --dir), all-reduce timings with two ranks, and clear errors for bad options.
+#include "common/test_paths.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestDiamondTrainCalibrate : public QObject {
+    Q_OBJECT
+
+    struct Result {
+        int exitCode = -1;
+        QByteArray out, err;
+        double seconds = 0;
+    };
+
+    static Result run(const QStringList &args) {
+        QProcess p;
+        QElapsedTimer t;
+        t.start();
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                QStringList{QStringLiteral("calibrate")} + args);
+        Result r;
+        if (!p.waitForFinished(120000)) return r;
+        r.seconds = double(t.elapsed()) / 1000.0;
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+
+private Q_SLOTS:
+    void theProfileHasEveryProbe() {
+        QTemporaryDir dir;
+        const Result r = run({QStringLiteral("--dir"), dir.path(), QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject p = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(p.value(QStringLiteral("format")).toString(), QStringLiteral("diamond.device-profile/1"));
+        QCOMPARE(p.value(QStringLiteral("threads")).toInt(), 1);
+        QCOMPARE(p.value(QStringLiteral("device")).toString(), QStringLiteral("cpu"));
+        QCOMPARE(p.value(QStringLiteral("linear")).toArray().size(), 4);
+        QCOMPARE(p.value(QStringLiteral("conv2d")).toArray().size(), 3);
+        for (const char *probes : {"linear", "conv2d"})
+            for (const QJsonValue &v : p.value(QLatin1String(probes)).toArray()) {
+                QVERIFY2(v[QStringLiteral("seconds")].toDouble() > 0, probes);
+                QVERIFY2(v[QStringLiteral("gflops")].toDouble() > 0.1, probes);
+            }
+        const QJsonObject e = p.value(QStringLiteral("elementwise")).toObject();
+        QVERIFY(e.value(QStringLiteral("gb_s")).toDouble() > 0);
+        QVERIFY(e.value(QStringLiteral("layer_overhead_s")).toDouble() > 0);
+        const QJsonObject opt = p.value(QStringLiteral("optimizer")).toObject();
+        QVERIFY(opt.value(QStringLiteral("adam_ns_per_param")).toDouble() > 0);
+        QVERIFY(opt.value(QStringLiteral("sgd_momentum_ns_per_param")).toDouble() > 0);
+        QVERIFY(p.value(QStringLiteral("memory_gb_s")).toDouble() > 0);
+        QVERIFY(p.value(QStringLiteral("checkpoint_write_mb_s")).toDouble() > 0);
+        QVERIFY(p.value(QStringLiteral("allreduce")).toArray().isEmpty()); // one rank
+        const QJsonObject reference = p.value(QStringLiteral("reference_step")).toObject();
+        QVERIFY(reference.value(QStringLiteral("step_s")).toDouble() > 0);
+        QCOMPARE(reference.value(QStringLiteral("ranks")).toInt(), 1);
+        QVERIFY(reference.value(QStringLiteral("spec")).isObject());
+        QVERIFY(!p.contains(QStringLiteral("reference_step_ranks")));
+        // The budget is 30 s on this computer; the probe-write file is gone.
+        QVERIFY2(p.value(QStringLiteral("calibration_seconds")).toDouble() < 30, r.out.constData());
+        QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
+        qInfo("calibration: %.2f s (process %.2f s)", p.value(QStringLiteral("calibration_seconds")).toDouble(),
+              r.seconds);
+    }
+
+    void twoRanksAddAllReduceTimings() {
+        QTemporaryDir dir;
+        const Result r = run({QStringLiteral("--dir"), dir.path(), QStringLiteral("--quick"), QStringLiteral("--nproc"),
+                              QStringLiteral("2")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject p = QJsonDocument::fromJson(r.out).object(); // rank 0 alone prints
+        QCOMPARE(p.value(QStringLiteral("ranks")).toInt(), 2);
+        const QJsonArray ar = p.value(QStringLiteral("allreduce")).toArray();
+        QVERIFY(ar.size() >= 3);
+        QCOMPARE(p.value(QStringLiteral("reference_step_ranks")).toObject().value(QStringLiteral("ranks")).toInt(), 2);
+        QVERIFY(p.value(QStringLiteral("reference_step_ranks")).toObject().value(QStringLiteral("step_s")).toDouble() >
+                0);
+        QCOMPARE(p.value(QStringLiteral("reference_step")).toObject().value(QStringLiteral("ranks")).toInt(), 1);
+        QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
+        qint64 previous = 0;
+        for (const QJsonValue &v : ar) {
+            QVERIFY(v[QStringLiteral("bytes")].toInteger() > previous);
+            previous = v[QStringLiteral("bytes")].toInteger();
+            QVERIFY(v[QStringLiteral("seconds")].toDouble() > 0);
+        }
+    }
+
+    void badOptionsAreErrorEvents() {
+        const struct {
+            QStringList args;
+            const char *field;
+        } cases[] = {
+            {{QStringLiteral("--dir"), QStringLiteral("/nonexistent/diamond")}, "--dir"},
+            {{QStringLiteral("--device"), QStringLiteral("cuda")}, "--device"},
+            {{QStringLiteral("--nproc"), QStringLiteral("0")}, "--nproc"},
+            {{QStringLiteral("--threads"), QStringLiteral("many")}, "--threads"},
+            {{QStringLiteral("--frobnicate")}, "--frobnicate"},
+        };
+        for (const auto &c : cases) {
+            const Result r = run(c.args);
+            QVERIFY2(r.exitCode == 2 || r.exitCode == 1, qPrintable(c.args.join(QLatin1Char(' '))));
+            const QJsonObject event = QJsonDocument::fromJson(r.out.split('\n').first()).object();
+            QCOMPARE(event.value(QStringLiteral("event")).toString(), QStringLiteral("error"));
+            QCOMPARE(event.value(QStringLiteral("field")).toString(), QLatin1String(c.field));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiamondTrainCalibrate)
+#include "tst_diamond_train_calibrate.moc"
