@@ -1,4 +1,4 @@
-// bench_perf_model: the performance model (app/plan) against measured training, as issue #13 asks:
+// bench_perf_model: the performance model (app/plan) against measured training, as issue #18 asks:
 //   - calibration cost (`diamond-train calibrate --nproc 2`: layer probes at 1 thread per rank, and all-reduce);
 //   - predicted step time against the training loop's measured steps_per_s (the `finished` event) for the examples
 //     and the templates that synthetic data can feed, x batch sizes x 1/2 threads x 1/2 ranks: median and p90 of the

@@ -1,5 +1,5 @@
 // `diamondctl run plan` with the real binaries: the first plan calibrates this computer and keeps the profile in
-// the workspace, the JSON names what issue #13 asks for, a cluster partition's time limit turns a long run into a
+// the workspace, the JSON names what issue #18 asks for, a cluster partition's time limit turns a long run into a
 // chain of jobs, options that do not fit in a node's memory say so, and bad input is refused with a message.
 #include "common/test_paths.h"
 
