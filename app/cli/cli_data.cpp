@@ -76,25 +76,35 @@ void printVersion(Io &io, const app::DatasetVersion &v) {
         io.out << tr("  problem: %1\n").arg(p);
 }
 
-int stage(app::Workspace &ws, const app::DatasetVersion &version, const CommandOptions &o, Io &io) {
-    const QString target = o.values.value(QStringLiteral("--target"));
+/// Runs `work` on the link's thread with a runner connected to cluster `target` (sign-in prompts on the terminal)
+/// and the cluster's dataset cache folder; kOk, or the exit code after a message on io.err (an unknown cluster, or
+/// no connection: *error).
+int onCluster(app::Workspace &ws, const QString &target, Io &io, QString *error,
+              const std::function<void(remote::CommandRunner &runner, const QString &cacheRoot)> &work) {
     if (target.isEmpty()) return io.err << dataUsage(), kUsage;
     app::ClusterStore clusters(ws);
     const auto profile = clusters.profile(target);
     if (!profile) return io.err << tr("diamondctl: %1\n").arg(clusters.errorString()), kFailed;
-    app::DatasetStore datasets(ws);
-    const app::ChunkStore store(datasets.chunks().root());
     TerminalPrompter prompter(io.err);
     app::ClusterLinks links;
     links.setPrompter(&prompter);
     app::ClusterLink *link = links.link(*profile);
+    app::runAndWait(*link, [&] {
+        if (remote::CommandRunner *runner = link->runner(error))
+            work(*runner, profile->scratchDir + QStringLiteral("/datasets"));
+    });
+    return kOk;
+}
+
+int stage(app::Workspace &ws, const app::DatasetVersion &version, const CommandOptions &o, Io &io) {
+    const QString target = o.values.value(QStringLiteral("--target"));
+    app::DatasetStore datasets(ws);
+    const app::ChunkStore store(datasets.chunks().root());
     std::optional<app::StageResult> result;
     QString error;
     ProgressLine line(io, o.json);
-    app::runAndWait(*link, [&] {
-        remote::CommandRunner *runner = link->runner(&error);
-        if (!runner) return;
-        app::DatasetStager stager(*runner, profile->scratchDir + QStringLiteral("/datasets"));
+    const int code = onCluster(ws, target, io, &error, [&](remote::CommandRunner &runner, const QString &cacheRoot) {
+        app::DatasetStager stager(runner, cacheRoot);
         stager.setVerifyAlways(o.flags.contains(QStringLiteral("--verify")));
         result = stager.stage(
             version, store,
@@ -105,6 +115,7 @@ int stage(app::Workspace &ws, const app::DatasetVersion &version, const CommandO
             },
             &error);
     });
+    if (code != kOk) return code;
     if (!result) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
     QJsonObject json = result->toJson();
     json.insert(QStringLiteral("dataset"), version.ref());
@@ -130,26 +141,17 @@ int stage(app::Workspace &ws, const app::DatasetVersion &version, const CommandO
 /// remove (nullopt with *error stops).
 int cleanCache(app::Workspace &ws, const QString &target, const CommandOptions &o, Io &io,
                const std::function<std::optional<QStringList>(const QStringList &, QString *)> &pick) {
-    if (target.isEmpty()) return io.err << dataUsage(), kUsage;
-    app::ClusterStore clusters(ws);
-    const auto profile = clusters.profile(target);
-    if (!profile) return io.err << tr("diamondctl: %1\n").arg(clusters.errorString()), kFailed;
-    TerminalPrompter prompter(io.err);
-    app::ClusterLinks links;
-    links.setPrompter(&prompter);
-    app::ClusterLink *link = links.link(*profile);
     std::optional<app::CacheCleanResult> result;
     QString error;
-    app::runAndWait(*link, [&] {
-        remote::CommandRunner *runner = link->runner(&error);
-        if (!runner) return;
-        app::DatasetCacheCleaner cleaner(*runner, profile->scratchDir + QStringLiteral("/datasets"));
+    const int code = onCluster(ws, target, io, &error, [&](remote::CommandRunner &runner, const QString &cacheRoot) {
+        app::DatasetCacheCleaner cleaner(runner, cacheRoot);
         const auto staged = cleaner.stagedVersions(&error);
         if (!staged) return;
         const auto remove = pick(*staged, &error);
         if (!remove) return;
         result = cleaner.clean(*remove, &error);
     });
+    if (code != kOk) return code;
     if (!result) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
     if (o.json) {
         QJsonObject json = result->toJson();

@@ -331,7 +331,10 @@ private Q_SLOTS:
         QProcess p;
         p.start(binary(QStringLiteral("diamond-train")), trainArgs(example("spirals", "spec.json"), cfg, runDir));
         QVERIFY(p.waitForStarted());
-        QTest::qWait(1500); // libtorch is loaded, the CSV is being read
+        // The events file is opened right after the stop handlers are installed, before the data loads; loading
+        // libtorch alone took 1.0-1.6 s on the 2-core VM, so a fixed wait raced with it.
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(runDir + QStringLiteral("/events.jsonl")), 30000);
+        QTest::qWait(300); // the 200 MB CSV is being read
         QCOMPARE(p.state(), QProcess::Running);
         QElapsedTimer timer;
         timer.start();
