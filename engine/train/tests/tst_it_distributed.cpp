@@ -1,5 +1,6 @@
 // Data-parallel training with real diamond-train processes on loopback (Gloo): equivalence of
-// 2 ranks x batch 16 with 1 rank x batch 32, bit-exact resume of a killed 2-rank job, a dead
+// 2 ranks x batch 16 with 1 rank x batch 32, bit-exact resume of a killed 2-rank job, a 1-rank checkpoint continued
+// on 2 ranks (and, in sigtermToLauncherIsForwarded, a 2-rank one on 1), a dead
 // rank ending the job with an error, signals, a missing rank named at the rendezvous, and local (--nproc)
 // ranks that listen on loopback only.
 #include "common/test_paths.h"
@@ -278,6 +279,57 @@ private Q_SLOTS:
         QVERIFY(lastOf(resumed.events, QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() >= 140);
         QCOMPARE(lastOf(resumed.events, QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString(),
                  expected);
+    }
+
+    void oneRankCheckpointContinuesOnTwoRanks() {
+        // Killed after a checkpoint at 1 rank, resumed with 2: the data order is global and 2 ranks x 16 compute
+        // what 1 rank x 32 does, so the result is the uninterrupted 1-rank run's up to float rounding.
+        const QString config = writeConfig(QStringLiteral("grow.json"), QStringLiteral("spirals"), 120, 20);
+        const Finished reference = run(args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("grow1"))));
+        QVERIFY2(reference.exitCode == 0, qPrintable(reference.err));
+        const QString runDir = dir_.filePath(QStringLiteral("grow"));
+        QProcess p;
+        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
+                args(QStringLiteral("spirals"), config, runDir));
+        QVERIFY(p.waitForStarted());
+        QByteArray pending;
+        bool killed = false;
+        while (!killed && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(1000);
+            pending += p.readAllStandardOutput();
+            for (const auto &e : parseLines(pending.left(pending.lastIndexOf('\n') + 1)))
+                if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
+                    e.value(QStringLiteral("step")).toInt() >= 60) {
+                    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+                    killed = true;
+                    break;
+                }
+        }
+        p.waitForFinished();
+        QVERIFY(killed);
+        const Finished grown = run(args(QStringLiteral("spirals"), config, runDir)
+                                   << QStringLiteral("--nproc") << QStringLiteral("2") << QStringLiteral("--resume"));
+        QVERIFY2(grown.exitCode == 0, qPrintable(grown.err));
+        const QJsonObject started = lastOf(grown.events, QStringLiteral("started"));
+        QCOMPARE(started.value(QStringLiteral("world_size")).toInt(), 2);
+        const int startStep = started.value(QStringLiteral("start_step")).toInt();
+        QVERIFY2(startStep >= 60 && startStep < 120, qPrintable(QString::number(startStep)));
+        QVERIFY(lastOf(grown.events, QStringLiteral("warning"))
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("1 rank")));
+        QCOMPARE(lastOf(grown.events, QStringLiteral("finished")).value(QStringLiteral("step")).toInt(), 120);
+        const auto ta = modelTensors(
+            lastOf(reference.events, QStringLiteral("finished")).value(QStringLiteral("checkpoint")).toString());
+        const auto tb = modelTensors(
+            lastOf(grown.events, QStringLiteral("finished")).value(QStringLiteral("checkpoint")).toString());
+        QCOMPARE(ta.size(), tb.size());
+        double maxDiff = 0;
+        for (const auto &[name, tensor] : ta)
+            maxDiff = std::max(maxDiff, (tensor - tb.at(name)).abs().max().item<double>());
+        qInfo("1 rank to step %d, then 2 ranks to 120: max |param difference| from 1 rank throughout: %.3g", startStep,
+              maxDiff);
+        QVERIFY(maxDiff <= 1e-4);
     }
 
     void deadRankEndsTheJobWithAnError() {
