@@ -17,6 +17,7 @@ QStringList EngineCommand::arguments() const {
              << weightsFile << QStringLiteral("--inputs") << inputsFile << QStringLiteral("--output") << outputFile;
         break;
     case Mode::ListArrays: return {QStringLiteral("arrays"), inputsFile};
+    case Mode::Calibrate: args << QStringLiteral("calibrate") << QStringLiteral("--dir") << runDir; break;
     case Mode::Train:
     case Mode::DryRun:
         args << QStringLiteral("--spec") << specPath << QStringLiteral("--config") << configPath
@@ -31,7 +32,8 @@ QStringList EngineCommand::arguments() const {
     if (mode == Mode::Train && !initWeights.isEmpty()) args << QStringLiteral("--init-weights") << initWeights;
     if ((mode == Mode::Train || mode == Mode::DryRun) && !dataPath.isEmpty())
         args << QStringLiteral("--data-path") << dataPath;
-    if (mode == Mode::Train && nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
+    if ((mode == Mode::Train || mode == Mode::Calibrate) && nproc > 1)
+        args << QStringLiteral("--nproc") << QString::number(nproc);
     args << extraArguments;
     return args;
 }

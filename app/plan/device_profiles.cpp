@@ -1,6 +1,7 @@
 #include "app/plan/device_profiles.h"
 
 #include "app/workspace/workspace.h"
+#include "remote/engine_command.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -56,8 +57,12 @@ std::optional<DeviceProfile> DeviceProfileStore::calibrateThisComputer(const QSt
                                                                        int timeoutMs) {
     const QString dir = QFileInfo(pathOf(QLatin1String(kThisComputer))).absolutePath();
     if (!QDir().mkpath(dir)) return *error = tr("Cannot create %1.").arg(dir), std::nullopt;
+    remote::EngineCommand command;
+    command.mode = remote::EngineCommand::Mode::Calibrate;
+    command.enginePath = enginePath;
+    command.runDir = dir;
     QProcess engine;
-    engine.start(enginePath, {QStringLiteral("calibrate"), QStringLiteral("--dir"), dir});
+    engine.start(enginePath, command.arguments());
     if (!engine.waitForStarted(30000))
         return *error = tr("Cannot start %1: %2").arg(enginePath, engine.errorString()), std::nullopt;
     if (!engine.waitForFinished(timeoutMs)) {
