@@ -63,6 +63,29 @@ Finished run(const QStringList &args, const QProcessEnvironment &env = QProcessE
     return f;
 }
 
+/// Starts diamond-train with `args` and SIGKILLs it (with --nproc: the launcher, whose ranks die with it) once it
+/// reports a checkpoint at `step` or later; false when it ended before that.
+bool killAfterCheckpoint(const QStringList &args, int step) {
+    QProcess p;
+    p.start(diamond::test::binary(QStringLiteral("diamond-train")), args);
+    if (!p.waitForStarted()) return false;
+    QByteArray pending;
+    bool killed = false;
+    while (!killed && p.state() != QProcess::NotRunning) {
+        p.waitForReadyRead(1000);
+        pending += p.readAllStandardOutput();
+        for (const auto &e : parseLines(pending.left(pending.lastIndexOf('\n') + 1)))
+            if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
+                e.value(QStringLiteral("step")).toInt() >= step) {
+                ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+                killed = true;
+                break;
+            }
+    }
+    p.waitForFinished();
+    return killed;
+}
+
 int freePort() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
@@ -252,26 +275,8 @@ private Q_SLOTS:
             lastOf(reference.events, QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
 
         const QString runDir = dir_.filePath(QStringLiteral("killed2"));
-        QProcess p;
-        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
-                args(QStringLiteral("spirals"), config, runDir) << QStringLiteral("--nproc") << QStringLiteral("2"));
-        QVERIFY(p.waitForStarted());
-        QByteArray pending;
-        bool killed = false;
-        while (!killed && p.state() != QProcess::NotRunning) {
-            p.waitForReadyRead(1000);
-            pending += p.readAllStandardOutput();
-            for (const auto &e : parseLines(pending.left(pending.lastIndexOf('\n') + 1))) {
-                if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
-                    e.value(QStringLiteral("step")).toInt() >= 140) {
-                    ::kill(static_cast<pid_t>(p.processId()), SIGKILL); // the launcher; its ranks die with it
-                    killed = true;
-                    break;
-                }
-            }
-        }
-        p.waitForFinished();
-        QVERIFY(killed);
+        QVERIFY(killAfterCheckpoint(
+            args(QStringLiteral("spirals"), config, runDir) << QStringLiteral("--nproc") << QStringLiteral("2"), 140));
         QTest::qWait(500);
         const Finished resumed = run(args(QStringLiteral("spirals"), config, runDir)
                                      << QStringLiteral("--nproc") << QStringLiteral("2") << QStringLiteral("--resume"));
@@ -288,25 +293,7 @@ private Q_SLOTS:
         const Finished reference = run(args(QStringLiteral("spirals"), config, dir_.filePath(QStringLiteral("grow1"))));
         QVERIFY2(reference.exitCode == 0, qPrintable(reference.err));
         const QString runDir = dir_.filePath(QStringLiteral("grow"));
-        QProcess p;
-        p.start(diamond::test::binary(QStringLiteral("diamond-train")),
-                args(QStringLiteral("spirals"), config, runDir));
-        QVERIFY(p.waitForStarted());
-        QByteArray pending;
-        bool killed = false;
-        while (!killed && p.state() != QProcess::NotRunning) {
-            p.waitForReadyRead(1000);
-            pending += p.readAllStandardOutput();
-            for (const auto &e : parseLines(pending.left(pending.lastIndexOf('\n') + 1)))
-                if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
-                    e.value(QStringLiteral("step")).toInt() >= 60) {
-                    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-                    killed = true;
-                    break;
-                }
-        }
-        p.waitForFinished();
-        QVERIFY(killed);
+        QVERIFY(killAfterCheckpoint(args(QStringLiteral("spirals"), config, runDir), 60));
         const Finished grown = run(args(QStringLiteral("spirals"), config, runDir)
                                    << QStringLiteral("--nproc") << QStringLiteral("2") << QStringLiteral("--resume"));
         QVERIFY2(grown.exitCode == 0, qPrintable(grown.err));
