@@ -111,8 +111,8 @@ private Q_SLOTS:
         app::ClusterStore clusters(ws);
         QVERIFY2(clusters.add(cluster), qPrintable(clusters.errorString()));
 
-        // 4,000 epochs of spirals: about 300,000 steps, far longer than one 3-minute job.
-        const QString longConfig = writeConfig(QStringLiteral("long.json"), 4000);
+        // 40,000 epochs of spirals: 3,000,000 steps, far longer than one 3-minute job leaves to compute (60 s).
+        const QString longConfig = writeConfig(QStringLiteral("long.json"), 40000);
         const Result r =
             ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
                  QStringLiteral("--config"), longConfig, QStringLiteral("--target"), QStringLiteral("tiny"),
@@ -125,7 +125,8 @@ private Q_SLOTS:
         const qint64 steps = plan.value(QStringLiteral("steps")).toInteger();
         const int jobs = plan.value(QStringLiteral("jobs")).toInt();
         // Each job computes at most 180 - 60 start-up - 60 signal seconds.
-        QVERIFY2(jobs >= int(double(steps) * step / 60.0), qPrintable(QString::number(jobs)));
+        QCOMPARE(steps, qint64(40000) * 75);
+        QVERIFY2(jobs >= 2 && jobs >= int(double(steps) * step / 60.0), qPrintable(QString::number(jobs)));
         QVERIFY(plan.value(QStringLiteral("signal_seconds")).toDouble() >= 60);
         QVERIFY(plan.value(QStringLiteral("checkpoint_every_steps")).toInteger() >= 1);
         QCOMPARE(plan.value(QStringLiteral("chain")).toObject().value(QStringLiteral("jobs")).toInt(), jobs);
