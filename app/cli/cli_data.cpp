@@ -137,20 +137,17 @@ int stage(app::Workspace &ws, const app::DatasetVersion &version, const CommandO
     return kOk;
 }
 
-/// Cleans the cluster's dataset cache: `pick` chooses, from the versions staged there ("NAME/HASH16"), those to
-/// remove (nullopt with *error stops).
+/// Cleans the cluster's dataset cache: removes the staged versions `selection` picks, then frees what no remaining
+/// version uses. `asked` names what a Dataset selection asked for, in the message when it is not staged.
 int cleanCache(app::Workspace &ws, const QString &target, const CommandOptions &o, Io &io,
-               const std::function<std::optional<QStringList>(const QStringList &, QString *)> &pick) {
+               const app::CacheSelection &selection, const QString &asked = {}) {
     std::optional<app::CacheCleanResult> result;
     QString error;
+    bool notStaged = false;
     const int code = onCluster(ws, target, io, &error, [&](remote::CommandRunner &runner, const QString &cacheRoot) {
-        app::DatasetCacheCleaner cleaner(runner, cacheRoot);
-        const auto staged = cleaner.stagedVersions(&error);
-        if (!staged) return;
-        const auto remove = pick(*staged, &error);
-        if (!remove) return;
-        result = cleaner.clean(*remove, &error);
+        result = app::DatasetCacheCleaner(runner, cacheRoot).clean(selection, &error, &notStaged);
     });
+    if (notStaged) error = tr("%1 is not staged on %2.").arg(asked, target);
     if (code != kOk) return code;
     if (!result) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
     if (o.json) {
@@ -191,29 +188,25 @@ int runData(const QStringList &args, const QString &workspaceOption, Io &io) {
     app::DatasetStore datasets(ws);
     const QString target = o.values.value(QStringLiteral("--target"));
     if (sub == QLatin1String("clean")) {
-        const bool unregistered = o.flags.contains(QStringLiteral("--unregistered"));
-        const QSet<QString> registered =
-            unregistered ? app::DatasetCacheCleaner::registeredEntries(datasets) : QSet<QString>();
-        return cleanCache(ws, target, o, io, [&](const QStringList &staged, QString *) {
-            return std::optional<QStringList>(unregistered ? app::DatasetCacheCleaner::unregistered(staged, registered)
-                                                           : QStringList());
-        });
+        app::CacheSelection selection;
+        if (o.flags.contains(QStringLiteral("--unregistered"))) {
+            selection.kind = app::CacheSelection::Kind::Unregistered;
+            selection.registered = app::DatasetCacheCleaner::registeredEntries(datasets);
+        }
+        return cleanCache(ws, target, o, io, selection);
     }
     if (sub == QLatin1String("unstage")) {
-        QString name;
+        app::CacheSelection selection;
+        selection.kind = app::CacheSelection::Kind::Dataset;
         int number = 0;
-        if (!app::DatasetStore::parseRef(o.positional.first(), &name, &number)) return io.err << dataUsage(), kUsage;
-        QString entry; // a named version's only
-        if (number > 0) {
+        if (!app::DatasetStore::parseRef(o.positional.first(), &selection.name, &number))
+            return io.err << dataUsage(), kUsage;
+        if (number > 0) { // only that version
             const auto v = datasets.resolve(o.positional.first());
             if (!v) return io.err << tr("diamondctl: %1\n").arg(datasets.errorString()), kFailed;
-            entry = app::DatasetCacheCleaner::entryOf(*v);
+            selection.entry = app::DatasetCacheCleaner::entryOf(*v);
         }
-        return cleanCache(ws, target, o, io, [&](const QStringList &staged, QString *error) {
-            const QStringList remove = app::DatasetCacheCleaner::entriesOf(staged, name, entry);
-            if (remove.isEmpty()) *error = tr("%1 is not staged on %2.").arg(o.positional.first(), target);
-            return remove.isEmpty() ? std::nullopt : std::optional<QStringList>(remove);
-        });
+        return cleanCache(ws, target, o, io, selection, o.positional.first());
     }
     if (sub == QLatin1String("add")) {
         const QString path = o.positional.first();

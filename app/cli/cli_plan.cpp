@@ -57,13 +57,6 @@ std::optional<QJsonObject> dryRun(app::Workspace &ws, const QJsonObject &spec, c
     return plan;
 }
 
-/// Bytes of a checkpoint: weights and optimizer state (float32).
-double checkpointBytes(qint64 parameters, const QString &optimizer, double momentum) {
-    const QString o = optimizer.toLower();
-    const double states = o == QLatin1String("sgd") ? (momentum > 0 ? 1 : 0) : o == QLatin1String("rmsprop") ? 1 : 2;
-    return double(parameters) * 4.0 * (1.0 + states);
-}
-
 qint64 physicalMemoryBytes() {
     QFile f(QStringLiteral("/proc/meminfo"));
     if (!f.open(QIODevice::ReadOnly)) return 0;
@@ -168,8 +161,7 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
             chainIn.stepSeconds = p.stepSeconds;
             chainIn.maxTimeLimitSeconds = place.maxMinutes * 60.0;
             chainIn.checkpointSeconds = profile->checkpointWriteMBs > 0
-                                            ? 0.2 + checkpointBytes(p.parameters, in.optimizer, in.momentum) /
-                                                        (profile->checkpointWriteMBs * 1e6)
+                                            ? 0.2 + double(p.checkpointBytes) / (profile->checkpointWriteMBs * 1e6)
                                             : 1.0;
             if (!cluster) chainIn.startupSeconds = 1;
             const app::JobChainPlan chain = app::planJobChain(chainIn);

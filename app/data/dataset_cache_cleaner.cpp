@@ -51,20 +51,6 @@ QSet<QString> DatasetCacheCleaner::registeredEntries(DatasetStore &store) {
     return entries;
 }
 
-QStringList DatasetCacheCleaner::entriesOf(const QStringList &staged, const QString &name, const QString &entry) {
-    QStringList out;
-    for (const QString &v : staged)
-        if (entry.isEmpty() ? v.startsWith(name + QLatin1Char('/')) : v == entry) out.append(v);
-    return out;
-}
-
-QStringList DatasetCacheCleaner::unregistered(const QStringList &staged, const QSet<QString> &registered) {
-    QStringList out;
-    for (const QString &v : staged)
-        if (!registered.contains(v)) out.append(v);
-    return out;
-}
-
 QString DatasetCacheCleaner::rootWord() const {
     if (root_ == QLatin1String("~")) return QStringLiteral("\"$HOME\"");
     if (root_.startsWith(QLatin1String("~/"))) return QStringLiteral("\"$HOME\"/") + remote::shellWord(root_.mid(2));
@@ -150,6 +136,28 @@ std::optional<CacheCleanResult> DatasetCacheCleaner::clean(const QStringList &ve
         }
     }
     return result;
+}
+
+std::optional<CacheCleanResult> DatasetCacheCleaner::clean(const CacheSelection &selection, QString *error,
+                                                           bool *notStaged) {
+    *notStaged = false;
+    const auto staged = stagedVersions(error);
+    if (!staged) return std::nullopt;
+    QStringList remove;
+    for (const QString &v : *staged) {
+        const bool picked =
+            selection.kind == CacheSelection::Kind::Unregistered ? !selection.registered.contains(v)
+            : selection.kind == CacheSelection::Kind::Dataset
+                ? (selection.entry.isEmpty() ? v.startsWith(selection.name + QLatin1Char('/')) : v == selection.entry)
+                : false;
+        if (picked) remove.append(v);
+    }
+    if (selection.kind == CacheSelection::Kind::Dataset && remove.isEmpty()) {
+        *notStaged = true;
+        error->clear();
+        return std::nullopt;
+    }
+    return clean(remove, error);
 }
 
 } // namespace diamond::app

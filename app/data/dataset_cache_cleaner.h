@@ -37,6 +37,19 @@ struct CacheCleanResult {
     QJsonObject toJson() const;
 };
 
+/// Which staged versions a clean removes before freeing what no remaining version uses.
+struct CacheSelection {
+    enum class Kind {
+        Nothing,      ///< only free unused entries
+        Unregistered, ///< every staged version not in `registered`
+        Dataset,      ///< every staged version of `name`, or only `entry` when set
+    };
+    Kind kind = Kind::Nothing;
+    QSet<QString> registered; ///< Unregistered: DatasetCacheCleaner::registeredEntries(), read before cleaning
+    QString name;             ///< Dataset
+    QString entry;            ///< Dataset: "NAME/HASH16" of one version, or empty for all of them
+};
+
 class DatasetCacheCleaner {
 public:
     /// `root`: the cache folder on the host (<scratch>/datasets; a leading "~/" is the host's home).
@@ -49,6 +62,9 @@ public:
     /// them; malformed ones are refused with *error), then deletes what no remaining version uses. An empty list
     /// only deletes unused entries.
     std::optional<CacheCleanResult> clean(const QStringList &versions, QString *error);
+    /// Lists the staged versions and clean()s those `selection` picks. A Dataset selection that picks nothing fails
+    /// with *notStaged set (and *error empty: the caller names what it asked for).
+    std::optional<CacheCleanResult> clean(const CacheSelection &selection, QString *error, bool *notStaged);
 
     /// True when `entry` is "NAME/HASH16" with a dataset name and 16 lower-case hex digits.
     static bool isVersionEntry(const QString &entry);
@@ -56,10 +72,6 @@ public:
     static QString entryOf(const DatasetVersion &version);
     /// The entries of every version `store` holds (read on the store's thread, before cleaning).
     static QSet<QString> registeredEntries(DatasetStore &store);
-    /// Of `staged`, those of dataset `name`: only `entry` when given, else every version of it.
-    static QStringList entriesOf(const QStringList &staged, const QString &name, const QString &entry = {});
-    /// Of `staged`, those not in `registered`.
-    static QStringList unregistered(const QStringList &staged, const QSet<QString> &registered);
 
 private:
     QString rootWord() const;

@@ -273,7 +273,9 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (!spec::parseOptimizer(opt.toStdString(), optimizer)) optimizer = spec::Optimizer::Adam;
     if (optimizer == spec::Optimizer::SGD && in.momentum > 0) optimizer = spec::Optimizer::SGDMomentum;
     memory.optimizer = optimizer;
-    out.peakMemoryBytes = spec::estimateMemory(analysis, memory).total();
+    const spec::MemoryEstimate estimate = spec::estimateMemory(analysis, memory);
+    out.peakMemoryBytes = estimate.total();
+    out.checkpointBytes = spec::saturatingSum({estimate.weights, estimate.optimizerState});
     out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low");
     out.ok = true;
     return out;

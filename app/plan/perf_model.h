@@ -77,6 +77,7 @@ struct StepPrediction {
     double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
     double stepOverheadSeconds = 0; ///< from the profile's reference step
     qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations
+    qint64 checkpointBytes = 0;     ///< what a checkpoint holds: weights and optimizer state
     qint64 parameters = 0;
     QString confidence; ///< "medium" within the probed sizes, "low" when extrapolating or with a quick profile
     QStringList notes;  ///< why the confidence is low

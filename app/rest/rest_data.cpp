@@ -132,21 +132,21 @@ RestServer::Reply RestServer::stageDataset(const Request &req) {
 
 namespace {
 
-/// Cleans `target`'s dataset cache on the calling (worker) thread: `pick` chooses, from the staged versions, those
-/// to remove (an empty optional answers 404 with *error).
-RestServer::Reply cleanCache(Workspace &ws, const QString &target,
-                             const std::function<std::optional<QStringList>(const QStringList &, QString *)> &pick) {
+/// Cleans `target`'s dataset cache on the calling (worker) thread; a Dataset selection that is not staged answers
+/// 404 naming `asked`.
+RestServer::Reply cleanCache(Workspace &ws, const QString &target, const CacheSelection &selection,
+                             const QString &asked = {}) {
     ClusterStore clusters(ws);
     const auto profile = clusters.profile(target);
     if (!profile) return errorReply(404, QStringLiteral("not_found"), clusters.errorString());
     auto runner = makeClusterRunner(*profile);
-    DatasetCacheCleaner cleaner(*runner, profile->scratchDir + QStringLiteral("/datasets"));
     QString error;
-    const auto staged = cleaner.stagedVersions(&error);
-    if (!staged) return errorReply(502, QStringLiteral("cluster_failed"), error);
-    const auto remove = pick(*staged, &error);
-    if (!remove) return errorReply(404, QStringLiteral("not_found"), error);
-    const auto cleaned = cleaner.clean(*remove, &error);
+    bool notStaged = false;
+    const auto cleaned = DatasetCacheCleaner(*runner, profile->scratchDir + QStringLiteral("/datasets"))
+                             .clean(selection, &error, &notStaged);
+    if (notStaged)
+        return errorReply(404, QStringLiteral("not_found"),
+                          RestServer::tr("%1 is not staged on %2").arg(asked, target));
     if (!cleaned) return errorReply(502, QStringLiteral("cluster_failed"), error);
     QJsonObject doc = cleaned->toJson();
     doc.insert(QStringLiteral("target"), target);
@@ -163,18 +163,16 @@ RestServer::Reply RestServer::unstageDataset(const Request &req) {
     const QString name = req.names.value(0);
     const int version = body.value(QStringLiteral("version")).toInt();
     return deferred(req.socket, [name, version, target](Workspace &ws) {
-        QString entry; // only this version when one is named
-        if (version > 0) {
+        CacheSelection selection;
+        selection.kind = CacheSelection::Kind::Dataset;
+        selection.name = name;
+        if (version > 0) { // only that version
             DatasetStore store(ws);
             const auto v = store.resolve(name + QLatin1Char('@') + QString::number(version));
             if (!v) return errorReply(404, QStringLiteral("not_found"), store.errorString());
-            entry = DatasetCacheCleaner::entryOf(*v);
+            selection.entry = DatasetCacheCleaner::entryOf(*v);
         }
-        return cleanCache(ws, target, [&](const QStringList &staged, QString *error) {
-            const QStringList remove = DatasetCacheCleaner::entriesOf(staged, name, entry);
-            if (remove.isEmpty()) *error = tr("%1 is not staged on %2").arg(name, target);
-            return remove.isEmpty() ? std::nullopt : std::optional<QStringList>(remove);
-        });
+        return cleanCache(ws, target, selection, name);
     });
 }
 
@@ -183,12 +181,13 @@ RestServer::Reply RestServer::cleanDatasetCache(const Request &req) {
         QJsonDocument::fromJson(req.http.body).object().value(QStringLiteral("unregistered")).toBool();
     const QString target = req.names.value(0);
     return deferred(req.socket, [target, unregistered](Workspace &ws) {
-        DatasetStore store(ws);
-        const QSet<QString> registered = unregistered ? DatasetCacheCleaner::registeredEntries(store) : QSet<QString>();
-        return cleanCache(ws, target, [&](const QStringList &staged, QString *) {
-            return std::optional<QStringList>(unregistered ? DatasetCacheCleaner::unregistered(staged, registered)
-                                                           : QStringList());
-        });
+        CacheSelection selection;
+        if (unregistered) {
+            DatasetStore store(ws);
+            selection.kind = CacheSelection::Kind::Unregistered;
+            selection.registered = DatasetCacheCleaner::registeredEntries(store);
+        }
+        return cleanCache(ws, target, selection);
     });
 }
 
