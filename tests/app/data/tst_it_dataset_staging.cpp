@@ -96,6 +96,21 @@ public:
     }
 };
 
+/// Runs commands on this machine but adds malformed and hostile lines to the cache cleaner's listing and counts.
+class HostileCacheRunner : public remote::LocalCommandRunner {
+public:
+    remote::CommandResult run(const QString &command, const QByteArray &input, int timeoutMs) override {
+        remote::CommandResult r = LocalCommandRunner::run(command, input, timeoutMs);
+        if (command.contains(QLatin1String("-printf '%P")))
+            r.stdoutData += "../../etc/0123456789abcdef\nx/y; rm -rf ~\n" + QByteArray(70, 'a') +
+                            "/0123456789abcdef\nname/0123456789ABCDEF\n.files/0123456789abcdef\n" +
+                            QByteArray(100000, 'z') + "\n";
+        else
+            r.stdoutData += "F 99999999999999999999999 18446744073709551616\nV\nK one two\nL -5\n";
+        return r;
+    }
+};
+
 class TestItDatasetStaging : public QObject {
     Q_OBJECT
 
@@ -719,6 +734,18 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("keep/../../x")), qPrintable(error));
         QVERIFY(!cleaner.clean({QStringLiteral("'; rm -rf ~; '/0123456789abcdef")}, &error));
         QVERIFY(QFileInfo::exists(keepDir + QStringLiteral(".verified")));
+
+        // A host that answers with malformed or hostile lines: none of them becomes a version to remove, and the
+        // counts stay what the real lines say.
+        const auto honest = cleaner.stagedVersions(&error);
+        QVERIFY2(honest, qPrintable(error));
+        HostileCacheRunner hostile;
+        DatasetCacheCleaner fooled(hostile, cacheRoot());
+        QCOMPARE(fooled.stagedVersions(&error), honest);
+        const auto counted = fooled.clean(QStringList(), &error);
+        QVERIFY2(counted, qPrintable(error));
+        QVERIFY(counted->removedVersions.isEmpty());
+        QVERIFY(counted->fileBytesFreed >= 0 && counted->packsFreed == 0 && counted->versionsLeft >= 1);
     }
 };
 

@@ -152,6 +152,15 @@ private Q_SLOTS:
         // It is calibrated again rather than used.
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(r.json().value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        // So is one larger than a profile can be (1 MiB), without being read whole.
+        QVERIFY(profile.open(QIODevice::WriteOnly));
+        profile.write(QByteArray("{\"format\": \"diamond.device-profile/1\", \"pad\": \"") + QByteArray(2 << 20, 'x') +
+                      "\"}");
+        profile.close();
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFileInfo(profile.fileName()).size() < (1 << 20));
     }
 };
 
