@@ -70,6 +70,7 @@ QString containerPrefix(const JobRequest &r) {
                                                             : QStringLiteral("--gpus=all"));
         for (const char *name : kRankVariables)
             words << QStringLiteral("--env") << QString::fromLatin1(name);
+        if (!r.engine.runDir.isEmpty()) words << QStringLiteral("--env") << QStringLiteral("DIAMOND_READY_FILE");
         for (auto it = r.environment.begin(); it != r.environment.end(); ++it)
             words << QStringLiteral("--env") << it.key();
         words << c.options << c.image;
@@ -96,29 +97,53 @@ QString scriptBody(const JobRequest &r, const QString &launch) {
     if (!r.workDir.isEmpty())
         s += QStringLiteral("cd %1 || { echo \"diamond: cannot enter the work folder\" >&2; exit 1; }\n")
                  .arg(shellWord(r.workDir));
+    // A signal is held until the engine has its handlers in place (it creates the ready file): sent earlier, it
+    // kills srun or an engine that is still starting (exit 138) instead of stopping them with a checkpoint.
+    const QString ready =
+        r.engine.runDir.isEmpty() ? QString() : r.engine.runDir + QLatin1Char('/') + QLatin1String(kEngineReadyFile);
+    s +=
+        QStringLiteral("\n# Forward the pre-timeout signal (and scancel/qdel's TERM) to the engine: it checkpoints and "
+                       "exits 85.\n"
+                       "# The signal waits until the engine is ready for it (DIAMOND_READY_FILE exists).\n"
+                       "diamond_ready=%1\n")
+            .arg(ready.isEmpty() ? QStringLiteral("\"\"") : shellWord(ready));
+    if (!ready.isEmpty())
+        s += QStringLiteral("rm -f \"$diamond_ready\"\n"
+                            "export DIAMOND_READY_FILE=\"$diamond_ready\"\n");
     s += QStringLiteral(
-        "\n# Forward the pre-timeout signal (and scancel/qdel's TERM) to the engine: it checkpoints and exits 85.\n"
         "diamond_step=\"\"\n"
-        "diamond_signal=\"\"\n"
+        "diamond_pending=\"\"\n"
+        "diamond_trapped=\"\"\n"
         "diamond_forward() {\n"
-        "  diamond_signal=$1\n"
+        "  diamond_pending=$1\n"
+        "  diamond_trapped=1\n"
         "  echo \"diamond: batch script got SIG$1 at $(date -u +%Y-%m-%dT%H:%M:%SZ); forwarding it to the engine\" "
         ">&2\n"
-        "  [ -n \"$diamond_step\" ] && kill -s \"$1\" \"$diamond_step\" 2>/dev/null\n"
+        "}\n"
+        "diamond_deliver() {\n"
+        "  [ -n \"$diamond_pending\" ] && [ -n \"$diamond_step\" ] || return 0\n"
+        "  [ -z \"$diamond_ready\" ] || [ -e \"$diamond_ready\" ] || return 0\n"
+        "  kill -s \"$diamond_pending\" \"$diamond_step\" 2>/dev/null\n"
+        "  diamond_pending=\"\"\n"
         "}\n"
         "trap 'diamond_forward USR1' USR1\n"
         "trap 'diamond_forward TERM' TERM\n"
         "trap 'diamond_forward INT' INT\n\n");
     s += launch + QStringLiteral(" &\n");
     s += QStringLiteral("diamond_step=$!\n"
-                        "[ -n \"$diamond_signal\" ] && kill -s \"$diamond_signal\" \"$diamond_step\" 2>/dev/null\n"
                         "while :; do\n"
-                        "  diamond_signal=\"\"\n"
+                        "  diamond_deliver\n"
+                        "  if [ -n \"$diamond_pending\" ]; then\n"
+                        "    # Held while the engine starts: look again in a second, unless the step has ended.\n"
+                        "    case \" $(jobs -rp) \" in *\" $diamond_step \"*) sleep 1; continue ;; esac\n"
+                        "  fi\n"
+                        "  diamond_trapped=\"\"\n"
                         "  wait \"$diamond_step\"\n"
                         "  diamond_rc=$?\n"
-                        "  [ -n \"$diamond_signal\" ] && continue # wait was interrupted by a forwarded signal\n"
+                        "  [ -n \"$diamond_trapped\" ] && continue # wait was interrupted by a signal\n"
                         "  break\n"
                         "done\n");
+    if (!ready.isEmpty()) s += QStringLiteral("rm -f \"$diamond_ready\"\n");
     if (!r.exitFile.isEmpty())
         s += QStringLiteral("echo \"$diamond_rc\" > %1 && mv -f %1 %2\n")
                  .arg(shellWord(r.exitFile + QStringLiteral(".tmp")), shellWord(r.exitFile));

@@ -6,7 +6,8 @@
 //   PBS: one node; several ranks through the engine's own `--nproc` launcher.
 // - The batch shell traps USR1, TERM and INT and forwards them to the engine step (srun, or the container
 //   runtime in front of the engine), so a pre-timeout signal (`--signal=B:USR1@T`) reaches the engine even when
-//   it runs in a container: nothing inside the container has to requeue (see pyxis issue 129).
+//   it runs in a container: nothing inside the container has to requeue (see pyxis issue 129). A signal that
+//   comes before the engine can take it (kEngineReadyFile) is held until it can.
 // - The script exits with the engine's exit code (85 = checkpointed on request: submit a continuation with
 //   --resume) and also writes it to the request's exit file, so the code survives schedulers without accounting.
 #pragma once
@@ -22,6 +23,10 @@
 #include <optional>
 
 namespace diamond::remote {
+
+/// The file (in the engine's run folder) that the engine creates, as DIAMOND_READY_FILE, once every rank can take
+/// a stop signal; the batch script holds a signal until then. The script removes it before and after the engine.
+inline constexpr char kEngineReadyFile[] = ".diamond-engine-ready";
 
 struct JobRequest {
     QString jobName;   ///< letters, digits, spaces, ".", "_", "-"

@@ -343,6 +343,7 @@ int runCalibrate(int argc, char **argv) {
             forwarded.insert(forwarded.end(), {"--threads", std::to_string(std::max(1, physicalCoreCount() / nproc))});
         return launchLocalRanks("/proc/self/exe", forwarded, nproc);
     }
+    unblockStopSignals(); // a rank of the launcher above starts with them blocked; a stop simply ends calibration
     if (!std::filesystem::is_directory(o.dir))
         throw UsageError("calibrate: --dir " + o.dir + " is not a folder.", "--dir");
     const Clock::time_point start = Clock::now();

@@ -470,9 +470,20 @@ int launchLocalRanks(const std::string &executable, const std::vector<std::strin
         }
     } removeFolder{folder};
     gChildren.clear();
+    // Stop signals wait (blocked) until the launcher forwards them and each rank has its handlers: the ranks
+    // inherit the mask through exec and installStopSignalHandlers() unblocks it; a signal sent meanwhile is
+    // delivered then instead of killing a process that is still starting.
+    sigset_t stopSignals, previousMask;
+    sigemptyset(&stopSignals);
+    for (int s : {SIGTERM, SIGINT, SIGUSR1})
+        sigaddset(&stopSignals, s);
+    sigprocmask(SIG_BLOCK, &stopSignals, &previousMask);
     for (int rank = 0; rank < nproc; ++rank) {
         const pid_t pid = ::fork();
-        if (pid < 0) throw EngineError("Cannot start rank " + std::to_string(rank) + ": fork failed.", "--nproc");
+        if (pid < 0) {
+            sigprocmask(SIG_SETMASK, &previousMask, nullptr);
+            throw EngineError("Cannot start rank " + std::to_string(rank) + ": fork failed.", "--nproc");
+        }
         if (pid == 0) {
             ::prctl(PR_SET_PDEATHSIG, SIGKILL); // a launcher killed outright takes its ranks with it
             if (::getppid() == 1) std::_Exit(1);
@@ -497,6 +508,7 @@ int launchLocalRanks(const std::string &executable, const std::vector<std::strin
     sigemptyset(&action.sa_mask);
     for (int s : {SIGTERM, SIGINT, SIGUSR1})
         sigaction(s, &action, nullptr);
+    sigprocmask(SIG_SETMASK, &previousMask, nullptr);
 
     int result = 0;
     bool requeue = false, stopping = false;

@@ -99,7 +99,8 @@ std::unique_ptr<Communicator> connect(const Rendezvous &rendezvous, std::chrono:
 /// and DIAMOND_LOCAL_STORE, a file in a new private folder under TMPDIR (or /tmp) that is removed
 /// when the ranks have ended; forwards SIGTERM/SIGINT/SIGUSR1 to every rank; when a rank fails,
 /// stops the others. Returns 0 when all finished, 85 when they checkpointed on request, else the
-/// first failing rank's code.
+/// first failing rank's code. The ranks start with those three signals blocked (a signal sent while they load
+/// waits): a rank program calls installStopSignalHandlers() or unblockStopSignals() (trainer.h).
 int launchLocalRanks(const std::string &executable, const std::vector<std::string> &args, int nproc);
 
 } // namespace diamond::engine

@@ -198,6 +198,7 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
         std::chrono::milliseconds(static_cast<long>(1000 * (timeoutEnv ? std::atof(timeoutEnv) : 60.0)));
     std::unique_ptr<Communicator> comm =
         connect(rendezvous, timeout, options.deviceOverride.empty() ? config.device : options.deviceOverride);
+    if (leader) announceStopSignalsReady(); // every rank installed its handlers before the rendezvous
     return runTraining(parsed.spec, config, options, *events, *comm);
 }
 

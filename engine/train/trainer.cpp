@@ -17,8 +17,10 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <thread>
 
@@ -42,6 +44,22 @@ void installStopSignalHandlers() {
     sigemptyset(&action.sa_mask);
     for (int s : {SIGTERM, SIGINT, SIGUSR1})
         sigaction(s, &action, nullptr);
+    unblockStopSignals();
+}
+
+void unblockStopSignals() {
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    for (int s : {SIGTERM, SIGINT, SIGUSR1})
+        sigaddset(&stopSignals, s);
+    sigprocmask(SIG_UNBLOCK, &stopSignals, nullptr);
+}
+
+void announceStopSignalsReady() {
+    const char *path = std::getenv("DIAMOND_READY_FILE");
+    if (!path || !*path) return;
+    std::ofstream ready(path, std::ios::trunc);
+    if (!ready) std::cerr << "diamond-train: cannot create " << path << "; the batch script holds stop signals.\n";
 }
 
 bool setFlushDenormals(bool on) {

@@ -25,7 +25,17 @@ struct TrainerOptions {
 /// SIGTERM/SIGINT/SIGUSR1 set gStopSignal (stop_request.h): the run finishes the current step, checkpoints and
 /// exits with kExitRequeue; before the first step (while the data loads) it stops within about a second
 /// without a checkpoint.
+/// Also unblocks those signals (launchLocalRanks starts its ranks with them blocked, so that one sent early waits).
 void installStopSignalHandlers();
+
+/// Unblocks SIGTERM/SIGINT/SIGUSR1 without handlers of its own: for a rank program (calibrate) that a stop
+/// signal should simply end.
+void unblockStopSignals();
+
+/// Creates the file named by the environment variable DIAMOND_READY_FILE, when set: the batch script holds a
+/// stop signal until it exists (remote/job_script.h), because a process without its handlers dies of the signal.
+/// Call it once every process of the job has installed its handlers: after the rendezvous, on the leader.
+void announceStopSignalsReady();
 
 /// Physical cores of this machine (unique core ids per package), at least 1.
 int physicalCoreCount();

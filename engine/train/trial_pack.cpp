@@ -141,6 +141,7 @@ int runPack(int argc, char **argv) {
         sigaction(SIGTERM, nullptr, &action); // the same handler for SIGUSR2: "stop this trial only"
         sigaction(SIGUSR2, &action, nullptr);
     }
+    announceStopSignalsReady();
     bool stopped = false;
     for (std::size_t i = 0; i < trials.size(); ++i) {
         const PackTrial &trial = trials[i];

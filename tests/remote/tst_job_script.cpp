@@ -81,7 +81,8 @@ private Q_SLOTS:
         // Signal forwarding and the exit code.
         QVERIFY(s.contains(QLatin1String("trap 'diamond_forward USR1' USR1\n")));
         QVERIFY(s.contains(QLatin1String("trap 'diamond_forward TERM' TERM\n")));
-        QVERIFY(s.contains(QLatin1String("kill -s \"$1\" \"$diamond_step\"")));
+        QVERIFY(s.contains(QLatin1String("kill -s \"$diamond_pending\" \"$diamond_step\"")));
+        QVERIFY(s.contains(QLatin1String("export DIAMOND_READY_FILE=\"$diamond_ready\"\n")));
         QVERIFY(s.contains(QLatin1String("'/scratch/alice/my runs/7/exit-code.tmp'")));
         QVERIFY(s.trimmed().endsWith(QLatin1String("exit \"$diamond_rc\"")));
         checkSyntax(s);
@@ -124,6 +125,7 @@ private Q_SLOTS:
         QVERIFY(s.contains(QLatin1String("podman run --rm --sig-proxy=true --network=host -v "
                                          "'/scratch/alice/my runs/7:/scratch/alice/my runs/7' --env SLURM_PROCID")));
         QVERIFY(s.contains(QLatin1String("--env OMP_PROC_BIND")));
+        QVERIFY(s.contains(QLatin1String("--env DIAMOND_READY_FILE")));
         QVERIFY(s.contains(QLatin1String("--runtime runc localhost/diamond-train:0.1 /opt/diamond/bin/diamond-train")));
         QVERIFY(!s.contains(QLatin1String("--nv")));
         checkSyntax(s);
@@ -228,16 +230,26 @@ private Q_SLOTS:
         QCOMPARE(pbsDuration(50 * 60 + 5), QStringLiteral("50:05:00"));
     }
 
+    void renderedScriptForwardsSignalAndExitCode_data() {
+        QTest::addColumn<QString>("signalWhen");
+        QTest::newRow("engine ready") << QString::fromLatin1(kEngineReadyFile);
+        // The engine still loads (no handler yet): a signal delivered now kills it with 138, so the shell holds it.
+        QTest::newRow("engine starting") << QStringLiteral("launched");
+    }
+
     void renderedScriptForwardsSignalAndExitCode() {
-        // Run the rendered body for real with a stand-in engine (a shell script that exits 85 on USR1) and no
-        // scheduler: the batch shell must forward USR1 and exit with the engine's code.
+        // Run the rendered body for real with a stand-in engine (a shell script that takes USR1 only after a second
+        // of "loading", then exits 85 on it) and no scheduler: the batch shell must forward USR1 once the engine
+        // is ready for it and exit with the engine's code.
+        QFETCH(QString, signalWhen);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString engine = dir.filePath(QStringLiteral("fake-engine"));
         QFile f(engine);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/bash\ntrap 'echo got-usr1 > \"$6/signal\"; exit 85' USR1\n"
-                "touch \"$6/started\"; for i in $(seq 1 200); do sleep 0.05; done; exit 0\n");
+        f.write("#!/bin/bash\ntouch \"$6/launched\"; sleep 1\n"
+                "trap 'echo got-usr1 > \"$6/signal\"; exit 85' USR1\n"
+                "touch \"$DIAMOND_READY_FILE\"; for i in $(seq 1 200); do sleep 0.05; done; exit 0\n");
         f.close();
         QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         JobRequest r;
@@ -249,6 +261,9 @@ private Q_SLOTS:
         r.engine.runDir = dir.path();
         r.engine.specPath = dir.filePath(QStringLiteral("spec.json"));
         r.engine.configPath = dir.filePath(QStringLiteral("run.json"));
+        QFile stale(dir.filePath(QString::fromLatin1(kEngineReadyFile))); // left by an earlier attempt
+        QVERIFY(stale.open(QIODevice::WriteOnly));
+        stale.close();
         QString error;
         QString script = renderSlurmScript(r, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -256,11 +271,15 @@ private Q_SLOTS:
         QProcess shell;
         shell.start(QStringLiteral("bash"), {QStringLiteral("-c"), script});
         QVERIFY(shell.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("started"))), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("launched"))), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(signalWhen)), 5000);
         ::kill(pid_t(shell.processId()), SIGUSR1);
         QVERIFY(shell.waitForFinished(10000));
-        QCOMPARE(shell.exitCode(), 85);
+        QVERIFY2(shell.exitCode() == 85, qPrintable(QStringLiteral("exit %1: %2")
+                                                        .arg(shell.exitCode())
+                                                        .arg(QString::fromLocal8Bit(shell.readAllStandardError()))));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("signal"))));
+        QVERIFY(!QFile::exists(dir.filePath(QString::fromLatin1(kEngineReadyFile)))); // removed after the engine
         QFile exitFile(r.exitFile);
         QVERIFY(exitFile.open(QIODevice::ReadOnly));
         QCOMPARE(exitFile.readAll().trimmed(), QByteArray("85"));
