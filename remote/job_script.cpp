@@ -97,6 +97,27 @@ QString scriptBody(const JobRequest &r, const QString &launch) {
     if (!r.workDir.isEmpty())
         s += QStringLiteral("cd %1 || { echo \"diamond: cannot enter the work folder\" >&2; exit 1; }\n")
                  .arg(shellWord(r.workDir));
+    if (!r.previousExitFile.isEmpty()) {
+        const QString own = r.exitFile.isEmpty()
+                                ? QStringLiteral(":")
+                                : QStringLiteral("echo \"$diamond_previous\" > %1 && mv -f %1 %2")
+                                      .arg(shellWord(r.exitFile + QStringLiteral(".tmp")), shellWord(r.exitFile));
+        s += QStringLiteral("\n# A later link of a chain: the run goes on only when the previous link checkpointed on "
+                            "request (85),\n# died of a signal (129-255) or was killed before it could write its "
+                            "code.\n"
+                            "if [ -e %1 ]; then\n"
+                            "  diamond_previous=$(head -c 16 %1)\n"
+                            "  case \"$diamond_previous\" in\n"
+                            "    85 | 129 | 1[3-9][0-9] | 2[0-4][0-9] | 25[0-5]) ;;\n"
+                            "    *)\n"
+                            "      echo \"diamond: the run already ended (the previous job exited $diamond_previous); "
+                            "nothing to do\" >&2\n"
+                            "      %2\n"
+                            "      exit 0 ;;\n"
+                            "  esac\n"
+                            "fi\n")
+                 .arg(shellWord(r.previousExitFile), own);
+    }
     // A signal is held until the engine has its handlers in place (it creates the ready file): sent earlier, it
     // kills srun or an engine that is still starting (exit 138) instead of stopping them with a checkpoint.
     const QString ready =
@@ -176,7 +197,7 @@ std::optional<JobRequest> jobRequestFromJson(const QJsonObject &json, QString *e
     static const QStringList numbers{
         QStringLiteral("nodes"),         QStringLiteral("tasks_per_node"),     QStringLiteral("gpus_per_node"),
         QStringLiteral("cpus_per_task"), QStringLiteral("time_limit_minutes"), QStringLiteral("signal_seconds"),
-        QStringLiteral("threads")};
+        QStringLiteral("threads"),       QStringLiteral("chain_jobs")};
     for (auto it = json.begin(); it != json.end(); ++it) {
         const QString field = QStringLiteral("job.") + it.key();
         if (strings.contains(it.key())) {
@@ -204,6 +225,7 @@ std::optional<JobRequest> jobRequestFromJson(const QJsonObject &json, QString *e
             if (it.key() == QLatin1String("time_limit_minutes")) r.timeLimitMinutes = v;
             if (it.key() == QLatin1String("signal_seconds")) r.signalSeconds = v;
             if (it.key() == QLatin1String("threads")) r.engine.threads = v;
+            if (it.key() == QLatin1String("chain_jobs")) r.chainJobs = v;
         } else if (it.key() == QLatin1String("extra_directives")) {
             for (const QJsonValue &v : it.value().toArray()) {
                 if (!v.isString()) {
@@ -248,6 +270,7 @@ QJsonObject jobRequestToJson(const JobRequest &r) {
     num("time_limit_minutes", r.timeLimitMinutes);
     num("signal_seconds", r.signalSeconds);
     num("threads", r.engine.threads);
+    if (r.chainJobs > 1) o.insert(QStringLiteral("chain_jobs"), r.chainJobs);
     if (!r.extraDirectives.isEmpty())
         o.insert(QStringLiteral("extra_directives"), QJsonArray::fromStringList(r.extraDirectives));
     return o;
@@ -304,6 +327,8 @@ QString validateJobRequest(const JobRequest &r, SchedulerKind scheduler) {
     if (!r.memory.isEmpty() && !memoryRe.match(r.memory).hasMatch())
         return tr("memory: '%1' is not a size like 4000M or 16G").arg(r.memory);
     if (r.timeLimitMinutes < 0) return tr("time_limit: must not be negative");
+    if (r.chainJobs < 1 || r.chainJobs > kMaxChainJobs)
+        return tr("chain_jobs: %1 is not from 1 to %2").arg(r.chainJobs).arg(kMaxChainJobs);
     if (r.signalSeconds < 0 || r.signalSeconds > 65535)
         return tr("signal_seconds: %1 is not from 0 to 65535").arg(r.signalSeconds);
     if (r.signalSeconds > 0 && r.timeLimitMinutes > 0 && r.signalSeconds >= r.timeLimitMinutes * 60)
@@ -313,6 +338,7 @@ QString validateJobRequest(const JobRequest &r, SchedulerKind scheduler) {
     for (const auto &[field, path, required] :
          {std::tuple{"work_dir", r.workDir, true}, std::tuple{"output", r.outputPath, true},
           std::tuple{"error", r.errorPath, false}, std::tuple{"exit_file", r.exitFile, false},
+          std::tuple{"previous_exit_file", r.previousExitFile, false},
           std::tuple{"engine.run_dir", r.engine.runDir, true}, std::tuple{"engine.spec", r.engine.specPath, true},
           std::tuple{"engine.config", r.engine.configPath, true}})
         if (const QString problem = checkPath(QLatin1String(field), path, required); !problem.isEmpty()) return problem;

@@ -28,6 +28,9 @@ namespace diamond::remote {
 /// a stop signal; the batch script holds a signal until then. The script removes it before and after the engine.
 inline constexpr char kEngineReadyFile[] = ".diamond-engine-ready";
 
+/// The longest chain of jobs submitted up front for one run.
+inline constexpr int kMaxChainJobs = 100;
+
 struct JobRequest {
     QString jobName;   ///< letters, digits, spaces, ".", "_", "-"
     QString partition; ///< Slurm partition / PBS queue; empty = the cluster's default
@@ -47,7 +50,14 @@ struct JobRequest {
     QString array;            ///< Slurm --array / PBS -J spec, e.g. "0-9%2"; empty = no array
     QStringList afterAny;     ///< job ids this job waits for (afterany: runs whatever their outcome)
     QString exitFile;         ///< absolute path; the script writes the engine's exit code there; empty = none
-    QStringList modules;      ///< `module load` before the engine
+    /// A later link of a chain: the previous link's exit file. When it holds 85 (checkpointed on the signal), a
+    /// code from 129 to 255 (the engine died of a signal) or is missing (the job was killed before writing it),
+    /// the engine resumes from the newest checkpoint; any other code means the run ended (finished, failed,
+    /// refused its input): this job runs no engine, writes that code to exitFile and exits 0. Empty = not a
+    /// later link. chainLinkContinues() is the same rule.
+    QString previousExitFile;
+    int chainJobs = 1;   ///< jobs the ClusterExecutor submits up front as one chain (afterany; 1 = no chain)
+    QStringList modules; ///< `module load` before the engine
     ContainerSettings container;
     QMap<QString, QString> environment; ///< exported before the engine starts
     QStringList extraDirectives;        ///< appended verbatim after the generated directives ("--constraint=x")
@@ -59,9 +69,14 @@ struct JobRequest {
 
 /// The resource fields of a JobRequest from JSON (a run's execution["job"]): partition, account, qos, nodes,
 /// tasks_per_node, gpus_per_node, gpu_type, cpus_per_task, memory, time_limit_minutes, signal_seconds, threads,
-/// extra_directives. Unknown keys and wrong types are refused with the field's name ("job.nodes: ...").
+/// chain_jobs, extra_directives. Unknown keys and wrong types are refused with the field's name ("job.nodes: ...").
 std::optional<JobRequest> jobRequestFromJson(const QJsonObject &json, QString *error);
 QJsonObject jobRequestToJson(const JobRequest &request);
+
+/// Whether the next link of a chain resumes after a link whose exit file held `code` (nullopt: no exit file).
+inline bool chainLinkContinues(std::optional<int> code) {
+    return !code || *code == 85 || (*code > 128 && *code <= 255);
+}
 
 /// Total engine ranks (nodes x tasksPerNode).
 inline int worldSize(const JobRequest &r) { return r.nodes * r.tasksPerNode; }

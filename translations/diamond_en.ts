@@ -645,16 +645,16 @@
         <translation>Run %1 is already followed.</translation>
     </message>
     <message>
-        <source>Run %1 has no record of its cluster job in %2.</source>
-        <translation>Run %1 has no record of its cluster job in %2.</translation>
-    </message>
-    <message>
         <source>Run %1 was submitted to cluster &apos;%2&apos;, not &apos;%3&apos;.</source>
         <translation>Run %1 was submitted to cluster '%2', not '%3'.</translation>
     </message>
     <message>
         <source>Run %1: %2</source>
         <translation>Run %1: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 has no readable record of its cluster job in %2.</source>
+        <translation>Run %1 has no readable record of its cluster job in %2.</translation>
     </message>
 </context>
 <context>
@@ -814,6 +814,30 @@
     <message>
         <source>rank %1: %2</source>
         <translation>rank %1: %2</translation>
+    </message>
+    <message>
+        <source>Link %1 of the chain was not submitted (%2): continuations are submitted while Diamond follows the run.</source>
+        <translation>Link %1 of the chain was not submitted (%2): continuations are submitted while Diamond follows the run.</translation>
+    </message>
+    <message>
+        <source>Queued job %1 of the chain was not cancelled: %2</source>
+        <translation>Queued job %1 of the chain was not cancelled: %2</translation>
+    </message>
+    <message>
+        <source>checkpointed; a continuation follows</source>
+        <translation>checkpointed; a continuation follows</translation>
+    </message>
+    <message>
+        <source>ended; the chain goes on</source>
+        <translation>ended; the chain goes on</translation>
+    </message>
+    <message>
+        <source>Job %1 ended: the chain goes on with job %2.</source>
+        <translation>Job %1 ended: the chain goes on with job %2.</translation>
+    </message>
+    <message>
+        <source>not needed: the run has ended</source>
+        <translation>not needed: the run has ended</translation>
     </message>
 </context>
 <context>
@@ -1162,6 +1186,21 @@
     <message>
         <source>Cannot prepare the dataset %1: %2</source>
         <translation>Cannot prepare the dataset %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::RunPlanner</name>
+    <message>
+        <source>needs %1 MiB, the node has %2 MiB</source>
+        <translation>needs %1 MiB, the node has %2 MiB</translation>
+    </message>
+    <message>
+        <source>scaling efficiency %1 is below 0.7</source>
+        <translation>scaling efficiency %1 is below 0.7</translation>
+    </message>
+    <message>
+        <source>No option fits: %1</source>
+        <translation>No option fits: %1</translation>
     </message>
 </context>
 <context>
@@ -2278,6 +2317,10 @@
     <message>
         <source>The input of the command was stopped</source>
         <translation>The input of the command was stopped</translation>
+    </message>
+    <message>
+        <source>chain_jobs: %1 is not from 1 to %2</source>
+        <translation>chain_jobs: %1 is not from 1 to %2</translation>
     </message>
 </context>
 <context>
@@ -5305,6 +5348,18 @@ Hint: %2</translation>
     <message>
         <source>Class server: %1 › %2</source>
         <translation>Class server: %1 › %2</translation>
+    </message>
+    <message>
+        <source> job(s)</source>
+        <translation> job(s)</translation>
+    </message>
+    <message>
+        <source>Jobs queued at once, each continuing from the last checkpoint when the one before reaches its time limit: the run goes on with Diamond closed</source>
+        <translation>Jobs queued at once, each continuing from the last checkpoint when the one before reaches its time limit: the run goes on with Diamond closed</translation>
+    </message>
+    <message>
+        <source>C&amp;hain:</source>
+        <translation>C&amp;hain:</translation>
     </message>
 </context>
 <context>

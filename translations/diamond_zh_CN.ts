@@ -645,16 +645,16 @@
         <translation>运行 %1 已在跟踪中。</translation>
     </message>
     <message>
-        <source>Run %1 has no record of its cluster job in %2.</source>
-        <translation>%2 中没有运行 %1 的集群作业记录。</translation>
-    </message>
-    <message>
         <source>Run %1 was submitted to cluster &apos;%2&apos;, not &apos;%3&apos;.</source>
         <translation>运行 %1 已提交到集群“%2”，而不是“%3”。</translation>
     </message>
     <message>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 has no readable record of its cluster job in %2.</source>
+        <translation>运行 %1 在 %2 中没有可读的集群作业记录。</translation>
     </message>
 </context>
 <context>
@@ -814,6 +814,30 @@
     <message>
         <source>rank %1: %2</source>
         <translation>进程 %1：%2</translation>
+    </message>
+    <message>
+        <source>Link %1 of the chain was not submitted (%2): continuations are submitted while Diamond follows the run.</source>
+        <translation>作业链的第 %1 个作业未能提交（%2）：Diamond 跟踪该运行时会提交后续作业。</translation>
+    </message>
+    <message>
+        <source>Queued job %1 of the chain was not cancelled: %2</source>
+        <translation>作业链中排队的作业 %1 未能取消：%2</translation>
+    </message>
+    <message>
+        <source>checkpointed; a continuation follows</source>
+        <translation>已保存检查点；将提交后续作业</translation>
+    </message>
+    <message>
+        <source>ended; the chain goes on</source>
+        <translation>已结束；作业链继续</translation>
+    </message>
+    <message>
+        <source>Job %1 ended: the chain goes on with job %2.</source>
+        <translation>作业 %1 已结束：作业链由作业 %2 继续。</translation>
+    </message>
+    <message>
+        <source>not needed: the run has ended</source>
+        <translation>不再需要：运行已结束</translation>
     </message>
 </context>
 <context>
@@ -1162,6 +1186,21 @@
     <message>
         <source>Cannot prepare the dataset %1: %2</source>
         <translation>无法准备数据集 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::RunPlanner</name>
+    <message>
+        <source>needs %1 MiB, the node has %2 MiB</source>
+        <translation>需要 %1 MiB，节点只有 %2 MiB</translation>
+    </message>
+    <message>
+        <source>scaling efficiency %1 is below 0.7</source>
+        <translation>扩展效率 %1 低于 0.7</translation>
+    </message>
+    <message>
+        <source>No option fits: %1</source>
+        <translation>没有可行的方案：%1</translation>
     </message>
 </context>
 <context>
@@ -2278,6 +2317,10 @@
     <message>
         <source>The input of the command was stopped</source>
         <translation>命令的输入已被中止</translation>
+    </message>
+    <message>
+        <source>chain_jobs: %1 is not from 1 to %2</source>
+        <translation>chain_jobs：%1 不在 1 到 %2 之间</translation>
     </message>
 </context>
 <context>
@@ -5301,6 +5344,18 @@ Hint: %2</source>
     <message>
         <source>Class server: %1 › %2</source>
         <translation>课程服务器：%1 › %2</translation>
+    </message>
+    <message>
+        <source> job(s)</source>
+        <translation> 个作业</translation>
+    </message>
+    <message>
+        <source>Jobs queued at once, each continuing from the last checkpoint when the one before reaches its time limit: the run goes on with Diamond closed</source>
+        <translation>一次性排队的作业，前一个达到时间限制后，下一个从最新检查点继续：关闭 Diamond 后运行仍会进行</translation>
+    </message>
+    <message>
+        <source>C&amp;hain:</source>
+        <translation>作业链(&amp;H)：</translation>
     </message>
 </context>
 <context>

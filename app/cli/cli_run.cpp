@@ -9,6 +9,7 @@
 
 #include "app/cluster/cluster_job_store.h"
 #include "app/cluster/cluster_store.h"
+#include "app/plan/run_planner.h"
 #include "app/run/leaderboard.h"
 #include "app/run/run_json.h"
 #include "app/run/run_service.h"
@@ -54,7 +55,7 @@ QString runUsage() {
         "Usage:\n"
         "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
         "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
-        "                                         [--follow] [--json]\n"
+        "                                         [--plan auto] [--follow|--detach] [--json]\n"
         "  diamondctl [--workspace DIR] run plan --spec FILE --config FILE [--target local|CLUSTER]\n"
         "                                        [--partition P] [--nproc N] [--threads N] [--json]\n"
         "                               predicted step time and memory, and the chain of jobs (docs/planning.md)\n"
@@ -69,8 +70,11 @@ QString runUsage() {
         "  diamondctl [--workspace DIR] run leaderboard --project NAME [--metric M] [--json]\n"
         "                               each user's best finished run of the project (a lesson, a class task)\n"
         "With --follow, metric lines are printed as they come and the exit code is the run's result:\n"
-        "0 finished, 85 preempted, 1 failed or cancelled. Without it, a cluster run returns once its job is\n"
-        "submitted. A cluster that asks for a password or a one-time code asks on the terminal.\n");
+        "0 finished, 85 preempted, 1 failed or cancelled. Without it (or with --detach), a cluster run returns\n"
+        "once its jobs are submitted. --plan auto lets the planner choose the processes, the job length, the\n"
+        "stop signal, the chain of jobs (queued up front) and the checkpoint interval; --job keys, --nproc and the\n"
+        "config's own checkpoint interval override its choices. A cluster that asks for a password or a\n"
+        "one-time code asks on the terminal.\n");
 }
 
 } // namespace
@@ -185,21 +189,27 @@ int follow(RunService &service, qint64 runId, PointFormat format, Io &io) {
     return ended ? exitCodeFor(*ended) : exitCodeFor(final->state);
 }
 
-/// Waits until the cluster run's job is submitted (or the run ended before that). False with a message on io.err.
+/// Waits until the cluster run's job is submitted, with every job of its chain (or the run ended before that). False
+/// with a message on io.err.
 bool waitForSubmission(RunService &service, qint64 runId, Io &io) {
     RunStore store(service.workspace());
     app::ClusterJobStore jobs(service.workspace());
     const int before = int(jobs.jobs(runId).size());
+    const auto started = store.run(runId);
+    const int chain =
+        started
+            ? started->execution.value(QStringLiteral("job")).toObject().value(QStringLiteral("chain_jobs")).toInt(1)
+            : 1;
     QEventLoop loop;
     QObject::connect(&service, &RunService::clusterJobChanged, &loop, [&](qint64 id) {
-        if (id == runId && jobs.jobs(runId).size() > before) loop.quit();
+        if (id == runId && jobs.jobs(runId).size() >= before + std::max(1, chain)) loop.quit();
     });
     QObject::connect(&service, &RunService::runEnded, &loop, [&](qint64 id) {
         if (id == runId) loop.quit();
     });
     QTimer::singleShot(kClusterWaitMs, &loop, &QEventLoop::quit);
     loop.exec();
-    const auto job = jobs.latest(runId);
+    const auto job = jobs.current(runId);
     const auto run = store.run(runId);
     if (job && jobs.jobs(runId).size() > before) return true;
     io.err << tr("diamondctl: run %1 was not submitted: %2\n")
@@ -234,11 +244,50 @@ int reportStarted(RunService &service, qint64 runId, const Options &o, bool foll
         return kOk;
     }
     io.out << tr("%1 run %2 (\"%3\") in %4\n").arg(verb).arg(runId).arg(now->name, ws.runDirectory(runId));
-    if (const auto job = app::ClusterJobStore(ws).latest(runId))
+    if (const auto job = app::ClusterJobStore(ws).current(runId))
         io.out << tr("Job %1 on %2 is %3; follow it with: diamondctl run metrics %4 --follow\n")
                       .arg(job->jobId, job->cluster, job->phase)
                       .arg(runId);
     return kOk;
+}
+
+/// `run start --plan auto`: the planner's choice of processes, job length, stop signal, chain and checkpoint
+/// interval, under whatever the user set explicitly (--job keys, --nproc, the config's checkpoint interval).
+bool applyPlan(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
+    const QJsonObject userJob = n.execution.value(QStringLiteral("job")).toObject();
+    app::RunPlanRequest request;
+    request.spec = n.spec;
+    request.config = n.config;
+    request.target = n.target;
+    request.partition = userJob.value(QStringLiteral("partition")).toString();
+    request.fixedRanks = n.execution.value(QStringLiteral("nproc")).toInt(0);
+    request.threads = n.execution.value(QStringLiteral("threads")).toInt(0);
+    app::RunPlanner planner(ws);
+    if (!o.json)
+        planner.setCalibratingNotice([&io] {
+            io.err << tr("Calibrating this computer (once, a few seconds)…\n");
+            io.err.flush();
+        });
+    QString error;
+    const auto plan = planner.plan(request, &error);
+    if (!plan) {
+        io.err << tr("diamondctl: no plan: %1\n").arg(error);
+        return false;
+    }
+    const QJsonObject &doc = plan->document;
+    n.config = app::configForPlan(doc, n.config);
+    if (n.target != QLatin1String("local"))
+        n.execution.insert(QStringLiteral("job"), app::jobForPlan(doc, userJob));
+    else if (!n.execution.contains(QStringLiteral("nproc")))
+        n.execution.insert(QStringLiteral("nproc"), doc.value(QStringLiteral("ranks")).toInt(1));
+    if (!o.json)
+        io.out << tr("Plan: %1 process(es), %2 job(s) of %3 min, a checkpoint every %4 steps, predicted %5 s in all\n")
+                      .arg(doc.value(QStringLiteral("ranks")).toInt())
+                      .arg(plan->chain.jobs)
+                      .arg(plan->chain.timeLimitSeconds / 60.0, 0, 'f', 0)
+                      .arg(plan->chain.checkpointEverySteps)
+                      .arg(plan->chain.predictedSeconds, 0, 'f', 0);
+    return true;
 }
 
 int runStart(const Options &o, Workspace &ws, Io &io) {
@@ -249,6 +298,11 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
         return kUsage;
     }
     const bool followRun = o.flags.contains(QStringLiteral("--follow"));
+    if (followRun && o.flags.contains(QStringLiteral("--detach")))
+        return io.err << tr("diamondctl: --follow and --detach exclude each other\n"), kUsage;
+    if (o.values.contains(QStringLiteral("--plan")) &&
+        o.values.value(QStringLiteral("--plan")) != QLatin1String("auto"))
+        return io.err << tr("diamondctl: --plan expects 'auto'\n"), kUsage;
     RunService::NewRun n;
     n.target = o.values.value(QStringLiteral("--target"), QStringLiteral("local"));
     if (o.values.contains(QStringLiteral("--job"))) {
@@ -281,12 +335,12 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
     if (n.architectureName.isEmpty()) n.architectureName = QFileInfo(specPath).completeBaseName();
     n.name = o.values.value(QStringLiteral("--name"), n.architectureName);
 
+    if (n.target != QLatin1String("local") && !app::ClusterStore(ws).profile(n.target)) {
+        io.err << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n").arg(n.target);
+        return kUsage;
+    }
+    if (o.values.contains(QStringLiteral("--plan")) && !applyPlan(ws, n, o, io)) return kFailed;
     if (n.target != QLatin1String("local")) {
-        if (!app::ClusterStore(ws).profile(n.target)) {
-            io.err
-                << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n").arg(n.target);
-            return kUsage;
-        }
         QString error;
         if (!remote::jobRequestFromJson(n.execution.value(QStringLiteral("job")).toObject(), &error))
             return io.err << tr("diamondctl: --job: %1\n").arg(error), kUsage;
@@ -346,7 +400,7 @@ int runShow(Workspace &ws, const Run &r, const Options &o, Io &io) {
            << tr("State:         %1\n").arg(app::runStateName(r.state)) << tr("Target:        %1\n").arg(r.target)
            << tr("Folder:        %1\n").arg(ws.runDirectory(r.id)) << tr("Created:       %1\n").arg(r.createdAt)
            << tr("Started:       %1\n").arg(r.startedAt) << tr("Ended:         %1\n").arg(r.finishedAt);
-    if (const auto job = app::ClusterJobStore(ws).latest(r.id))
+    if (const auto job = app::ClusterJobStore(ws).current(r.id))
         io.out << tr("Job:           %1 on %2, %3%4\n")
                       .arg(job->jobId, job->cluster, job->phase,
                            job->reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(job->reason));
@@ -488,14 +542,16 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         sub == QLatin1String("start")
             ? QStringList{QStringLiteral("--spec"),    QStringLiteral("--config"), QStringLiteral("--project"),
                           QStringLiteral("--name"),    QStringLiteral("--target"), QStringLiteral("--nproc"),
-                          QStringLiteral("--threads"), QStringLiteral("--job")}
+                          QStringLiteral("--threads"), QStringLiteral("--job"),    QStringLiteral("--plan")}
         : sub == QLatin1String("plan")
             ? QStringList{QStringLiteral("--spec"),      QStringLiteral("--config"), QStringLiteral("--target"),
                           QStringLiteral("--partition"), QStringLiteral("--nproc"),  QStringLiteral("--threads")}
         : sub == QLatin1String("export")      ? QStringList{QStringLiteral("--out")}
         : sub == QLatin1String("leaderboard") ? QStringList{QStringLiteral("--project"), QStringLiteral("--metric")}
                                               : QStringList{};
-    if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv")}, &o, io)) return kUsage;
+    if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv"), QStringLiteral("--detach")},
+                      &o, io))
+        return kUsage;
 
     Workspace ws;
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;

@@ -1,5 +1,7 @@
 #include "app/cluster/cluster_executor.h"
 
+#include "app/cluster/cluster_job_record.h"
+
 #include "app/data/dataset_stager.h"
 
 #include "app/run/event_log.h"
@@ -17,7 +19,6 @@
 #include <QJsonObject>
 #include <QMetaObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSet>
 #include <QTimer>
 
@@ -35,9 +36,6 @@ QByteArray fileSha256(const QString &path) {
     if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f)) return {};
     return hash.result().toHex();
 }
-
-/// Written next to events.jsonl at every submission (see ClusterExecutor::adopt()).
-constexpr const char *kJobRecordFile = "cluster-job.json";
 
 } // namespace
 
@@ -63,6 +61,7 @@ public:
         bool engineError = false;    ///< the current attempt wrote an `error` event
         bool eventsOverflow = false; ///< the cluster's events file passed kMaxEventsBytes
         QString dataPath;            ///< --data-path: the staged dataset on the cluster (empty: none)
+        QStringList queuedLinks;     ///< later links of the planned chain, submitted and waiting, in order
     };
 
     ClusterWorker(ClusterExecutor *executor, ClusterLink *link, remote::ClusterProfile profile)
@@ -93,8 +92,9 @@ public:
     /// Follows a job submitted by another ClusterExecutor (another process, or before a restart), from the
     /// record submit() left in <run-dir>/cluster-job.json. The local events.jsonl's size is the offset.
     void adoptJob(const ExecutionRequest &request, const remote::JobRequest &job, const QString &remoteDir,
-                  const QString &jobId, int attempt, const QString &dataPath) {
+                  const QString &jobId, int attempt, const QString &dataPath, const QStringList &queuedLinks) {
         Job j;
+        j.queuedLinks = queuedLinks;
         j.dataPath = dataPath;
         j.request = request;
         j.job = job;
@@ -105,9 +105,15 @@ public:
         j.offset = QFileInfo(QDir(request.runDir).filePath(QStringLiteral("events.jsonl"))).size();
         j.phase = remote::JobPhase::Unknown;
         jobs_.insert(request.runId, j);
-        post([e = executor_, runId = request.runId, remoteDir, jobId] {
+        // The process that submitted a chain may have ended before the front ends recorded its queued jobs.
+        post([e = executor_, runId = request.runId, remoteDir, jobId, queuedLinks, attempt] {
             e->remoteDirs_.insert(runId, remoteDir);
             e->jobIds_[runId] << jobId;
+            Q_EMIT e->jobSubmitted(runId, jobId, attempt > 1);
+            for (const QString &link : queuedLinks) {
+                e->jobIds_[runId] << link;
+                Q_EMIT e->jobSubmitted(runId, link, true);
+            }
         });
         ensureTimer();
     }
@@ -121,7 +127,9 @@ public:
         it->cancelRequested = true;
         writeJobRecord(*it);
         QString error;
-        if (!connect(ClusterLink::Access::Interactive, &error) || !scheduler_->cancel(it->currentJobId, &error)) {
+        // The queued links first: the cancelled engine checkpoints and exits 85, which would start the next one.
+        if (connect(ClusterLink::Access::Interactive, &error)) cancelQueuedLinks(*it);
+        if (!error.isEmpty() || !scheduler_->cancel(it->currentJobId, &error)) {
             it->cancelRequested = false;
             writeJobRecord(*it);
             post([e = executor_, runId, error] { e->onCancelFailed(runId, error); });
@@ -307,36 +315,51 @@ private:
         return true;
     }
 
-    bool submit(Job &j, QString *error) {
-        ++j.attempt;
-        j.engineError = false;
-        const bool continuation = j.submitted > 0;
+    /// Renders and submits attempt number `attempt` of the run; the job id, or nothing with *error.
+    std::optional<QString> submitAttempt(const Job &j, int attempt, const QString &after, bool resume,
+                                         const QString &previousExitFile, QString *error) {
         remote::JobRequest job = j.job;
         const QString dir = j.remoteDir;
         job.jobName = QStringLiteral("diamond-run-%1").arg(j.request.runId);
         job.workDir = dir;
         job.outputPath = dir + (profile_.scheduler == remote::SchedulerKind::Slurm ? QStringLiteral("/slurm-%j.out")
                                                                                    : QStringLiteral("/scheduler.out"));
-        job.exitFile = dir + QStringLiteral("/attempt-%1.exit").arg(j.attempt);
+        job.exitFile = attemptExitFile(j, attempt);
+        job.previousExitFile = previousExitFile;
         job.engine.runDir = dir;
         job.engine.specPath = dir + QStringLiteral("/spec.json");
         job.engine.configPath = dir + QStringLiteral("/run.json");
-        job.engine.resume = j.request.resume || continuation;
+        job.engine.resume = resume;
         job.engine.dataPath = j.dataPath;
-        if (continuation && !j.currentJobId.isEmpty()) job.afterAny = {j.currentJobId};
+        if (!after.isEmpty()) job.afterAny = {after};
         const QString script = scheduler_->renderScript(job, error);
-        if (script.isEmpty()) return false;
-        const QString scriptPath = dir + QStringLiteral("/attempt-%1.sh").arg(j.attempt);
+        if (script.isEmpty()) return std::nullopt;
+        const QString scriptPath = dir + QStringLiteral("/attempt-%1.sh").arg(attempt);
         const remote::CommandResult w =
             runner_->run(QStringLiteral("cat > %1").arg(remote::shellWord(scriptPath)), script.toUtf8());
         if (!w.ok()) {
             *error = tr("Cannot write %1: %2").arg(scriptPath, w.error + QString::fromUtf8(w.stderrData).trimmed());
-            return false;
+            return std::nullopt;
         }
-        const auto id = scheduler_->submit(scriptPath, error);
+        return scheduler_->submit(scriptPath, error);
+    }
+
+    static QString attemptExitFile(const Job &j, int attempt) {
+        return j.remoteDir + QStringLiteral("/attempt-%1.exit").arg(attempt);
+    }
+
+    /// Submits the next attempt (the first of this start, or a continuation after exit 85). The first one of a
+    /// start with job.chainJobs > 1 also queues the rest of the chain behind it (afterany, each guarded by the
+    /// previous link's exit file), so that the run goes on with no Diamond process following it.
+    bool submit(Job &j, QString *error) {
+        const bool continuation = j.submitted > 0;
+        if (continuation) settlePhase(j, tr("checkpointed; a continuation follows"));
+        ++j.attempt;
+        j.engineError = false;
+        const auto id = submitAttempt(j, j.attempt, continuation ? j.currentJobId : QString(),
+                                      j.request.resume || continuation, {}, error);
         if (!id) return false;
         j.currentJobId = *id;
-        writeJobRecord(j);
         j.reportedRunning = false;
         j.phase = remote::JobPhase::Pending;
         j.sinceStatePoll.invalidate();
@@ -345,32 +368,84 @@ private:
             e->jobIds_[runId] << jobId;
             Q_EMIT e->jobSubmitted(runId, jobId, continuation);
         });
+        if (!continuation) {
+            for (int link = 2; link <= j.job.chainJobs; ++link) {
+                const int attempt = j.attempt + link - 1;
+                QString linkError;
+                const auto linkId =
+                    submitAttempt(j, attempt, j.queuedLinks.isEmpty() ? j.currentJobId : j.queuedLinks.last(), true,
+                                  attemptExitFile(j, attempt - 1), &linkError);
+                if (!linkId) {
+                    note(j.request.runId, tr("Link %1 of the chain was not submitted (%2): continuations are "
+                                             "submitted while Diamond follows the run.")
+                                              .arg(link)
+                                              .arg(linkError));
+                    break;
+                }
+                j.queuedLinks << *linkId;
+                post([e = executor_, runId = j.request.runId, jobId = *linkId] {
+                    e->jobIds_[runId] << jobId;
+                    Q_EMIT e->jobSubmitted(runId, jobId, true);
+                });
+            }
+        }
+        writeJobRecord(j);
         return true;
     }
 
-    /// <run-dir>/cluster-job.json: what adoptJob() needs to follow the job after this process is gone, and whether
-    /// a cancel was asked for (by any process). Written to a temporary file and renamed.
-    void writeJobRecord(const Job &j) {
-        QSaveFile record(QDir(j.request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
-        if (record.open(QIODevice::WriteOnly)) {
-            record.write(QJsonDocument(QJsonObject{{QStringLiteral("profile"), profile_.name},
-                                                   {QStringLiteral("job_id"), j.currentJobId},
-                                                   {QStringLiteral("remote_dir"), j.remoteDir},
-                                                   {QStringLiteral("attempt"), j.attempt},
-                                                   {QStringLiteral("cancel_requested"), j.cancelRequested},
-                                                   {QStringLiteral("data_path"), j.dataPath}})
-                             .toJson());
-            record.commit();
+    /// Front ends show a run's oldest job that has not ended (ClusterJobStore::current()): when the current job ends
+    /// without the scheduler saying so (it forgot the job), say so before the next one becomes current.
+    void settlePhase(const Job &j, const QString &reason) {
+        if (remote::isTerminal(j.phase)) return;
+        post([e = executor_, runId = j.request.runId, jobId = j.currentJobId, reason] {
+            Q_EMIT e->jobPhaseChanged(runId, jobId, remote::jobPhaseName(remote::JobPhase::Completed), reason);
+        });
+    }
+
+    /// The current link ended with 85 and the next one is already queued: follow it.
+    void advanceToQueuedLink(Job &j) {
+        settlePhase(j, tr("ended; the chain goes on"));
+        const QString previous = j.currentJobId;
+        j.currentJobId = j.queuedLinks.takeFirst();
+        ++j.attempt;
+        j.engineError = false;
+        j.reportedRunning = false;
+        j.phase = remote::JobPhase::Pending;
+        j.sinceStatePoll.invalidate();
+        writeJobRecord(j);
+        note(j.request.runId, tr("Job %1 ended: the chain goes on with job %2.").arg(previous, j.currentJobId));
+    }
+
+    /// Cancels the links that are still queued (the run ended or is cancelled); they would not run the engine.
+    void cancelQueuedLinks(Job &j) {
+        for (const QString &id : std::as_const(j.queuedLinks)) {
+            QString error;
+            if (!scheduler_->cancel(id, &error))
+                note(j.request.runId, tr("Queued job %1 of the chain was not cancelled: %2").arg(id, error));
+            post([e = executor_, runId = j.request.runId, id, reason = tr("not needed: the run has ended")] {
+                Q_EMIT e->jobPhaseChanged(runId, id, remote::jobPhaseName(remote::JobPhase::Cancelled), reason);
+            });
         }
+        j.queuedLinks.clear();
+    }
+
+    /// The job record (ClusterJobRecord) of the run as it stands.
+    void writeJobRecord(const Job &j) {
+        ClusterJobRecord record;
+        record.profile = profile_.name;
+        record.jobId = j.currentJobId;
+        record.remoteDir = j.remoteDir;
+        record.attempt = j.attempt;
+        record.cancelRequested = j.cancelRequested;
+        record.dataPath = j.dataPath;
+        record.queuedLinks = j.queuedLinks;
+        record.write(j.request.runDir);
     }
 
     /// True when the job record says another process asked to cancel the current job.
     static bool cancelRequestedElsewhere(const Job &j) {
-        QFile file(QDir(j.request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
-        if (!file.open(QIODevice::ReadOnly) || file.size() > (1 << 20)) return false;
-        const QJsonObject record = QJsonDocument::fromJson(file.readAll()).object();
-        return record.value(QStringLiteral("job_id")).toString() == j.currentJobId &&
-               record.value(QStringLiteral("cancel_requested")).toBool();
+        const auto record = ClusterJobRecord::read(j.request.runDir);
+        return record && record->jobId == j.currentJobId && record->cancelRequested;
     }
 
     /// Copies new bytes of the remote events.jsonl; false on a (transient) read error.
@@ -479,7 +554,8 @@ private:
         }
         // The attempt ended: everything the engine wrote is on the shared file system now.
         if (!fetchEvents(j)) return; // try again next round; the job stays ended
-        if (const auto written = exitFileCode(j)) code = written;
+        const std::optional<int> written = exitFileCode(j);
+        if (written) code = written;
         // srun reports the highest code of its tasks, and 128 + signal for a rank it stopped because another
         // rank failed: when the engine wrote an error event, its own exit code (1) is the run's.
         if (code && *code > 128 && j.engineError && !j.cancelRequested) code = 1;
@@ -495,6 +571,8 @@ private:
                             (s->phase == remote::JobPhase::Cancelled && !j.cancelRequested);
         if (j.cancelRequested) {
             endRun(runId, code.value_or(-1), !code, true, {});
+        } else if (!j.queuedLinks.isEmpty() && remote::chainLinkContinues(written)) {
+            advanceToQueuedLink(j); // the next link's own guard decides the same way
         } else if (code == kPreemptedExitCode && j.submitted <= maxContinuations_) {
             note(runId, tr("Job %1 checkpointed and exited 85: submitting the continuation.").arg(j.currentJobId));
             if (!submit(j, &error)) endRun(runId, -1, true, false, error);
@@ -561,6 +639,7 @@ private:
     }
 
     void endRun(qint64 runId, int code, bool crashed, bool cancelled, const QString &message) {
+        cancelQueuedLinks(jobs_[runId]);
         if (fetchCheckpoints_) fetchNewestCheckpoint(jobs_[runId]);
         jobs_.remove(runId);
         finish(runId, code, crashed, cancelled, message);
@@ -673,35 +752,34 @@ bool ClusterExecutor::adopt(const ExecutionRequest &request) {
         error_ = tr("Run %1 is already followed.").arg(request.runId);
         return false;
     }
-    QFile file(QDir(request.runDir).filePath(QString::fromLatin1(kJobRecordFile)));
-    const QJsonObject record =
-        file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
-    const QString jobId = record.value(QStringLiteral("job_id")).toString();
-    const QString remoteDir = record.value(QStringLiteral("remote_dir")).toString();
-    if (jobId.isEmpty() || remoteDir.isEmpty()) {
-        error_ = tr("Run %1 has no record of its cluster job in %2.").arg(request.runId).arg(file.fileName());
+    const auto record = ClusterJobRecord::read(request.runDir);
+    if (!record) {
+        error_ = tr("Run %1 has no readable record of its cluster job in %2.")
+                     .arg(request.runId)
+                     .arg(ClusterJobRecord::path(request.runDir));
         return false;
     }
-    if (record.value(QStringLiteral("profile")).toString() != profile_.name) {
+    if (record->profile != profile_.name) {
         error_ = tr("Run %1 was submitted to cluster '%2', not '%3'.")
                      .arg(request.runId)
-                     .arg(record.value(QStringLiteral("profile")).toString(), profile_.name);
+                     .arg(record->profile, profile_.name);
         return false;
     }
     const auto job = jobFor(request);
     if (!job) return false;
-    const int attempt = record.value(QStringLiteral("attempt")).toInt(1);
-    const QString dataPath = record.value(QStringLiteral("data_path")).toString();
+    const QString jobId = record->jobId, remoteDir = record->remoteDir, dataPath = record->dataPath;
+    const int attempt = record->attempt;
+    const QStringList queuedLinks = record->queuedLinks;
     const int eventsMs = eventsMs_, schedulerMs = schedulerMs_, maxContinuations = maxContinuations_;
     const bool fetch = fetchCheckpoints_;
     statuses_.insert(request.runId, ProcessStatus::Running);
     Q_EMIT statusChanged(request.runId, ProcessStatus::Running);
     QMetaObject::invokeMethod(
         worker_,
-        [w = worker_, request, job, remoteDir, jobId, attempt, dataPath, eventsMs, schedulerMs, maxContinuations,
-         fetch] {
+        [w = worker_, request, job, remoteDir, jobId, attempt, dataPath, queuedLinks, eventsMs, schedulerMs,
+         maxContinuations, fetch] {
             w->setIntervals(eventsMs, schedulerMs, maxContinuations, fetch);
-            w->adoptJob(request, *job, remoteDir, jobId, attempt, dataPath);
+            w->adoptJob(request, *job, remoteDir, jobId, attempt, dataPath, queuedLinks);
         },
         Qt::QueuedConnection);
     return true;

@@ -29,7 +29,8 @@ bool ClusterJobStore::recordSubmission(qint64 runId, const QString &cluster, con
     error_.clear();
     QSqlQuery q(ws_.database());
     q.prepare(QStringLiteral("INSERT INTO cluster_jobs (run_id, cluster, job_id, continuation, submitted_at,"
-                             " updated_at) VALUES (?, ?, ?, ?, ?, ?)"));
+                             " updated_at) SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM cluster_jobs"
+                             " WHERE run_id = ? AND cluster = ? AND job_id = ?)"));
     const QString now = databaseTimestamp();
     q.addBindValue(runId);
     q.addBindValue(cluster);
@@ -37,6 +38,9 @@ bool ClusterJobStore::recordSubmission(qint64 runId, const QString &cluster, con
     q.addBindValue(continuation ? 1 : 0);
     q.addBindValue(now);
     q.addBindValue(now);
+    q.addBindValue(runId);
+    q.addBindValue(cluster);
+    q.addBindValue(jobId);
     return q.exec() || fail(q.lastError().text());
 }
 
@@ -53,14 +57,19 @@ bool ClusterJobStore::updatePhase(qint64 runId, const QString &jobId, const QStr
     return q.exec() || fail(q.lastError().text());
 }
 
-std::optional<ClusterJob> ClusterJobStore::latest(qint64 runId) {
-    QSqlQuery q(ws_.database());
-    q.prepare(QStringLiteral("SELECT %1 FROM cluster_jobs WHERE run_id = ? ORDER BY id DESC LIMIT 1")
-                  .arg(QLatin1String(kColumns)));
-    q.addBindValue(runId);
-    if (!q.exec()) return fail(q.lastError().text()), std::nullopt;
-    if (!q.next()) return std::nullopt;
-    return jobFrom(q);
+std::optional<ClusterJob> ClusterJobStore::current(qint64 runId) {
+    // The oldest job that has not ended (the jobs queued behind it in a chain come later), else the newest.
+    for (const char *order : {"phase NOT IN ('completed', 'failed', 'cancelled', 'timed-out', 'node-failed') "
+                              "ORDER BY id ASC",
+                              "1 ORDER BY id DESC"}) {
+        QSqlQuery q(ws_.database());
+        q.prepare(QStringLiteral("SELECT %1 FROM cluster_jobs WHERE run_id = ? AND %2 LIMIT 1")
+                      .arg(QLatin1String(kColumns), QLatin1String(order)));
+        q.addBindValue(runId);
+        if (!q.exec()) return fail(q.lastError().text()), std::nullopt;
+        if (q.next()) return jobFrom(q);
+    }
+    return std::nullopt;
 }
 
 QList<ClusterJob> ClusterJobStore::jobs(qint64 runId) {

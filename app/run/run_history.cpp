@@ -25,7 +25,7 @@ RunHistory loadRunHistory(const QString &workspaceFolder, qint64 runId) {
         out.series.append({key, store.metricPoints(runId, key.first, key.second)});
     out.events = store.events(runId);
     out.messages = store.messages(runId);
-    out.job = ClusterJobStore(ws).latest(runId);
+    out.job = ClusterJobStore(ws).current(runId);
     return out;
 }
 

@@ -64,7 +64,7 @@ QJsonObject runJson(Workspace &ws, const Run &r) {
                   {QStringLiteral("dataset"), r.datasetRef.isEmpty() ? QJsonValue() : QJsonValue(r.datasetRef)},
                   {QStringLiteral("owner"), r.owner}};
     if (r.architectureVersionId > 0) o.insert(QStringLiteral("architecture_version_id"), r.architectureVersionId);
-    if (const auto job = ClusterJobStore(ws).latest(r.id)) o.insert(QStringLiteral("job"), clusterJobJson(*job));
+    if (const auto job = ClusterJobStore(ws).current(r.id)) o.insert(QStringLiteral("job"), clusterJobJson(*job));
     return o;
 }
 

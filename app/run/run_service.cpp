@@ -1,6 +1,7 @@
 #include "app/run/run_service.h"
 
 #include "app/cluster/cluster_executor.h"
+#include "app/cluster/cluster_job_record.h"
 #include "app/cluster/cluster_job_store.h"
 #include "app/cluster/cluster_run.h"
 #include "app/cluster/cluster_store.h"
@@ -243,8 +244,7 @@ bool RunService::cancel(qint64 runId) {
         if (!manager) return false;
         // Follow the job first, so that the cancel reaches the scheduler and the end is recorded when it confirms.
         if (manager->adopt(runId)) return manager->cancel(runId) || fail(manager->errorString());
-        const QString record = QDir(ws_.runDirectory(runId)).filePath(QStringLiteral("cluster-job.json"));
-        if (QFile::exists(record))
+        if (QFile::exists(ClusterJobRecord::path(ws_.runDirectory(runId))))
             return fail(tr("Cannot reach the job of run %1 to cancel it: %2").arg(runId).arg(manager->errorString()));
         // No job was ever recorded (submission never happened): nothing runs, the run just ends.
     }

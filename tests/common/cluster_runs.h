@@ -92,7 +92,7 @@ public:
         engineProcess.start(engine(), trainArgs(QDir(dir).filePath(QStringLiteral("spec.json")),
                                                 QDir(dir).filePath(QStringLiteral("run.json")),
                                                 QDir(dir).filePath(QStringLiteral("run"))));
-        if (!engineProcess.waitForFinished(300000) || engineProcess.exitCode() != 0) return {};
+        if (!engineProcess.waitForFinished(900000) || engineProcess.exitCode() != 0) return {};
         const auto finished = runDirEvents(QDir(dir).filePath(QStringLiteral("run")), QStringLiteral("finished"));
         const QString hash =
             finished.isEmpty() ? QString() : finished.last().value(QStringLiteral("weights_sha256")).toString();

@@ -199,20 +199,24 @@ private Q_SLOTS:
                                {QStringLiteral("memory"), QStringLiteral("64G")},
                                {QStringLiteral("time_limit_minutes"), 120},
                                {QStringLiteral("signal_seconds"), 300},
-                               {QStringLiteral("threads"), 8}};
+                               {QStringLiteral("threads"), 8},
+                               {QStringLiteral("chain_jobs"), 6}};
         const auto r = jobRequestFromJson(json, &error);
         QVERIFY2(r, qPrintable(error));
         QCOMPARE(r->nodes, 2);
         QCOMPARE(r->tasksPerNode, 4);
         QCOMPARE(r->timeLimitMinutes, 120);
         QCOMPARE(r->engine.threads, 8);
+        QCOMPARE(r->chainJobs, 6);
         QCOMPARE(jobRequestToJson(*r), json);
         for (const auto &[key, value, field] :
              {std::tuple{"nodes", QJsonValue(QStringLiteral("2")), "job.nodes:"},
               std::tuple{"nodes", QJsonValue(0), "job.nodes:"}, std::tuple{"memory", QJsonValue(5), "job.memory:"},
               std::tuple{"memory", QJsonValue(QStringLiteral("lots")), "job.memory:"},
               std::tuple{"walltime", QJsonValue(5), "job.walltime:"},
-              std::tuple{"signal_seconds", QJsonValue(7200), "job.signal_seconds:"}}) {
+              std::tuple{"signal_seconds", QJsonValue(7200), "job.signal_seconds:"},
+              std::tuple{"chain_jobs", QJsonValue(0), "job.chain_jobs:"},
+              std::tuple{"chain_jobs", QJsonValue(kMaxChainJobs + 1), "job.chain_jobs:"}}) {
             QJsonObject bad = json;
             bad.insert(QLatin1String(key), value);
             QVERIFY(!jobRequestFromJson(bad, &error));
@@ -283,6 +287,61 @@ private Q_SLOTS:
         QFile exitFile(r.exitFile);
         QVERIFY(exitFile.open(QIODevice::ReadOnly));
         QCOMPARE(exitFile.readAll().trimmed(), QByteArray("85"));
+    }
+
+    void chainedLinkRunsOnlyAfterACheckpointOrAKill_data() {
+        QTest::addColumn<QByteArray>("previous"); // the previous link's exit file; "-" = none (killed early)
+        QTest::addColumn<bool>("engineRuns");
+        QTest::newRow("checkpointed (85)") << QByteArray("85\n") << true;
+        QTest::newRow("killed before writing") << QByteArray("-") << true;
+        QTest::newRow("died of SIGABRT (134)") << QByteArray("134\n") << true;
+        QTest::newRow("usage error (2)") << QByteArray("2\n") << false;
+        QTest::newRow("finished (0)") << QByteArray("0\n") << false;
+        QTest::newRow("failed (1)") << QByteArray("1\n") << false;
+        QTest::newRow("garbage") << QByteArray("85; rm -rf /\n") << false;
+    }
+
+    void chainedLinkRunsOnlyAfterACheckpointOrAKill() {
+        QFETCH(QByteArray, previous);
+        QFETCH(bool, engineRuns);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString engine = dir.filePath(QStringLiteral("fake-engine"));
+        QFile f(engine);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/bash\ntouch \"$6/launched\"; exit 0\n");
+        f.close();
+        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        JobRequest r;
+        r.jobName = QStringLiteral("t");
+        r.workDir = dir.path();
+        r.outputPath = dir.filePath(QStringLiteral("out"));
+        r.exitFile = dir.filePath(QStringLiteral("attempt-3.exit"));
+        r.previousExitFile = dir.filePath(QStringLiteral("attempt-2.exit"));
+        r.engine.enginePath = engine;
+        r.engine.runDir = dir.path();
+        r.engine.specPath = dir.filePath(QStringLiteral("spec.json"));
+        r.engine.configPath = dir.filePath(QStringLiteral("run.json"));
+        r.engine.resume = true;
+        if (previous != "-") {
+            QFile p(r.previousExitFile);
+            QVERIFY(p.open(QIODevice::WriteOnly));
+            p.write(previous);
+        }
+        QString error;
+        QString script = renderSlurmScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        checkSyntax(script);
+        script.replace(QRegularExpression(QStringLiteral("srun [^/]*")), QString());
+        QProcess shell;
+        shell.start(QStringLiteral("bash"), {QStringLiteral("-c"), script});
+        QVERIFY(shell.waitForFinished(10000));
+        QCOMPARE(shell.exitCode(), 0);
+        QCOMPARE(QFile::exists(dir.filePath(QStringLiteral("launched"))), engineRuns);
+        QFile own(r.exitFile);
+        QVERIFY(own.open(QIODevice::ReadOnly));
+        // A skipped link hands the previous code on, so that every later link skips too.
+        QCOMPARE(own.readAll().trimmed(), engineRuns ? QByteArray("0") : previous.trimmed());
     }
 };
 

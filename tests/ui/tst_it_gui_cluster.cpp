@@ -1,7 +1,8 @@
 // A cluster run from the desktop app, against the project's Slurm fixture: trained from the run set-up with the
 // cluster as target while another job holds the node, its run monitor shows the batch job and its queue phase;
 // the app is closed and opened again while the job waits, and the new window follows the same job (no second
-// one); Stop in the run monitor cancels the job (gone from squeue within 15 s) and the run ends cancelled.
+// one); Stop in the run monitor cancels the job (gone from squeue within 15 s) and the run ends cancelled. The run
+// set-up asks for a chain of 3 jobs: all 3 are queued at once, followed after the restart, and Stop removes all.
 #include "common/cluster_runs.h"
 #include "ui/main_window.h"
 
@@ -16,6 +17,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -33,6 +35,7 @@ class TestItGuiCluster : public QObject {
     test::LocalCluster cluster_{test::LocalCluster::Mode::Slurm};
     QTemporaryDir dir_;
     std::unique_ptr<test::ClusterRuns> runs_;
+    static constexpr int kChain = 3; ///< jobs of the run's chain
 
     /// The runs table's state text of a run.
     static QString rowState(ui::MainWindow &w, qint64 runId) {
@@ -79,6 +82,13 @@ private Q_SLOTS:
             QVERIFY2(target, "the cluster is not offered as a target");
             target->setCurrentIndex(target->findData(QStringLiteral("lc")));
             QCOMPARE(setup->target(), QStringLiteral("lc"));
+            auto *chain = setup->findChild<QSpinBox *>(QStringLiteral("chainJobs"));
+            QVERIFY(chain && chain->isVisible());
+            chain->setValue(kChain); // queued at once: the run goes on with the app closed
+            for (QScrollArea *area : setup->findChildren<QScrollArea *>())
+                area->ensureWidgetVisible(chain);
+            QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
+            QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-setup-cluster-chain.png")));
             window.action(QStringLiteral("trainAction"))->trigger();
             auto *monitor = qobject_cast<ui::RunMonitorPage *>(window.tabs()->currentWidget());
             QVERIFY(monitor);
@@ -87,14 +97,14 @@ private Q_SLOTS:
             QVERIFY(
                 monitor->findChild<QLabel *>(QStringLiteral("runState"))->text().contains(QStringLiteral("queued")));
             QTRY_COMPARE(rowState(window, runId), QStringLiteral("queued on the cluster"));
-            jobId = app::ClusterJobStore(*window.workspace()).latest(runId)->jobId;
+            jobId = app::ClusterJobStore(*window.workspace()).current(runId)->jobId;
             QVERIFY2(monitor->jobText().contains(jobId), qPrintable(monitor->jobText()));
             QVERIFY(monitor->stopButton()->isEnabled());
             QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
             QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-monitor-cluster.png")));
             window.close(); // a cluster job does not stop with the app: no question asked
         }
-        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), 1);
+        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), kChain);
 
         ui::MainWindow again(nullptr, folder);
         again.show();
@@ -110,12 +120,12 @@ private Q_SLOTS:
         QVERIFY(monitor && monitor->runId() == runId);
         QTRY_VERIFY_WITH_TIMEOUT(monitor->jobText().contains(jobId), 10000);
         QTest::qWait(1500); // several polls of the waiting job
-        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), 1);
+        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), kChain);
 
         QTest::mouseClick(monitor->stopButton(), Qt::LeftButton);
         QVERIFY2(runs_->msUntilNoJob(runId, 15000) >= 0, "the job is still in squeue 15 s after Stop");
         QTRY_COMPARE_WITH_TIMEOUT(monitor->state(), app::RunState::Cancelled, 30000);
-        QCOMPARE(app::ClusterJobStore(*again.workspace()).jobs(runId).size(), 1);
+        QCOMPARE(app::ClusterJobStore(*again.workspace()).jobs(runId).size(), kChain);
         runs_->slurm(QStringLiteral("scancel"), {blockerId});
     }
 };

@@ -83,7 +83,7 @@ RunMonitorPage::RunMonitorPage(app::Workspace &workspace, app::RunService *servi
     });
     connect(service_, &app::RunService::clusterJobChanged, this, [this](qint64 id) {
         if (id != runId_) return;
-        if (const auto job = app::ClusterJobStore(ws_).latest(runId_)) showJob(*job);
+        if (const auto job = app::ClusterJobStore(ws_).current(runId_)) showJob(*job);
     });
     connect(service_, &app::RunService::runMessage, this, [this](qint64 id, const QString &text) {
         if (id == runId_) appendLog(tr("[cluster] %1").arg(text));

@@ -2,6 +2,7 @@
 
 #include "app/data/dataset_inspector.h"
 
+#include "app/plan/run_planner.h"
 #include "app/run/class_server.h"
 #include "app/run/engine_plan.h"
 #include "app/run/run_config_defaults.h"
@@ -25,6 +26,8 @@
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -227,7 +230,15 @@ void RunSetupPage::buildUi() {
     auto *timeLabel = new QLabel(tr("Time &limit:"), where);
     timeLabel->setBuddy(timeLimit_);
     whereForm->addRow(timeLabel, timeLimit_);
-    clusterOnly_ = {partitionLabel, partition_, timeLabel, timeLimit_};
+    chainJobs_ = intBox(where, 1, app::kMaxChainJobs);
+    chainJobs_->setObjectName(QStringLiteral("chainJobs"));
+    chainJobs_->setSuffix(tr(" job(s)"));
+    chainJobs_->setToolTip(tr("Jobs queued at once, each continuing from the last checkpoint when the one before "
+                              "reaches its time limit: the run goes on with Diamond closed"));
+    auto *chainLabel = new QLabel(tr("C&hain:"), where);
+    chainLabel->setBuddy(chainJobs_);
+    whereForm->addRow(chainLabel, chainJobs_);
+    clusterOnly_ = {partitionLabel, partition_, timeLabel, timeLimit_, chainLabel, chainJobs_};
     for (QWidget *w : std::as_const(clusterOnly_))
         w->setVisible(false);
     connect(target_, &QComboBox::currentIndexChanged, this, [this] {
@@ -475,7 +486,11 @@ QJsonObject RunSetupPage::execution() const {
     }
     QJsonObject job{{QStringLiteral("nodes"), 1},
                     {QStringLiteral("tasks_per_node"), nproc_->value()},
-                    {QStringLiteral("time_limit_minutes"), timeLimit_->value()}};
+                    {QStringLiteral("time_limit_minutes"), timeLimit_->value()},
+                    // The stop signal (checkpoint, then exit 85 for the next job) a quarter of the limit before
+                    // its end, from 30 s to 2 min.
+                    {QStringLiteral("signal_seconds"), std::clamp(timeLimit_->value() * 60 / 4, 30, 120)}};
+    if (chainJobs_->value() > 1) job.insert(QStringLiteral("chain_jobs"), chainJobs_->value());
     if (!partition_->text().trimmed().isEmpty()) job.insert(QStringLiteral("partition"), partition_->text().trimmed());
     e.insert(QStringLiteral("job"), job);
     return e;

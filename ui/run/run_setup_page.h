@@ -137,6 +137,7 @@ private:
     QSpinBox *nproc_ = nullptr;
     QLineEdit *partition_ = nullptr;
     QSpinBox *timeLimit_ = nullptr;
+    QSpinBox *chainJobs_ = nullptr;
     QList<QWidget *> clusterOnly_; ///< job fields, shown for cluster targets
     QStringList clusterTargets_;
     QList<app::ClassServer> serverTargets_;

@@ -152,7 +152,7 @@ void RunsTableModel::refreshRun(qint64 runId) {
 RunsTableModel::Row RunsTableModel::rowFor(const app::Run &run) {
     Row row{run, projectNames_.value(run.projectId), {}};
     if (run.target != QLatin1String("local") && run.state == app::RunState::Running)
-        if (const auto job = app::ClusterJobStore(ws_).latest(run.id)) row.jobPhase = job->phase;
+        if (const auto job = app::ClusterJobStore(ws_).current(run.id)) row.jobPhase = job->phase;
     return row;
 }
 

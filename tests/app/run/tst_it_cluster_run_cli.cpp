@@ -3,6 +3,9 @@
 // - `run start --target` submits and returns with the job id; `run show` names the job and its queue phase;
 //   `run cancel` leaves no job in squeue within 15 s and stores cancelled; `run resume --follow` continues on the
 //   cluster from the checkpoint (start_step > 0) and ends with the weights of an uninterrupted run.
+// - `run start --job {"chain_jobs": N, ...}` queues the whole chain and exits; the chain finishes on the cluster with
+//   no Diamond process (>= 4 one-minute links), and a later `run metrics --follow` ends the run as finished.
+// - `run start --plan auto --detach` queues the chain `run plan` shows; `run cancel` removes every link.
 // - POST /api/v1/runs with "target", then POST .../cancel: the job leaves squeue within 15 s, the run is cancelled.
 // - A cluster whose user signs in with a password (the fixture's PAM user): `run start --target pw --follow` asks on
 //   the terminal (here: standard input) once, and the run trains there.
@@ -14,6 +17,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 using namespace diamond;
 
@@ -135,6 +139,151 @@ private Q_SLOTS:
         QVERIFY(starts.size() >= 2);
         QVERIFY(starts.last().value(QStringLiteral("start_step")).toInt() > 0);
         QCOMPARE(done.value(QStringLiteral("weights_sha256")).toString(), runs_->referenceWeights(kSteps));
+    }
+
+    void detachedChainFinishesWithNoDiamondProcess() {
+        // A run that needs at least 4 allocations of a 1-minute limit (USR1 50 s before the end: Slurm checks
+        // every ~30 s, so each job trains 10-40 s): the whole chain is queued by `run start`, which exits; the
+        // chain then finishes on the cluster with no Diamond process, each link resuming from the checkpoint.
+        constexpr int kChainSteps = 600000; // about 120 s of training on a quiet machine
+        constexpr int kLinks = 40;
+        QJsonObject job = runs_->execution().value(QStringLiteral("job")).toObject();
+        job.insert(QStringLiteral("time_limit_minutes"), 1);
+        job.insert(QStringLiteral("signal_seconds"), 50);
+        job.insert(QStringLiteral("chain_jobs"), kLinks);
+        const QJsonObject config = test::ClusterRuns::config(kChainSteps);
+        Result r =
+            ctl({QStringLiteral("run"), QStringLiteral("start"), QStringLiteral("--spec"),
+                 writeFile(QStringLiteral("spec.json"), test::ClusterRuns::spec()), QStringLiteral("--config"),
+                 writeFile(QStringLiteral("chain-run.json"), config), QStringLiteral("--target"), QStringLiteral("lc"),
+                 QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--job"),
+                 QString::fromUtf8(QJsonDocument(job).toJson(QJsonDocument::Compact)), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData()); // diamondctl has exited: nothing follows the run from here
+        const qint64 id = r.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(id)).size(), kLinks); // queued up front
+        const QString reference = runs_->referenceWeights(kChainSteps);            // trains here meanwhile
+        QVERIFY(!reference.isEmpty());
+
+        const QDir runs(runs_->localProfile().scratchDir + QStringLiteral("/runs"));
+        const QStringList dirs = runs.entryList({QStringLiteral("*-%1").arg(id)}, QDir::Dirs);
+        QCOMPARE(dirs.size(), 1);
+        const QString remoteDir = runs.filePath(dirs.first());
+        // Look at the end of the events file every 2 s (parsing the whole file, tens of MB, in a tight loop would
+        // take the CPU from the chain).
+        auto finishedOnCluster = [&] {
+            QFile f(remoteDir + QStringLiteral("/events.jsonl"));
+            if (!f.open(QIODevice::ReadOnly)) return false;
+            f.seek(std::max<qint64>(0, f.size() - 16384));
+            return f.readAll().contains("\"event\":\"finished\"");
+        };
+        QElapsedTimer waited;
+        waited.start();
+        while (!finishedOnCluster() && waited.elapsed() < 900000)
+            QTest::qWait(2000);
+        if (!finishedOnCluster()) {
+            QStringList exits;
+            for (const QString &name : QDir(remoteDir).entryList({QStringLiteral("attempt-*.exit")}, QDir::Files)) {
+                QFile f(QDir(remoteDir).filePath(name));
+                exits << name + QLatin1Char('=') +
+                             QString::fromUtf8(f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : "?");
+            }
+            QFAIL(qPrintable(QStringLiteral("the chain did not finish on its own; exit files: %1; queued: %2")
+                                 .arg(exits.join(QLatin1Char(' ')),
+                                      runs_->jobsNamed(test::ClusterRuns::jobName(id)).join(QLatin1Char(',')))));
+        }
+        // Every link resumed from the checkpoint its predecessor wrote on the signal: none lost more than one
+        // checkpoint interval (the last metric step before a start minus the start step).
+        QFile events(remoteDir + QStringLiteral("/events.jsonl"));
+        QVERIFY(events.open(QIODevice::ReadOnly));
+        const int every =
+            config.value(QStringLiteral("checkpoint")).toObject().value(QStringLiteral("every_steps")).toInt();
+        int links = 0, lastStep = 0, worstLoss = 0;
+        for (const QByteArray &line : events.readAll().split('\n')) {
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            const QString kind = e.value(QStringLiteral("event")).toString();
+            if (kind == QLatin1String("metric")) lastStep = std::max(lastStep, e.value(QStringLiteral("step")).toInt());
+            if (kind != QLatin1String("started")) continue;
+            ++links;
+            worstLoss = std::max(worstLoss, lastStep - e.value(QStringLiteral("start_step")).toInt());
+        }
+        qInfo("detached chain: %d links ran the engine; the most steps a link redid: %d (checkpoint every %d)", links,
+              worstLoss, every);
+        QVERIFY2(links >= 4, qPrintable(QStringLiteral("only %1 links").arg(links)));
+        QVERIFY(worstLoss <= every);
+
+        // Diamond catches up later: it follows the chain's record through every link to the end.
+        r = ctl({QStringLiteral("run"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--follow")});
+        QVERIFY2(r.code == 0, QByteArray(r.err.right(2000)).constData());
+        const QJsonObject done = show(id);
+        QCOMPARE(done.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+        QCOMPARE(done.value(QStringLiteral("weights_sha256")).toString(), reference);
+        QVERIFY2(runs_->msUntilNoJob(id, 60000) >= 0, "unused links of the chain are still queued");
+    }
+
+    void planAutoQueuesThePlannedChainAndCancelRemovesIt() {
+        // A cluster whose partition allows 3-minute jobs and a run far longer than one: `run start --plan auto`
+        // queues the chain `run plan` shows (job length, stop signal, links, checkpoint interval) and returns;
+        // `run cancel` removes every link.
+        remote::ClusterProfile profile = runs_->localProfile(QStringLiteral("lcplan"));
+        remote::PartitionInfo debug;
+        debug.name = cluster_.partition();
+        debug.maxWalltimeMinutes = 3;
+        debug.memoryMb = 4000;
+        debug.cpusPerNode = 4;
+        debug.isDefault = true;
+        profile.partitions = {debug};
+        QCOMPARE(ctl({QStringLiteral("cluster"), QStringLiteral("add"), QStringLiteral("--from-json"),
+                      writeFile(QStringLiteral("lcplan.json"), profile.toJson())})
+                     .code,
+                 0);
+        QJsonObject config = test::ClusterRuns::config(3000000);
+        config.remove(QStringLiteral("checkpoint")); // the planner's interval
+        const QString specPath = writeFile(QStringLiteral("spec.json"), test::ClusterRuns::spec());
+        const QString configPath = writeFile(QStringLiteral("plan-run.json"), config);
+        const QStringList common{QStringLiteral("--spec"),    specPath,
+                                 QStringLiteral("--config"),  configPath,
+                                 QStringLiteral("--target"),  QStringLiteral("lcplan"),
+                                 QStringLiteral("--nproc"),   QStringLiteral("1"),
+                                 QStringLiteral("--threads"), QStringLiteral("1"),
+                                 QStringLiteral("--json")};
+        Result r = ctl(QStringList{QStringLiteral("run"), QStringLiteral("plan")} + common);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject plan = r.json();
+        const int jobs = plan.value(QStringLiteral("jobs")).toInt();
+        const int signal = int(std::ceil(plan.value(QStringLiteral("signal_seconds")).toDouble()));
+        QVERIFY2(jobs >= 2, r.out.constData());
+        qInfo("plan: %d jobs of 3 min, USR1 %d s before the end, a checkpoint every %lld steps", jobs, signal,
+              plan.value(QStringLiteral("checkpoint_every_steps")).toInteger());
+
+        r = ctl(QStringList{QStringLiteral("run"), QStringLiteral("start"), QStringLiteral("--plan"),
+                            QStringLiteral("auto"), QStringLiteral("--detach")} +
+                common);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const qint64 id = r.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(id)).size(), jobs);
+        const QDir runs(profile.scratchDir + QStringLiteral("/runs"));
+        const QStringList dirs = runs.entryList({QStringLiteral("*-%1").arg(id)}, QDir::Dirs);
+        QCOMPARE(dirs.size(), 1);
+        const QDir remote(runs.filePath(dirs.first()));
+        QFile first(remote.filePath(QStringLiteral("attempt-1.sh")));
+        QVERIFY(first.open(QIODevice::ReadOnly));
+        const QByteArray script = first.readAll();
+        QVERIFY2(script.contains("#SBATCH --time=00:03:00\n") &&
+                     script.contains(QStringLiteral("#SBATCH --signal=B:USR1@%1\n").arg(signal).toUtf8()),
+                 script.constData());
+        QFile last(remote.filePath(QStringLiteral("attempt-%1.sh").arg(jobs)));
+        QVERIFY(last.open(QIODevice::ReadOnly));
+        QVERIFY(last.readAll().contains(remote.filePath(QStringLiteral("attempt-%1.exit").arg(jobs - 1)).toUtf8()));
+        QCOMPARE(test::ClusterRuns::readJson(remote.filePath(QStringLiteral("run.json")))
+                     .value(QStringLiteral("checkpoint"))
+                     .toObject()
+                     .value(QStringLiteral("every_steps"))
+                     .toInteger(),
+                 plan.value(QStringLiteral("checkpoint_every_steps")).toInteger());
+
+        r = ctl({QStringLiteral("run"), QStringLiteral("cancel"), QString::number(id), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(runs_->msUntilNoJob(id, 15000) >= 0, "links of the chain are still queued");
     }
 
     void restStartsAndCancelsOnTheCluster() {

@@ -121,7 +121,7 @@ private Q_SLOTS:
         QVERIFY2(run, qPrintable(s.service->errorString()));
         QVERIFY(waitForTraining(s.ws, run->id, 120000));
         QVERIFY(waitForCheckpoint(s.ws, run->id, 60000));
-        const auto job = app::ClusterJobStore(s.ws).latest(run->id);
+        const auto job = app::ClusterJobStore(s.ws).current(run->id);
         QVERIFY(job);
         QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(run->id)).size(), 1);
 
@@ -133,7 +133,7 @@ private Q_SLOTS:
         QVERIFY2(gone >= 0, "the job was still in squeue 15 s after the cancel");
         QCOMPARE(waitForEnd(*s.service, run->id, 30000), RunState::Cancelled);
         QCOMPARE(app::RunStore(s.ws).run(run->id)->state, RunState::Cancelled);
-        QCOMPARE(app::ClusterJobStore(s.ws).latest(run->id)->phase, QStringLiteral("cancelled"));
+        QCOMPARE(app::ClusterJobStore(s.ws).current(run->id)->phase, QStringLiteral("cancelled"));
         qInfo("job %s left squeue %lld ms after the cancel", qPrintable(job->jobId), gone);
 
         QVERIFY2(s.service->resume(run->id), qPrintable(s.service->errorString()));
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QVERIFY2(run, qPrintable(s.service->errorString()));
         QVERIFY(waitForTraining(s.ws, run->id, 120000));
         QVERIFY(waitForCheckpoint(s.ws, run->id, 60000));
-        const QString jobId = app::ClusterJobStore(s.ws).latest(run->id)->jobId;
+        const QString jobId = app::ClusterJobStore(s.ws).current(run->id)->jobId;
         runs_->slurm(QStringLiteral("scancel"), {QStringLiteral("--signal=USR1"), QStringLiteral("--batch"), jobId});
         const RunState ended = waitForEnd(*s.service, run->id, 60000);
         if (ended != RunState::Preempted) { // what the run and the job said, for the log
@@ -205,7 +205,7 @@ private Q_SLOTS:
             runId = run->id;
             QVERIFY(QTest::qWaitFor(
                 [&] {
-                    const auto job = app::ClusterJobStore(first.ws).latest(runId);
+                    const auto job = app::ClusterJobStore(first.ws).current(runId);
                     return job && job->phase == QLatin1String("pending");
                 },
                 60000));

@@ -1,0 +1,237 @@
+#include "app/plan/run_planner.h"
+
+#include "app/cluster/cluster_store.h"
+#include "app/data/dataset_store.h"
+#include "app/plan/device_profiles.h"
+#include "app/run/engine_plan.h"
+#include "app/run/executor.h"
+#include "app/workspace/workspace.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QThread>
+
+#include <cmath>
+
+namespace diamond::app {
+
+namespace {
+
+QString tr(const char *text) { return QCoreApplication::translate("RunPlanner", text); }
+
+/// The engine's --dry-run plan (steps, measured seconds per step); nullopt with *error.
+std::optional<QJsonObject> dryRun(Workspace &ws, const QJsonObject &spec, const QJsonObject &config, int threads,
+                                  QString *error) {
+    QString dataPath;
+    const QString dataset = config.value(QStringLiteral("data")).toObject().value(QStringLiteral("dataset")).toString();
+    if (!dataset.isEmpty()) {
+        DatasetStore datasets(ws);
+        const auto v = datasets.resolve(dataset);
+        if (!v) return *error = datasets.errorString(), std::nullopt;
+        const QString copy = datasets.localCopy(*v);
+        if (copy.isEmpty()) return *error = datasets.errorString(), std::nullopt;
+        dataPath = DatasetStore::dataPathIn(
+            copy, *v, config.value(QStringLiteral("data")).toObject().value(QStringLiteral("path")).toString());
+    }
+    EnginePlanJob job;
+    std::optional<QJsonObject> plan;
+    QEventLoop loop;
+    QObject::connect(&job, &EnginePlanJob::planReady, &loop, [&](const QJsonObject &p) {
+        plan = p;
+        loop.quit();
+    });
+    QObject::connect(&job, &EnginePlanJob::failed, &loop, [&](const QString &message, const QJsonObject &) {
+        *error = message;
+        loop.quit();
+    });
+    job.start(spec, config, threads, dataPath);
+    loop.exec();
+    return plan;
+}
+
+qint64 physicalMemoryBytes() {
+    QFile f(QStringLiteral("/proc/meminfo"));
+    if (!f.open(QIODevice::ReadOnly)) return 0;
+    const QList<QByteArray> parts = f.readLine().simplified().split(' '); // MemTotal: N kB
+    return parts.size() >= 2 ? parts[1].toLongLong() * 1024 : 0;
+}
+
+} // namespace
+
+std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *error) {
+    Workspace &ws = ws_;
+    const QJsonObject &spec = request.spec;
+    const QJsonObject &config = request.config;
+    const QString &target = request.target;
+    const int fixedRanks = request.fixedRanks;
+    const int threads = request.threads;
+    std::optional<remote::ClusterProfile> cluster;
+    if (target != QLatin1String("local")) {
+        ClusterStore clusters(ws);
+        cluster = clusters.profile(target);
+        if (!cluster) return *error = clusters.errorString(), std::nullopt;
+    }
+    // The device profile: the cluster's when calibrated there, else this computer's (calibrated now if need be).
+    DeviceProfileStore profiles(ws);
+    std::optional<DeviceProfile> profile;
+    QString profileName = QLatin1String(DeviceProfileStore::kThisComputer);
+    if (cluster) {
+        profile = profiles.load(target, error);
+        if (profile) profileName = target;
+    }
+    if (!profile) profile = profiles.load(profileName, error);
+    if (!profile) {
+        if (calibrating_) calibrating_();
+        profile = profiles.calibrateThisComputer(LocalExecutor::defaultEnginePath(), error);
+        if (!profile) return std::nullopt;
+    }
+
+    const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : profile->threads, error);
+    if (!plan) return std::nullopt;
+    const qint64 steps = plan->value(QStringLiteral("steps")).toInteger();
+    const QJsonObject optimizerConfig = config.value(QStringLiteral("optimizer")).toObject();
+    StepInputs in;
+    in.batch = config.value(QStringLiteral("batch_size")).toInteger(32);
+    in.optimizer = optimizerConfig.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
+    in.momentum = optimizerConfig.value(QStringLiteral("momentum")).toDouble();
+    in.threadsPerRank = threads;
+    const QByteArray specText = QJsonDocument(spec).toJson(QJsonDocument::Compact);
+
+    // Options: every partition (or this computer) with 1, 2, 4 … ranks while the batch divides and, with predicted
+    // scaling efficiency T1 / (N * TN) at or above 0.7, unless --nproc fixes the count.
+    struct Place {
+        QString partition;
+        int maxMinutes = 0;
+        qint64 memoryBytes = 0;
+        int cores = 0;
+    };
+    QList<Place> places;
+    if (!cluster) {
+        places.append({QString(), 0, physicalMemoryBytes(), QThread::idealThreadCount()});
+    } else {
+        const QString &only = request.partition;
+        for (const remote::PartitionInfo &p : cluster->partitions)
+            if (only.isEmpty() || p.name == only)
+                places.append({p.name, p.maxWalltimeMinutes, p.memoryMb * 1024 * 1024, p.cpusPerNode});
+        if (places.isEmpty()) places.append({only, 0, 0, profile->threads});
+    }
+    QJsonArray options;
+    QJsonObject best;
+    double bestFinish = 0;
+    StepPrediction bestPrediction;
+    JobChainPlan bestChain;
+    for (const Place &place : places) {
+        QList<int> counts{1}; // 1 first: the baseline of the scaling efficiency
+        if (fixedRanks > 1) counts.append(fixedRanks);
+        for (int ranks = 2; fixedRanks == 0 && ranks <= place.cores; ranks *= 2)
+            counts.append(ranks);
+        double single = 0;
+        for (const int ranks : counts) {
+            in.ranks = ranks;
+            const StepPrediction p = predictStep(specText, in, *profile);
+            if (!p.ok) break;
+            if (ranks == 1) single = p.stepSeconds;
+            const double efficiency = single / (double(ranks) * p.stepSeconds);
+            const bool fits = place.memoryBytes <= 0 || p.peakMemoryBytes * ranks <= place.memoryBytes;
+            JobChainInputs chainIn;
+            chainIn.totalSteps = steps;
+            chainIn.stepSeconds = p.stepSeconds;
+            chainIn.maxTimeLimitSeconds = place.maxMinutes * 60.0;
+            chainIn.checkpointSeconds = profile->checkpointWriteMBs > 0
+                                            ? 0.2 + double(p.checkpointBytes) / (profile->checkpointWriteMBs * 1e6)
+                                            : 1.0;
+            if (!cluster) chainIn.startupSeconds = 1;
+            const JobChainPlan chain = planJobChain(chainIn);
+            QJsonObject option{{QStringLiteral("target"), target},
+                               {QStringLiteral("partition"), place.partition},
+                               {QStringLiteral("ranks"), ranks},
+                               {QStringLiteral("predicted_step_s"), p.stepSeconds},
+                               {QStringLiteral("scaling_efficiency"), efficiency},
+                               {QStringLiteral("predicted_peak_memory_bytes"), p.peakMemoryBytes},
+                               {QStringLiteral("fits_memory"), fits},
+                               {QStringLiteral("predicted_finish_s"), chain.ok ? chain.predictedSeconds : -1.0}};
+            if (!fits)
+                option.insert(QStringLiteral("reason"),
+                              tr("needs %1 MiB, the node has %2 MiB")
+                                  .arg(double(p.peakMemoryBytes * ranks) / 1048576.0, 0, 'f', 0)
+                                  .arg(double(place.memoryBytes) / 1048576.0, 0, 'f', 0));
+            else if (!chain.ok)
+                option.insert(QStringLiteral("reason"), chain.error);
+            else if (ranks > 1 && efficiency < 0.7 && fixedRanks == 0)
+                option.insert(QStringLiteral("reason"),
+                              tr("scaling efficiency %1 is below 0.7").arg(efficiency, 0, 'f', 2));
+            if (fixedRanks > 0 && ranks != fixedRanks) continue; // the baseline only
+            options.append(option);
+            const bool eligible = fits && chain.ok && !option.contains(QStringLiteral("reason"));
+            if (eligible && (best.isEmpty() || chain.predictedSeconds < bestFinish)) {
+                best = option;
+                bestFinish = chain.predictedSeconds;
+                bestPrediction = p;
+                bestChain = chain;
+            }
+        }
+    }
+    if (best.isEmpty())
+        return *error = tr("No option fits: %1")
+                            .arg(QString::fromUtf8(QJsonDocument(options).toJson(QJsonDocument::Compact))),
+               std::nullopt;
+    const double measured = plan->value(QStringLiteral("seconds_per_step")).toDouble();
+    QJsonObject doc{{QStringLiteral("target"), target},
+                    {QStringLiteral("partition"), best.value(QStringLiteral("partition"))},
+                    {QStringLiteral("ranks"), best.value(QStringLiteral("ranks"))},
+                    {QStringLiteral("steps"), steps},
+                    {QStringLiteral("predicted_step_s"), bestPrediction.stepSeconds},
+                    {QStringLiteral("predicted_peak_memory_bytes"), bestPrediction.peakMemoryBytes},
+                    {QStringLiteral("measured_step_s_here"), measured},
+                    {QStringLiteral("jobs"), bestChain.jobs},
+                    {QStringLiteral("time_limit_s"), bestChain.timeLimitSeconds},
+                    {QStringLiteral("checkpoint_every_steps"), bestChain.checkpointEverySteps},
+                    {QStringLiteral("signal_seconds"), bestChain.signalSeconds},
+                    {QStringLiteral("predicted_total_s"), bestChain.predictedSeconds},
+                    {QStringLiteral("confidence"), bestPrediction.confidence},
+                    {QStringLiteral("prediction"), bestPrediction.toJson()},
+                    {QStringLiteral("chain"), bestChain.toJson()},
+                    {QStringLiteral("profile"), QJsonObject{{QStringLiteral("name"), profileName},
+                                                            {QStringLiteral("host"), profile->host},
+                                                            {QStringLiteral("measured_at"), profile->measuredAt},
+                                                            {QStringLiteral("threads"), profile->threads}}},
+                    {QStringLiteral("options"), options}};
+    RunPlan result;
+    result.document = doc;
+    result.prediction = bestPrediction;
+    result.chain = bestChain;
+    result.measuredStepSecondsHere = measured;
+    result.onCluster = cluster.has_value();
+    return result;
+}
+
+QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides) {
+    QJsonObject job{{QStringLiteral("tasks_per_node"), plan.value(QStringLiteral("ranks")).toInt(1)},
+                    {QStringLiteral("time_limit_minutes"),
+                     int(std::ceil(plan.value(QStringLiteral("time_limit_s")).toDouble() / 60.0))},
+                    {QStringLiteral("chain_jobs"), plan.value(QStringLiteral("jobs")).toInt(1)}};
+    const QString partition = plan.value(QStringLiteral("partition")).toString();
+    if (!partition.isEmpty()) job.insert(QStringLiteral("partition"), partition);
+    const int signal = int(std::ceil(plan.value(QStringLiteral("signal_seconds")).toDouble()));
+    if (signal > 0) job.insert(QStringLiteral("signal_seconds"), signal);
+    if (job.value(QStringLiteral("time_limit_minutes")).toInt() <= 0) job.remove(QStringLiteral("time_limit_minutes"));
+    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+        job.insert(it.key(), it.value());
+    return job;
+}
+
+QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config) {
+    QJsonObject checkpoint = config.value(QStringLiteral("checkpoint")).toObject();
+    const qint64 every = plan.value(QStringLiteral("checkpoint_every_steps")).toInteger();
+    if (every > 0 && !checkpoint.contains(QStringLiteral("every_steps")) &&
+        !checkpoint.contains(QStringLiteral("every_seconds"))) {
+        checkpoint.insert(QStringLiteral("every_steps"), every);
+        config.insert(QStringLiteral("checkpoint"), checkpoint);
+    }
+    return config;
+}
+
+} // namespace diamond::app

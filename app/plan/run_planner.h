@@ -1,0 +1,61 @@
+// RunPlanner: the recommendation for one run (docs/planning.md) — where it runs (this computer or one of a cluster's
+// partitions), how many processes, the predicted step time and memory, and the chain of jobs — from the device
+// profile, the performance model, the engine's dry run (for the run's steps) and the long-job planner. One owner for
+// `diamondctl run plan`, `run start --plan auto` and the other front ends.
+#pragma once
+
+#include "app/plan/job_chain.h"
+#include "app/plan/perf_model.h"
+#include "remote/job_script.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace diamond::app {
+
+class Workspace;
+
+/// The longest chain of jobs a run may queue up front (execution.job.chain_jobs).
+inline constexpr int kMaxChainJobs = remote::kMaxChainJobs;
+
+struct RunPlanRequest {
+    QJsonObject spec;
+    QJsonObject config;
+    QString target = QStringLiteral("local"); ///< "local" or a cluster profile's name
+    QString partition;                        ///< only this partition; empty = every partition of the cluster
+    int fixedRanks = 0;                       ///< 0 = choose the number of processes; else exactly this many
+    int threads = 0;                          ///< threads per process; 0 = the device profile's
+};
+
+struct RunPlan {
+    QJsonObject document; ///< the JSON of `run plan --json` (target, partition, ranks, jobs, time_limit_s, options …)
+    StepPrediction prediction;
+    JobChainPlan chain;
+    double measuredStepSecondsHere = 0; ///< the dry run's own step time on this computer
+    bool onCluster = false;
+};
+
+class RunPlanner {
+public:
+    explicit RunPlanner(Workspace &ws) : ws_(ws) {}
+    /// Called before this computer is calibrated (the first plan only: a few seconds).
+    void setCalibratingNotice(std::function<void()> notice) { calibrating_ = std::move(notice); }
+    /// Blocks (running an event loop) while the engine's dry run and, the first time, calibration run.
+    std::optional<RunPlan> plan(const RunPlanRequest &request, QString *error);
+
+private:
+    Workspace &ws_;
+    std::function<void()> calibrating_;
+};
+
+/// The job resources that carry out `plan` on a cluster (execution["job"]): partition, tasks_per_node (ranks),
+/// time_limit_minutes, signal_seconds and chain_jobs. Keys of `overrides` (the user's own --job) win.
+QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides = {});
+/// `config` with the plan's checkpoint interval, unless the config sets one of its own (checkpoint.every_steps or
+/// checkpoint.every_seconds): the user's choice wins.
+QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config);
+
+} // namespace diamond::app
