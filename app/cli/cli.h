@@ -10,9 +10,13 @@
 
 #include "terminal_text.h"
 
+#include <optional>
+
 namespace diamond::app {
 class Workspace;
-}
+struct RunPlan;
+struct RunPlanRequest;
+} // namespace diamond::app
 
 namespace diamond::cli {
 
@@ -61,6 +65,10 @@ bool readJsonObject(const QString &path, QJsonObject *out, Io &io);
 /// `diamondctl run plan --spec FILE --config FILE [--target local|CLUSTER] [--partition P] [--nproc N]
 /// [--threads N] [--json]` (cli_plan.cpp): the performance model's prediction and the job chain for a run.
 int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io);
+/// The planner's recommendation (app/plan/run_planner.h), saying on io.err when this computer is being calibrated
+/// unless `quiet`; nothing with *error.
+std::optional<app::RunPlan> planRun(app::Workspace &ws, const app::RunPlanRequest &request, bool quiet, Io &io,
+                                    QString *error);
 
 /// Prints `doc` as indented JSON on io.out.
 void printJson(Io &io, const QJsonObject &doc);

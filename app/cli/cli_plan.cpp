@@ -25,6 +25,17 @@ int parseCount(const CommandOptions &o, const char *option, int fallback, int mi
 
 } // namespace
 
+std::optional<app::RunPlan> planRun(app::Workspace &ws, const app::RunPlanRequest &request, bool quiet, Io &io,
+                                    QString *error) {
+    app::RunPlanner planner(ws);
+    if (!quiet)
+        planner.setCalibratingNotice([&io] {
+            io.err << tr("Calibrating this computer (once, a few seconds)…\n");
+            io.err.flush();
+        });
+    return planner.plan(request, error);
+}
+
 int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
     const QString specPath = o.values.value(QStringLiteral("--spec"));
     const QString configPath = o.values.value(QStringLiteral("--config"));
@@ -41,14 +52,8 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
     request.partition = o.values.value(QStringLiteral("--partition"));
     request.fixedRanks = fixedRanks;
     request.threads = threads;
-    app::RunPlanner planner(ws);
-    if (!o.json)
-        planner.setCalibratingNotice([&io] {
-            io.err << tr("Calibrating this computer (once, a few seconds)…\n");
-            io.err.flush();
-        });
     QString error;
-    const auto plan = planner.plan(request, &error);
+    const auto plan = planRun(ws, request, o.json, io, &error);
     if (!plan) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
     const QJsonObject &doc = plan->document;
     const app::StepPrediction &bestPrediction = plan->prediction;

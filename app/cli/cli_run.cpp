@@ -262,14 +262,8 @@ bool applyPlan(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
     request.partition = userJob.value(QStringLiteral("partition")).toString();
     request.fixedRanks = n.execution.value(QStringLiteral("nproc")).toInt(0);
     request.threads = n.execution.value(QStringLiteral("threads")).toInt(0);
-    app::RunPlanner planner(ws);
-    if (!o.json)
-        planner.setCalibratingNotice([&io] {
-            io.err << tr("Calibrating this computer (once, a few seconds)…\n");
-            io.err.flush();
-        });
     QString error;
-    const auto plan = planner.plan(request, &error);
+    const auto plan = planRun(ws, request, o.json, io, &error);
     if (!plan) {
         io.err << tr("diamondctl: no plan: %1\n").arg(error);
         return false;

@@ -41,6 +41,25 @@ class TestJobScript : public QObject {
         return r;
     }
 
+    /// A request whose engine is `engineScript` (a bash script written into `dir`; its 6th argument is the run
+    /// folder), with everything in `dir`, and no scheduler: render it, then strip "srun ...".
+    static JobRequest standInRequest(const QTemporaryDir &dir, const QByteArray &engineScript) {
+        const QString engine = dir.filePath(QStringLiteral("fake-engine"));
+        QFile f(engine);
+        if (f.open(QIODevice::WriteOnly)) f.write(engineScript);
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        JobRequest r;
+        r.jobName = QStringLiteral("t");
+        r.workDir = dir.path();
+        r.outputPath = dir.filePath(QStringLiteral("out"));
+        r.engine.enginePath = engine;
+        r.engine.runDir = dir.path();
+        r.engine.specPath = dir.filePath(QStringLiteral("spec.json"));
+        r.engine.configPath = dir.filePath(QStringLiteral("run.json"));
+        return r;
+    }
+
     static void checkSyntax(const QString &script) {
         QProcess bash;
         bash.start(QStringLiteral("bash"), {QStringLiteral("-n")});
@@ -248,23 +267,11 @@ private Q_SLOTS:
         QFETCH(QString, signalWhen);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString engine = dir.filePath(QStringLiteral("fake-engine"));
-        QFile f(engine);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/bash\ntouch \"$6/launched\"; sleep 1\n"
-                "trap 'echo got-usr1 > \"$6/signal\"; exit 85' USR1\n"
-                "touch \"$DIAMOND_READY_FILE\"; for i in $(seq 1 200); do sleep 0.05; done; exit 0\n");
-        f.close();
-        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-        JobRequest r;
-        r.jobName = QStringLiteral("t");
-        r.workDir = dir.path();
-        r.outputPath = dir.filePath(QStringLiteral("out"));
+        JobRequest r = standInRequest(dir, "#!/bin/bash\ntouch \"$6/launched\"; sleep 1\n"
+                                           "trap 'echo got-usr1 > \"$6/signal\"; exit 85' USR1\n"
+                                           "touch \"$DIAMOND_READY_FILE\"; for i in $(seq 1 200); do sleep 0.05; "
+                                           "done; exit 0\n");
         r.exitFile = dir.filePath(QStringLiteral("exit code"));
-        r.engine.enginePath = engine;
-        r.engine.runDir = dir.path();
-        r.engine.specPath = dir.filePath(QStringLiteral("spec.json"));
-        r.engine.configPath = dir.filePath(QStringLiteral("run.json"));
         QFile stale(dir.filePath(QString::fromLatin1(kEngineReadyFile))); // left by an earlier attempt
         QVERIFY(stale.open(QIODevice::WriteOnly));
         stale.close();
@@ -306,22 +313,9 @@ private Q_SLOTS:
         QFETCH(bool, engineRuns);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString engine = dir.filePath(QStringLiteral("fake-engine"));
-        QFile f(engine);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/bash\ntouch \"$6/launched\"; exit 0\n");
-        f.close();
-        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-        JobRequest r;
-        r.jobName = QStringLiteral("t");
-        r.workDir = dir.path();
-        r.outputPath = dir.filePath(QStringLiteral("out"));
+        JobRequest r = standInRequest(dir, "#!/bin/bash\ntouch \"$6/launched\"; exit 0\n");
         r.exitFile = dir.filePath(QStringLiteral("attempt-3.exit"));
         r.previousExitFile = dir.filePath(QStringLiteral("attempt-2.exit"));
-        r.engine.enginePath = engine;
-        r.engine.runDir = dir.path();
-        r.engine.specPath = dir.filePath(QStringLiteral("spec.json"));
-        r.engine.configPath = dir.filePath(QStringLiteral("run.json"));
         r.engine.resume = true;
         if (previous != "-") {
             QFile p(r.previousExitFile);
