@@ -18,6 +18,7 @@ namespace diamond::app::rest {
 namespace {
 
 constexpr qint64 kDiscardAfterRefusal = qint64(16) << 20;
+constexpr qint64 kSocketReadAhead = qint64(1) << 20;
 
 QByteArray reasonPhrase(int status) {
     switch (status) {
@@ -299,6 +300,9 @@ HttpServer::HttpServer(const Limits &limits, QObject *parent)
     : QObject(parent), tcp_(new QTcpServer(this)), limits_(limits) {
     connect(tcp_, &QTcpServer::newConnection, this, [this] {
         while (QTcpSocket *socket = tcp_->nextPendingConnection()) {
+            // Qt reads at most this much ahead of the exchange; beyond it TCP makes the client wait. Without it a
+            // busy event loop lets a large upload pile up in the socket's buffer (memory, not the upload's file).
+            socket->setReadBufferSize(kSocketReadAhead);
             connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
             new HttpExchange(this, socket);
         }
