@@ -402,7 +402,8 @@ private:
         });
     }
 
-    /// The current link ended with 85 and the next one is already queued: follow it.
+    /// The current link ended so that the next one resumes (remote::chainLinkContinues()), and that one is already
+    /// queued: follow it.
     void advanceToQueuedLink(Job &j) {
         settlePhase(j, tr("ended; the chain goes on"));
         const QString previous = j.currentJobId;
@@ -493,8 +494,8 @@ private:
 
     /// The exit code the attempt script wrote, when the scheduler no longer knows the job.
     std::optional<int> exitFileCode(const Job &j) {
-        const remote::CommandResult r = runner_->run(QStringLiteral("cat %1").arg(
-            remote::shellWord(j.remoteDir + QStringLiteral("/attempt-%1.exit").arg(j.attempt))));
+        const remote::CommandResult r =
+            runner_->run(QStringLiteral("cat %1").arg(remote::shellWord(attemptExitFile(j, j.attempt))));
         bool ok = false;
         const int code = QString::fromUtf8(r.stdoutData).trimmed().toInt(&ok);
         return r.ok() && ok ? std::optional<int>(code) : std::nullopt;
