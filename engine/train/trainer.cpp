@@ -25,6 +25,7 @@
 #include <thread>
 
 #include <malloc.h>
+#include <pthread.h>
 
 namespace diamond::engine {
 
@@ -36,23 +37,39 @@ std::atomic<int> gStopSignal{0};
 
 namespace {
 extern "C" void onStopSignal(int signal) { gStopSignal.store(signal); }
+
+sigset_t stopSignalSet(bool trialStop) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGTERM, SIGINT, SIGUSR1})
+        sigaddset(&set, s);
+    if (trialStop) sigaddset(&set, SIGUSR2);
+    return set;
+}
 } // namespace
 
-void installStopSignalHandlers() {
+void installStopSignalHandlers(bool trialStop) {
+    // The handler stays as a fallback for a thread that existed before this call with the signals unblocked.
     struct sigaction action {};
     action.sa_handler = onStopSignal;
     sigemptyset(&action.sa_mask);
-    for (int s : {SIGTERM, SIGINT, SIGUSR1})
-        sigaction(s, &action, nullptr);
-    unblockStopSignals();
+    const sigset_t set = stopSignalSet(trialStop);
+    for (int s : {SIGTERM, SIGINT, SIGUSR1, SIGUSR2})
+        if (sigismember(&set, s)) sigaction(s, &action, nullptr);
+    // Blocked here, the signals stay blocked in every thread started later (intra-op pool, Gloo, data): none of
+    // them is interrupted in the middle of a kernel. One thread takes them with sigwait.
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread([set] {
+        for (;;) {
+            int signal = 0;
+            if (sigwait(&set, &signal) == 0) gStopSignal.store(signal);
+        }
+    }).detach();
 }
 
 void unblockStopSignals() {
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    for (int s : {SIGTERM, SIGINT, SIGUSR1})
-        sigaddset(&stopSignals, s);
-    sigprocmask(SIG_UNBLOCK, &stopSignals, nullptr);
+    const sigset_t set = stopSignalSet(false);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 void announceStopSignalsReady() {

@@ -22,11 +22,14 @@ struct TrainerOptions {
     std::string deviceOverride; ///< --device; empty = from the config
 };
 
-/// SIGTERM/SIGINT/SIGUSR1 set gStopSignal (stop_request.h): the run finishes the current step, checkpoints and
-/// exits with kExitRequeue; before the first step (while the data loads) it stops within about a second
-/// without a checkpoint.
-/// Also unblocks those signals (launchLocalRanks starts its ranks with them blocked, so that one sent early waits).
-void installStopSignalHandlers();
+/// SIGTERM/SIGINT/SIGUSR1 (and SIGUSR2 when `trialStop`) set gStopSignal (stop_request.h): the run finishes the
+/// current step, checkpoints and exits with kExitRequeue; before the first step (while the data loads) it stops
+/// within about a second without a checkpoint.
+/// Call it before any thread starts: it blocks those signals in the calling thread (so in every thread started
+/// later) and starts one thread that receives them with sigwait, so no signal handler ever runs on a thread that
+/// is inside a compute kernel (a handler's frame there corrupted oneDNN's GEMM state about once in 17 stops).
+/// A signal sent before the call and held by launchLocalRanks' mask is received then.
+void installStopSignalHandlers(bool trialStop = false);
 
 /// Unblocks SIGTERM/SIGINT/SIGUSR1 without handlers of its own: for a rank program (calibrate) that a stop
 /// signal should simply end.

@@ -135,12 +135,7 @@ void printLine(const json &line) { std::cout << line.dump() << "\n" << std::flus
 int runPack(int argc, char **argv) {
     const PackArguments args = parsePackArguments(argc, argv);
     const std::vector<PackTrial> trials = loadPack(args.trials);
-    installStopSignalHandlers();
-    {
-        struct sigaction action {};
-        sigaction(SIGTERM, nullptr, &action); // the same handler for SIGUSR2: "stop this trial only"
-        sigaction(SIGUSR2, &action, nullptr);
-    }
+    installStopSignalHandlers(true); // SIGUSR2: "stop this trial only"
     announceStopSignalsReady();
     bool stopped = false;
     for (std::size_t i = 0; i < trials.size(); ++i) {
