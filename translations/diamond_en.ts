@@ -536,6 +536,18 @@
         <source>The profile has no reference step with several ranks (calibrate with --nproc 2).</source>
         <translation>The profile has no reference step with several ranks (calibrate with --nproc 2).</translation>
     </message>
+    <message>
+        <source>needs %1 MiB, the node has %2 MiB</source>
+        <translation>needs %1 MiB, the node has %2 MiB</translation>
+    </message>
+    <message>
+        <source>scaling efficiency %1 is below 0.7</source>
+        <translation>scaling efficiency %1 is below 0.7</translation>
+    </message>
+    <message>
+        <source>No option fits: %1</source>
+        <translation>No option fits: %1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -1189,18 +1201,22 @@
     </message>
 </context>
 <context>
-    <name>diamond::app::RunPlanner</name>
+    <name>diamond::app::RunRecommender</name>
     <message>
-        <source>needs %1 MiB, the node has %2 MiB</source>
-        <translation>needs %1 MiB, the node has %2 MiB</translation>
+        <source>No workspace is open.</source>
+        <translation>No workspace is open.</translation>
     </message>
     <message>
-        <source>scaling efficiency %1 is below 0.7</source>
-        <translation>scaling efficiency %1 is below 0.7</translation>
+        <source>Measuring this computer&apos;s speed for the first time (about 10 s)…</source>
+        <translation>Measuring this computer's speed for the first time (about 10 s)…</translation>
     </message>
     <message>
-        <source>No option fits: %1</source>
-        <translation>No option fits: %1</translation>
+        <source>Cannot start %1: %2</source>
+        <translation>Cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>Calibration failed: %1</translation>
     </message>
 </context>
 <context>
@@ -4013,6 +4029,45 @@ Connect ports by dragging from an output to an input.</translation>
     </message>
 </context>
 <context>
+    <name>diamond::ui::JobChainChart</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 d</translation>
+    </message>
+    <message>
+        <source>Job %1</source>
+        <translation>Job %1</translation>
+    </message>
+    <message>
+        <source>Jobs %1–%2</source>
+        <translation>Jobs %1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s), about %1 in all (queue waits not included)</source>
+        <translation><numerusform>%n job, about %1 in all (queue waits not included)</numerusform><numerusform>%n jobs, about %1 in all (queue waits not included)</numerusform></translation>
+    </message>
+    <message>
+        <source>time limit per job: %1</source>
+        <translation>time limit per job: %1</translation>
+    </message>
+    <message>
+        <source>No job plan yet</source>
+        <translation>No job plan yet</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::JobQueueModel</name>
     <message>
         <source>Job</source>
@@ -4555,6 +4610,14 @@ Hint: %2</translation>
         <source>Published to the class gallery (entry %1).</source>
         <translation>Published to the class gallery (entry %1).</translation>
     </message>
+    <message>
+        <source>This computer&apos;s speed is measured: plans now predict step times.</source>
+        <translation>This computer's speed is measured: plans now predict step times.</translation>
+    </message>
+    <message>
+        <source>Could not measure this computer&apos;s speed: %1</source>
+        <translation>Could not measure this computer's speed: %1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5048,6 +5111,69 @@ Hint: %2</translation>
     </message>
 </context>
 <context>
+    <name>diamond::ui::RunRecommendationView</name>
+    <message numerus="yes">
+        <source>%n second(s)</source>
+        <translation><numerusform>%n second</numerusform><numerusform>%n seconds</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation><numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 hours</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 days</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>&amp;Use these settings</source>
+        <translation>&amp;Use these settings</translation>
+    </message>
+    <message>
+        <source>Copy the recommended processes, time limit, chain and checkpoint interval into the form</source>
+        <translation>Copy the recommended processes, time limit, chain and checkpoint interval into the form</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>this computer</translation>
+    </message>
+    <message>
+        <source>%1, partition %2</source>
+        <translation>%1, partition %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) of %1</source>
+        <translation><numerusform>%n job of %1</numerusform><numerusform>%n jobs of %1</numerusform></translation>
+    </message>
+    <message>
+        <source>one run on this computer, no time limit</source>
+        <translation>one run on this computer, no time limit</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;&lt;small&gt;%n option(s) do not fit in memory.&lt;/small&gt;</source>
+        <translation><numerusform>&lt;br&gt;&lt;small&gt;%n option do not fit in memory.&lt;/small&gt;</numerusform><numerusform>&lt;br&gt;&lt;small&gt;%n options do not fit in memory.&lt;/small&gt;</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Recommended:&lt;/b&gt; %1, &lt;b&gt;%n process(es)&lt;/b&gt;</source>
+        <translation><numerusform>&lt;b&gt;Recommended:&lt;/b&gt; %1, &lt;b&gt;%n process(es)&lt;/b&gt;</numerusform><numerusform>&lt;b&gt;Recommended:&lt;/b&gt; %1, &lt;b&gt;%n process(es)&lt;/b&gt;</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (predicted; %2 measured here)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (predicted; %2 measured here)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::RunSetupPage</name>
     <message>
         <source>Spirals (synthetic)</source>
@@ -5360,6 +5486,10 @@ Hint: %2</translation>
     <message>
         <source>C&amp;hain:</source>
         <translation>C&amp;hain:</translation>
+    </message>
+    <message>
+        <source>The class server decides where this run goes.</source>
+        <translation>The class server decides where this run goes.</translation>
     </message>
 </context>
 <context>

@@ -536,6 +536,18 @@
         <source>The profile has no reference step with several ranks (calibrate with --nproc 2).</source>
         <translation>该性能档案没有多进程的参考步（请用 --nproc 2 校准）。</translation>
     </message>
+    <message>
+        <source>needs %1 MiB, the node has %2 MiB</source>
+        <translation>需要 %1 MiB，节点只有 %2 MiB</translation>
+    </message>
+    <message>
+        <source>scaling efficiency %1 is below 0.7</source>
+        <translation>扩展效率 %1 低于 0.7</translation>
+    </message>
+    <message>
+        <source>No option fits: %1</source>
+        <translation>没有可行的方案：%1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -1189,18 +1201,22 @@
     </message>
 </context>
 <context>
-    <name>diamond::app::RunPlanner</name>
+    <name>diamond::app::RunRecommender</name>
     <message>
-        <source>needs %1 MiB, the node has %2 MiB</source>
-        <translation>需要 %1 MiB，节点只有 %2 MiB</translation>
+        <source>No workspace is open.</source>
+        <translation>未打开工作区。</translation>
     </message>
     <message>
-        <source>scaling efficiency %1 is below 0.7</source>
-        <translation>扩展效率 %1 低于 0.7</translation>
+        <source>Measuring this computer&apos;s speed for the first time (about 10 s)…</source>
+        <translation>正在首次测量本机速度（约 10 秒）…</translation>
     </message>
     <message>
-        <source>No option fits: %1</source>
-        <translation>没有可行的方案：%1</translation>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>校准失败：%1</translation>
     </message>
 </context>
 <context>
@@ -4010,6 +4026,45 @@ Connect ports by dragging from an output to an input.</source>
     </message>
 </context>
 <context>
+    <name>diamond::ui::JobChainChart</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>Job %1</source>
+        <translation>作业 %1</translation>
+    </message>
+    <message>
+        <source>Jobs %1–%2</source>
+        <translation>作业 %1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s), about %1 in all (queue waits not included)</source>
+        <translation><numerusform>%n 个作业，共约 %1（不含排队等待）</numerusform></translation>
+    </message>
+    <message>
+        <source>time limit per job: %1</source>
+        <translation>每个作业的时间上限：%1</translation>
+    </message>
+    <message>
+        <source>No job plan yet</source>
+        <translation>尚无作业计划</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::JobQueueModel</name>
     <message>
         <source>Job</source>
@@ -4551,6 +4606,14 @@ Hint: %2</source>
         <source>Published to the class gallery (entry %1).</source>
         <translation>已发布到课程模型库（条目 %1）。</translation>
     </message>
+    <message>
+        <source>This computer&apos;s speed is measured: plans now predict step times.</source>
+        <translation>本机速度已测量：计划现在会预测每步耗时。</translation>
+    </message>
+    <message>
+        <source>Could not measure this computer&apos;s speed: %1</source>
+        <translation>无法测量本机速度：%1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5044,6 +5107,69 @@ Hint: %2</source>
     </message>
 </context>
 <context>
+    <name>diamond::ui::RunRecommendationView</name>
+    <message numerus="yes">
+        <source>%n second(s)</source>
+        <translation><numerusform>%n 秒</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation><numerusform>%n 分钟</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>&amp;Use these settings</source>
+        <translation>采用这些设置(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Copy the recommended processes, time limit, chain and checkpoint interval into the form</source>
+        <translation>将推荐的进程数、时间上限、作业链和检查点间隔填入表单</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>此计算机</translation>
+    </message>
+    <message>
+        <source>%1, partition %2</source>
+        <translation>%1，分区 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) of %1</source>
+        <translation><numerusform>%n 个作业，每个 %1</numerusform></translation>
+    </message>
+    <message>
+        <source>one run on this computer, no time limit</source>
+        <translation>在本机运行一次，无时间上限</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;&lt;small&gt;%n option(s) do not fit in memory.&lt;/small&gt;</source>
+        <translation><numerusform>&lt;br&gt;&lt;small&gt;%n 个选项内存放不下。&lt;/small&gt;</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Recommended:&lt;/b&gt; %1, &lt;b&gt;%n process(es)&lt;/b&gt;</source>
+        <translation><numerusform>&lt;b&gt;推荐：&lt;/b&gt;%1，&lt;b&gt;%n 个进程&lt;/b&gt;</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (predicted; %2 measured here)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;每步&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;（预测；本机实测 %2）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;完成需要&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;，不含排队等待&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;每个进程 %4 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;作业&lt;/td&gt;&lt;td&gt;%5；每 %6 步保存检查点&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;可信度&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+</context>
+<context>
     <name>diamond::ui::RunSetupPage</name>
     <message>
         <source>Spirals (synthetic)</source>
@@ -5356,6 +5482,10 @@ Hint: %2</source>
     <message>
         <source>C&amp;hain:</source>
         <translation>作业链(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>The class server decides where this run goes.</source>
+        <translation>由课堂服务器决定此运行的去处。</translation>
     </message>
 </context>
 <context>

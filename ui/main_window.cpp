@@ -2,6 +2,7 @@
 
 #include "app/data/dataset_store.h"
 #include "app/gallery/model_package.h"
+#include "app/plan/run_recommender.h"
 #include "app/run/run_service.h"
 #include "app/workspace/app_info.h"
 #include "app/workspace/sample_workspace.h"
@@ -105,6 +106,23 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
         return copy.isEmpty() ? QString() : app::DatasetStore::dataPathIn(copy, *version, {});
     });
     connect(clusters_, &ClusterManagerPage::profilesChanged, runSetup_, &RunSetupPage::setClusterTargets);
+    recommender_ = new app::RunRecommender(this);
+    runSetup_->setRecommender([this](const QJsonObject &spec, const QJsonObject &config, const QJsonObject &dryRun,
+                                     const QString &target, int threads) {
+        app::RunPlanRequest request;
+        request.spec = spec;
+        request.config = config;
+        request.target = target;
+        request.threads = threads;
+        const app::RunRecommender::Recommendation r = recommender_->recommend(request, dryRun);
+        return RunAdvice{r.plan ? r.plan->document : QJsonObject(), r.error, r.calibrating};
+    });
+    connect(recommender_, &app::RunRecommender::calibrated, this, [this](bool ok, const QString &message) {
+        statusBar()->showMessage(ok ? tr("This computer's speed is measured: plans now predict step times.")
+                                    : tr("Could not measure this computer's speed: %1").arg(message),
+                                 8000);
+        runSetup_->refreshPlan();
+    });
     for (int i = 0; i < 3; ++i)
         if (QWidget *button = tabs_->tabBar()->tabButton(i, QTabBar::RightSide)) button->hide();
     setCentralWidget(tabs_);

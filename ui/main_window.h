@@ -21,6 +21,7 @@ class QTabWidget;
 namespace diamond::app {
 struct ClassServer;
 class RunService;
+class RunRecommender;
 class Workspace;
 } // namespace diamond::app
 
@@ -157,7 +158,8 @@ private:
     QLabel *statusServer_ = nullptr; ///< "Class server: user@host" while signed in
     QHash<qint64, RunMonitorPage *> monitors_;
     std::unique_ptr<app::Workspace> workspace_;
-    app::RunService *service_ = nullptr; ///< of workspace_, deleted before it
+    app::RunService *service_ = nullptr;         ///< of workspace_, deleted before it
+    app::RunRecommender *recommender_ = nullptr; ///< the run set-up page's recommendation, for workspace_
     QString specFile_;
     QString loadedProject_;
 };

@@ -3,6 +3,7 @@
 #include "ui/main_window.h"
 
 #include "app/learn/lesson_progress.h"
+#include "app/plan/run_recommender.h"
 #include "app/run/run_service.h"
 #include "app/workspace/sample_workspace.h"
 #include "app/workspace/workspace.h"
@@ -180,6 +181,7 @@ void MainWindow::closeWorkspace() {
     if (clusters_) clusters_->setLinks(nullptr, nullptr);
     delete service_;
     service_ = nullptr;
+    recommender_->setWorkspace(nullptr);
     workspace_.reset();
 }
 
@@ -193,6 +195,7 @@ void MainWindow::openWorkspace(const QString &folder) {
         return;
     }
     service_ = new app::RunService(*workspace_, this);
+    recommender_->setWorkspace(workspace_.get());
     service_->clusterLinks()->setPrompter(prompter_);
     auto refresh = [this](qint64 id) {
         runsPanel_->refreshRun(id);

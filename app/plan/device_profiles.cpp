@@ -1,7 +1,6 @@
 #include "app/plan/device_profiles.h"
 
 #include "app/workspace/workspace.h"
-#include "remote/engine_command.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -53,16 +52,32 @@ bool DeviceProfileStore::save(const QString &name, const QJsonObject &profile, Q
     return true;
 }
 
-std::optional<DeviceProfile> DeviceProfileStore::calibrateThisComputer(const QString &enginePath, QString *error,
-                                                                       int timeoutMs) {
+std::optional<remote::EngineCommand> DeviceProfileStore::thisComputerCalibration(const QString &enginePath,
+                                                                                 QString *error) {
     const QString dir = QFileInfo(pathOf(QLatin1String(kThisComputer))).absolutePath();
     if (!QDir().mkpath(dir)) return *error = tr("Cannot create %1.").arg(dir), std::nullopt;
     remote::EngineCommand command;
     command.mode = remote::EngineCommand::Mode::Calibrate;
     command.enginePath = enginePath;
     command.runDir = dir;
+    return command;
+}
+
+std::optional<DeviceProfile> DeviceProfileStore::saveThisComputer(const QByteArray &calibrateOutput, QString *error) {
+    const QJsonDocument doc = QJsonDocument::fromJson(calibrateOutput.left(kMaxProfileBytes));
+    QString why;
+    auto profile = DeviceProfile::fromJson(doc.object(), &why);
+    if (!profile) return *error = tr("Calibration printed no profile: %1").arg(why), std::nullopt;
+    if (!save(QLatin1String(kThisComputer), doc.object(), error)) return std::nullopt;
+    return profile;
+}
+
+std::optional<DeviceProfile> DeviceProfileStore::calibrateThisComputer(const QString &enginePath, QString *error,
+                                                                       int timeoutMs) {
+    const auto command = thisComputerCalibration(enginePath, error);
+    if (!command) return std::nullopt;
     QProcess engine;
-    engine.start(enginePath, command.arguments());
+    engine.start(enginePath, command->arguments());
     if (!engine.waitForStarted(30000))
         return *error = tr("Cannot start %1: %2").arg(enginePath, engine.errorString()), std::nullopt;
     if (!engine.waitForFinished(timeoutMs)) {
@@ -70,17 +85,11 @@ std::optional<DeviceProfile> DeviceProfileStore::calibrateThisComputer(const QSt
         engine.waitForFinished(5000);
         return *error = tr("Calibration took longer than %1 s and was stopped.").arg(timeoutMs / 1000), std::nullopt;
     }
-    const QByteArray out = engine.readAllStandardOutput();
     if (engine.exitStatus() != QProcess::NormalExit || engine.exitCode() != 0)
         return *error = tr("Calibration failed: %1")
                             .arg(QString::fromUtf8(engine.readAllStandardError().trimmed().right(400))),
                std::nullopt;
-    const QJsonDocument doc = QJsonDocument::fromJson(out.left(kMaxProfileBytes));
-    QString why;
-    auto profile = DeviceProfile::fromJson(doc.object(), &why);
-    if (!profile) return *error = tr("Calibration printed no profile: %1").arg(why), std::nullopt;
-    if (!save(QLatin1String(kThisComputer), doc.object(), error)) return std::nullopt;
-    return profile;
+    return saveThisComputer(engine.readAllStandardOutput(), error);
 }
 
 } // namespace diamond::app

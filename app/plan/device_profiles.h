@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/plan/perf_model.h"
+#include "remote/engine_command.h"
 
 namespace diamond::app {
 
@@ -24,6 +25,11 @@ public:
     /// s, at most `timeoutMs`): for the command line and worker threads.
     std::optional<DeviceProfile> calibrateThisComputer(const QString &enginePath, QString *error,
                                                        int timeoutMs = 120000);
+    /// The engine command that calibrates this computer (its working folder, the profiles folder, is created);
+    /// nullopt with *error.
+    std::optional<remote::EngineCommand> thisComputerCalibration(const QString &enginePath, QString *error);
+    /// Parses `calibrate`'s standard output and saves it as this computer's profile; nullopt with *error.
+    std::optional<DeviceProfile> saveThisComputer(const QByteArray &calibrateOutput, QString *error);
 
 private:
     Workspace &ws_;

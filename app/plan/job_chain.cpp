@@ -25,7 +25,9 @@ QJsonObject JobChainPlan::toJson() const {
                   {QStringLiteral("signal_seconds"), signalSeconds},
                   {QStringLiteral("steps_per_job"), stepsPerJob},
                   {QStringLiteral("compute_s"), computeSeconds},
-                  {QStringLiteral("predicted_s"), predictedSeconds}};
+                  {QStringLiteral("predicted_s"), predictedSeconds},
+                  {QStringLiteral("startup_s"), startupSeconds},
+                  {QStringLiteral("checkpoint_s"), checkpointSeconds}};
     if (!ok) o.insert(QStringLiteral("error"), error);
     return o;
 }
@@ -86,6 +88,8 @@ JobChainPlan planJobChain(const JobChainInputs &in) {
     // Periodic checkpoints, one on each job's signal, and each job's start-up.
     const qint64 periodic = in.totalSteps / p.checkpointEverySteps;
     p.predictedSeconds = p.computeSeconds + ckpt * double(periodic + p.jobs) + in.startupSeconds * p.jobs;
+    p.startupSeconds = in.startupSeconds;
+    p.checkpointSeconds = ckpt;
     p.ok = true;
     return p;
 }

@@ -39,6 +39,8 @@ struct JobChainPlan {
     qint64 stepsPerJob = 0;        ///< steps one full job computes
     double computeSeconds = 0;     ///< totalSteps * stepSeconds
     double predictedSeconds = 0;   ///< compute + checkpoints + per-job start-up, queue waits excluded
+    double startupSeconds = 0;     ///< per job (the input)
+    double checkpointSeconds = 0;  ///< one checkpoint (the input)
     QJsonObject toJson() const;
 };
 

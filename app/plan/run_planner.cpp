@@ -66,7 +66,6 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
     const QJsonObject &spec = request.spec;
     const QJsonObject &config = request.config;
     const QString &target = request.target;
-    const int fixedRanks = request.fixedRanks;
     const int threads = request.threads;
     std::optional<remote::ClusterProfile> cluster;
     if (target != QLatin1String("local")) {
@@ -91,6 +90,19 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
 
     const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : profile->threads, error);
     if (!plan) return std::nullopt;
+    return recommendRun(request, *profile, profileName, cluster, *plan, error);
+}
+
+std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceProfile &deviceProfile,
+                                    const QString &profileName, const std::optional<remote::ClusterProfile> &cluster,
+                                    const QJsonObject &dryRunPlan, QString *error) {
+    const QJsonObject &spec = request.spec;
+    const QJsonObject &config = request.config;
+    const QString &target = request.target;
+    const int fixedRanks = request.fixedRanks;
+    const int threads = request.threads;
+    const DeviceProfile *profile = &deviceProfile;
+    const QJsonObject *plan = &dryRunPlan;
     const qint64 steps = plan->value(QStringLiteral("steps")).toInteger();
     const QJsonObject optimizerConfig = config.value(QStringLiteral("optimizer")).toObject();
     StepInputs in;

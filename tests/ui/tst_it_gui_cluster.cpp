@@ -9,7 +9,9 @@
 #include "app/cluster/cluster_job_store.h"
 #include "app/run/run_service.h"
 #include "app/run/run_store.h"
+#include "ui/run/job_chain_chart.h"
 #include "ui/run/run_monitor_page.h"
+#include "ui/run/run_recommendation_view.h"
 #include "ui/run/run_setup_page.h"
 #include "ui/run/runs_model.h"
 #include "ui/run/runs_panel.h"
@@ -35,7 +37,7 @@ class TestItGuiCluster : public QObject {
     test::LocalCluster cluster_{test::LocalCluster::Mode::Slurm};
     QTemporaryDir dir_;
     std::unique_ptr<test::ClusterRuns> runs_;
-    static constexpr int kChain = 3; ///< jobs of the run's chain
+    int chainJobs_ = 0; ///< jobs of the run's chain, as the recommendation planned them
 
     /// The runs table's state text of a run.
     static QString rowState(ui::MainWindow &w, qint64 runId) {
@@ -62,6 +64,12 @@ private Q_SLOTS:
             app::Workspace ws;
             QVERIFY(ws.create(folder));
             remote::ClusterProfile lc = runs_->localProfile();
+            remote::PartitionInfo partition; // as `cluster probe` finds the fixture's (MaxTime=01:00:00)
+            partition.name = cluster_.partition();
+            partition.cpusPerNode = 2;
+            partition.maxWalltimeMinutes = 60;
+            partition.isDefault = true;
+            lc.partitions = {partition};
             QVERIFY(app::ClusterStore(ws).add(lc));
         }
         const QString blockerId = runs_->blockNode();
@@ -84,9 +92,46 @@ private Q_SLOTS:
             QCOMPARE(setup->target(), QStringLiteral("lc"));
             auto *chain = setup->findChild<QSpinBox *>(QStringLiteral("chainJobs"));
             QVERIFY(chain && chain->isVisible());
-            chain->setValue(kChain); // queued at once: the run goes on with the app closed
-            for (QScrollArea *area : setup->findChildren<QScrollArea *>())
+
+            // A run of about 2.6 hours: the recommendation cuts it into jobs of the partition's hour, queued at
+            // once (the run goes on with the app closed), drawn as a Gantt chart; "Use these settings" copies it.
+            ui::RunRecommendationView *advice = setup->recommendation();
+            const auto adviceSteps = [&] { return advice->plan().value(QStringLiteral("steps")).toInteger(); };
+            QTRY_VERIFY_WITH_TIMEOUT(adviceSteps() > 0, 120000);
+            QCOMPARE(advice->plan().value(QStringLiteral("target")).toString(), QStringLiteral("lc"));
+            const qint64 shortSteps = adviceSteps();
+            setup->findChild<QSpinBox *>(QStringLiteral("samples"))->setValue(1000000);
+            QTRY_VERIFY_WITH_TIMEOUT(adviceSteps() > 10 * shortSteps, 60000);
+            QSpinBox *epochs = setup->findChild<QSpinBox *>(QStringLiteral("epochs"));
+            const double stepsPerEpoch = double(adviceSteps()) / epochs->value();
+            const double stepSeconds = advice->plan().value(QStringLiteral("predicted_step_s")).toDouble();
+            QVERIFY(stepSeconds > 0);
+            const int longEpochs = int(std::ceil(2.6 * 3600 / (stepSeconds * stepsPerEpoch)));
+            QVERIFY2(longEpochs <= epochs->maximum(), qPrintable(QString::number(longEpochs)));
+            const qint64 before = adviceSteps();
+            epochs->setValue(longEpochs);
+            QTRY_VERIFY_WITH_TIMEOUT(adviceSteps() > before, 60000);
+            const QJsonObject plan = advice->plan();
+            chainJobs_ = plan.value(QStringLiteral("jobs")).toInt();
+            QVERIFY2(chainJobs_ >= 2 && chainJobs_ <= 6, qPrintable(QString::number(chainJobs_)));
+            QCOMPARE(plan.value(QStringLiteral("time_limit_s")).toDouble(), 3600.0);
+            QVERIFY(advice->chart()->isVisible());
+            QCOMPARE(advice->chart()->bars().size(), chainJobs_);
+            QVERIFY(advice->chart()->totalSeconds() >= 2.6 * 3600);
+            QVERIFY(advice->text().contains(QStringLiteral("partition ") + cluster_.partition()));
+            QTest::mouseClick(advice->applyButton(), Qt::LeftButton);
+            QCOMPARE(chain->value(), chainJobs_);
+            const QJsonObject job = setup->execution().value(QStringLiteral("job")).toObject();
+            QCOMPARE(job.value(QStringLiteral("time_limit_minutes")).toInt(), 60);
+            QCOMPARE(job.value(QStringLiteral("partition")).toString(), cluster_.partition());
+            QCOMPARE(job.value(QStringLiteral("tasks_per_node")).toInt(), plan.value(QStringLiteral("ranks")).toInt());
+            QCOMPARE(job.value(QStringLiteral("signal_seconds")).toDouble(),
+                     std::ceil(plan.value(QStringLiteral("signal_seconds")).toDouble()));
+            for (QScrollArea *area : setup->findChildren<QScrollArea *>()) {
                 area->ensureWidgetVisible(chain);
+                area->ensureWidgetVisible(advice->chart());
+            }
+            QTest::qWait(200); // the layout settles after the edits
             QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
             QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-setup-cluster-chain.png")));
             window.action(QStringLiteral("trainAction"))->trigger();
@@ -104,7 +149,7 @@ private Q_SLOTS:
             QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-monitor-cluster.png")));
             window.close(); // a cluster job does not stop with the app: no question asked
         }
-        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), kChain);
+        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), chainJobs_);
 
         ui::MainWindow again(nullptr, folder);
         again.show();
@@ -120,12 +165,12 @@ private Q_SLOTS:
         QVERIFY(monitor && monitor->runId() == runId);
         QTRY_VERIFY_WITH_TIMEOUT(monitor->jobText().contains(jobId), 10000);
         QTest::qWait(1500); // several polls of the waiting job
-        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), kChain);
+        QCOMPARE(runs_->jobsNamed(test::ClusterRuns::jobName(runId)).size(), chainJobs_);
 
         QTest::mouseClick(monitor->stopButton(), Qt::LeftButton);
         QVERIFY2(runs_->msUntilNoJob(runId, 15000) >= 0, "the job is still in squeue 15 s after Stop");
         QTRY_COMPARE_WITH_TIMEOUT(monitor->state(), app::RunState::Cancelled, 30000);
-        QCOMPARE(app::ClusterJobStore(*again.workspace()).jobs(runId).size(), kChain);
+        QCOMPARE(app::ClusterJobStore(*again.workspace()).jobs(runId).size(), chainJobs_);
         runs_->slurm(QStringLiteral("scancel"), {blockerId});
     }
 };

@@ -93,12 +93,14 @@ RunSetupPage::RunSetupPage(QWidget *parent) : QWidget(parent) {
         planError_.clear();
         planLabel_->setText(planText());
         train_->setEnabled(true);
+        updateAdvice();
         Q_EMIT planUpdated();
     });
     connect(planJob_, &app::EnginePlanJob::failed, this, [this](const QString &message, const QJsonObject &) {
         plan_ = {};
         planError_ = message;
         planLabel_->setText(planText());
+        advice_->clear();
         Q_EMIT planUpdated();
     });
     buildUi();
@@ -146,6 +148,7 @@ void RunSetupPage::buildUi() {
     dataForm->setRowVisible(arrayInputs_, false);
     dataForm->setRowVisible(arrayTargets_, false);
     samples_ = intBox(data, 4, 10000000);
+    samples_->setObjectName(QStringLiteral("samples"));
     samples_->setToolTip(tr("Number of samples the synthetic source generates"));
     dataForm->addRow(tr("&Samples:"), samples_);
     validationSplit_ = doubleBox(data, 0.0, 0.9, 2, 0.05);
@@ -245,7 +248,9 @@ void RunSetupPage::buildUi() {
         const bool cluster = target() != QLatin1String("local") && !app::isClassServerTarget(target());
         for (QWidget *w : std::as_const(clusterOnly_))
             w->setVisible(cluster);
+        updateAdvice(); // the dry run does not depend on the target; the recommendation does
     });
+    connect(timeLimit_, &QSpinBox::valueChanged, this, [this] { signalSeconds_ = 0; });
     column->addWidget(where);
     column->addStretch();
     scroll->setWidget(formHost);
@@ -258,15 +263,30 @@ void RunSetupPage::buildUi() {
     auto *previewLayout = new QVBoxLayout(previewBox);
     preview_ = new DatasetPreviewWidget(previewBox);
     previewLayout->addWidget(preview_);
-    right->addWidget(previewBox, 3);
+    right->addWidget(previewBox, 2);
     auto *planBox = new QGroupBox(tr("Plan"), this);
     auto *planLayout = new QVBoxLayout(planBox);
-    planLabel_ = new QLabel(planBox);
+    // The plan and the recommendation scroll; Train stays in view below them.
+    auto *planScroll = new QScrollArea(planBox);
+    planScroll->setWidgetResizable(true);
+    planScroll->setFrameShape(QFrame::NoFrame);
+    planScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *planHost = new QWidget(planScroll);
+    auto *planColumn = new QVBoxLayout(planHost);
+    planColumn->setContentsMargins(0, 0, 0, 0);
+    planLabel_ = new QLabel(planHost);
     planLabel_->setObjectName(QStringLiteral("planLabel"));
     planLabel_->setWordWrap(true);
     planLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     planLabel_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    planLayout->addWidget(planLabel_, 1);
+    planColumn->addWidget(planLabel_);
+    advice_ = new RunRecommendationView(planHost);
+    advice_->setVisible(false);
+    planColumn->addWidget(advice_);
+    planColumn->addStretch(1);
+    planScroll->setWidget(planHost);
+    planLayout->addWidget(planScroll, 1);
+    connect(advice_, &RunRecommendationView::applyRequested, this, &RunSetupPage::applyPlan);
     train_ = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Train"), planBox);
     train_->setObjectName(QStringLiteral("trainButton"));
     QFont bold = train_->font();
@@ -278,7 +298,7 @@ void RunSetupPage::buildUi() {
     // make the key ambiguous on this page.
     train_->setToolTip(tr("Start training (Ctrl+Return)"));
     planLayout->addWidget(train_);
-    right->addWidget(planBox, 2);
+    right->addWidget(planBox, 3);
     outer->addLayout(right, 1);
 
     connect(source_, &QComboBox::currentIndexChanged, this, &RunSetupPage::sourceChanged);
@@ -489,7 +509,8 @@ QJsonObject RunSetupPage::execution() const {
                     {QStringLiteral("time_limit_minutes"), timeLimit_->value()},
                     // The stop signal (checkpoint, then exit 85 for the next job) a quarter of the limit before
                     // its end, from 30 s to 2 min.
-                    {QStringLiteral("signal_seconds"), std::clamp(timeLimit_->value() * 60 / 4, 30, 120)}};
+                    {QStringLiteral("signal_seconds"),
+                     signalSeconds_ > 0 ? signalSeconds_ : std::clamp(timeLimit_->value() * 60 / 4, 30, 120)}};
     if (chainJobs_->value() > 1) job.insert(QStringLiteral("chain_jobs"), chainJobs_->value());
     if (!partition_->text().trimmed().isEmpty()) job.insert(QStringLiteral("partition"), partition_->text().trimmed());
     e.insert(QStringLiteral("job"), job);
@@ -563,6 +584,37 @@ QString RunSetupPage::planText() const {
              plan_.value(QStringLiteral("device")).toString(),
              QString::number(plan_.value(QStringLiteral("threads")).toInt()), duration)
         .arg(locale.toString(plan_.value(QStringLiteral("seconds_per_step")).toDouble() * 1000, 'f', 2));
+}
+
+void RunSetupPage::setRecommender(RunRecommender recommender) {
+    recommender_ = std::move(recommender);
+    advice_->setVisible(bool(recommender_));
+    updateAdvice();
+}
+
+void RunSetupPage::updateAdvice() {
+    if (!recommender_) return;
+    if (plan_.isEmpty()) return advice_->clear();
+    if (app::isClassServerTarget(target())) return advice_->clear(tr("The class server decides where this run goes."));
+    advice_->setAdvice(recommender_(spec_, config(), plan_, target(), threads_->value()));
+}
+
+void RunSetupPage::applyPlan(const QJsonObject &plan) {
+    nproc_->setValue(std::max(1, plan.value(QStringLiteral("ranks")).toInt(1)));
+    if (plan.value(QStringLiteral("target")).toString() != QLatin1String("local")) {
+        partition_->setText(plan.value(QStringLiteral("partition")).toString());
+        const int minutes = int(std::ceil(plan.value(QStringLiteral("time_limit_s")).toDouble() / 60.0));
+        if (minutes > 0) timeLimit_->setValue(minutes);
+        chainJobs_->setValue(std::clamp(plan.value(QStringLiteral("jobs")).toInt(1), 1, app::kMaxChainJobs));
+        signalSeconds_ = int(std::ceil(plan.value(QStringLiteral("signal_seconds")).toDouble())); // after the limit
+    }
+    const qint64 every = plan.value(QStringLiteral("checkpoint_every_steps")).toInteger();
+    if (every > 0) {
+        QJsonObject checkpoint = base_.value(QStringLiteral("checkpoint")).toObject();
+        checkpoint.remove(QStringLiteral("every_seconds"));
+        checkpoint.insert(QStringLiteral("every_steps"), every);
+        base_.insert(QStringLiteral("checkpoint"), checkpoint);
+    }
 }
 
 void RunSetupPage::sourceChanged() {

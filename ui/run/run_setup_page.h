@@ -8,6 +8,7 @@
 #pragma once
 
 #include "app/run/class_server.h"
+#include "ui/run/run_recommendation_view.h"
 
 #include <QJsonObject>
 #include <QWidget>
@@ -74,6 +75,14 @@ public:
     /// The network the plan is computed for.
     void setSpec(const QJsonObject &spec);
     QJsonObject plan() const { return plan_; }
+    /// Where the planner's recommendation comes from (the main window: app::RunRecommender); none = not shown.
+    void setRecommender(RunRecommender recommender);
+    RunRecommendationView *recommendation() const { return advice_; }
+    /// Copies a plan's choices into the form: processes, and on a cluster the partition, time limit, chain and
+    /// stop-signal lead; the checkpoint interval goes into the config.
+    void applyPlan(const QJsonObject &plan);
+    /// Computes the plan again (after this computer's calibration, for instance).
+    void refreshPlan() { schedulePlan(); }
     QString planText() const;
     bool isPlanPending() const;
 
@@ -106,6 +115,10 @@ private:
     QJsonObject spec_;
     QJsonObject plan_;
     QString planError_;
+    RunRecommender recommender_;
+    RunRecommendationView *advice_ = nullptr;
+    int signalSeconds_ = 0; ///< the applied plan's stop-signal lead; 0 = from the time limit
+    void updateAdvice();
     app::EnginePlanJob *planJob_ = nullptr;
     QTimer *planTimer_ = nullptr;
     bool loading_ = false;

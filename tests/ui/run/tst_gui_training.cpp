@@ -17,7 +17,9 @@
 #include "ui/run/compare_page.h"
 #include "ui/run/confusion_matrix_view.h"
 #include "ui/run/curve_chart.h"
+#include "ui/run/job_chain_chart.h"
 #include "ui/run/run_monitor_page.h"
+#include "ui/run/run_recommendation_view.h"
 #include "ui/run/run_setup_page.h"
 #include "ui/run/runs_model.h"
 #include "ui/run/runs_panel.h"
@@ -86,6 +88,27 @@ private Q_SLOTS:
         QVERIFY(setup->plan().value(QStringLiteral("parameters")).toInt() > 0);
         QVERIFY(setup->findChild<QLabel *>(QStringLiteral("planLabel"))->text().contains(QStringLiteral("4,547")) ||
                 setup->findChild<QLabel *>(QStringLiteral("planLabel"))->text().contains(QStringLiteral("4547")));
+        // The planner's recommendation follows: this computer is calibrated in the background on first use.
+        ui::RunRecommendationView *advice = setup->recommendation();
+        QVERIFY(advice->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!advice->plan().isEmpty(), 120000);
+        const QJsonObject recommended = advice->plan();
+        QCOMPARE(recommended.value(QStringLiteral("target")).toString(), QStringLiteral("local"));
+        QCOMPARE(recommended.value(QStringLiteral("jobs")).toInt(), 1);
+        QVERIFY(recommended.value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        QVERIFY(advice->text().contains(QStringLiteral("Recommended")));
+        QCOMPARE(advice->chart()->bars().size(), 1);
+        QVERIFY(!advice->chart()->isVisible()); // one job without a time limit: the Gantt is for cluster chains
+        QTest::mouseClick(advice->applyButton(), Qt::LeftButton);
+        QCOMPARE(setup->execution().value(QStringLiteral("nproc")).toInt(1),
+                 recommended.value(QStringLiteral("ranks")).toInt());
+        QCOMPARE(setup->config()
+                     .value(QStringLiteral("checkpoint"))
+                     .toObject()
+                     .value(QStringLiteral("every_steps"))
+                     .toInteger(),
+                 recommended.value(QStringLiteral("checkpoint_every_steps")).toInteger());
+        QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("ws/device-profiles/this-computer.json"))));
         shoot(&window, "run-setup.png");
 
         QTest::mouseClick(setup->trainButton(), Qt::LeftButton);

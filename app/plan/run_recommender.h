@@ -1,0 +1,53 @@
+// RunRecommender: the run set-up page's recommendation (docs/planning.md) without blocking the GUI thread. The page
+// runs the engine's dry run itself (EnginePlanJob); recommend() adds the performance model's options and the job
+// chain from the workspace's device profiles (recommendRun, milliseconds). When this computer has no profile yet, it
+// starts `diamond-train calibrate` as an asynchronous process (about 5–10 s) and says so; calibrated() follows, and
+// the caller asks again.
+#pragma once
+
+#include "app/plan/run_planner.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+
+namespace diamond::app {
+
+class Workspace;
+
+class RunRecommender : public QObject {
+    Q_OBJECT
+public:
+    explicit RunRecommender(QObject *parent = nullptr);
+    ~RunRecommender() override;
+
+    /// The workspace whose device profiles and clusters are used; nullptr when none is open. A calibration in
+    /// flight for the previous workspace is abandoned.
+    void setWorkspace(Workspace *ws);
+    /// Engine binary for calibration (default LocalExecutor::defaultEnginePath()).
+    void setEnginePath(const QString &path) { enginePath_ = path; }
+
+    struct Recommendation {
+        std::optional<RunPlan> plan;
+        QString error;            ///< why there is no plan (translated)
+        bool calibrating = false; ///< this computer is being calibrated: ask again after calibrated()
+    };
+    /// `dryRun` is the engine's plan event for request.spec + request.config (its steps).
+    Recommendation recommend(const RunPlanRequest &request, const QJsonObject &dryRun);
+    bool isCalibrating() const { return calibration_ != nullptr; }
+
+Q_SIGNALS:
+    /// This computer's calibration ended; `message` says why when it failed (then recommend() reports it).
+    void calibrated(bool ok, const QString &message);
+
+private:
+    void startCalibration();
+    void onCalibrationFinished();
+
+    Workspace *ws_ = nullptr;
+    QString enginePath_;
+    QPointer<QProcess> calibration_;
+    QString calibrationError_; ///< the last failure, so that a broken engine is not restarted on every edit
+};
+
+} // namespace diamond::app

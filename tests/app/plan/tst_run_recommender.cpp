@@ -1,0 +1,143 @@
+// RunRecommender (app/plan/run_recommender.h), the run set-up page's recommendation: with no profile of this
+// computer it starts `diamond-train calibrate` in the background and answers "calibrating" at once; when that ends
+// it plans from the saved profile; a cluster partition's time limit turns a long run into a chain; an engine that
+// cannot calibrate is reported once and not restarted on every edit; an unknown cluster is named.
+#include "common/test_paths.h"
+
+#include "app/cluster/cluster_store.h"
+#include "app/plan/run_recommender.h"
+#include "app/workspace/workspace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace diamond;
+
+class TestRunRecommender : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    static QJsonObject readJson(const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+    }
+    static app::RunPlanRequest spirals(const QString &target = QStringLiteral("local")) {
+        app::RunPlanRequest r;
+        r.spec = readJson(test::sourcePath(QStringLiteral("resources/examples/spirals/spec.json")));
+        r.config = readJson(test::sourcePath(QStringLiteral("resources/examples/spirals/run.json")));
+        r.target = target;
+        return r;
+    }
+    /// What the page's dry run reports, reduced to what the recommendation reads.
+    static QJsonObject dryRun(qint64 steps) {
+        return {{QStringLiteral("steps"), steps}, {QStringLiteral("seconds_per_step"), 0.001}};
+    }
+
+private Q_SLOTS:
+    void calibratesInTheBackgroundThenRecommends() {
+        app::Workspace ws;
+        QVERIFY(ws.create(dir_.filePath(QStringLiteral("first"))));
+        app::RunRecommender recommender;
+        recommender.setEnginePath(test::binary(QStringLiteral("diamond-train")));
+        recommender.setWorkspace(&ws);
+        QSignalSpy calibrated(&recommender, &app::RunRecommender::calibrated);
+        const auto first = recommender.recommend(spirals(), dryRun(1500));
+        QVERIFY(first.calibrating);
+        QVERIFY(!first.plan);
+        QVERIFY(recommender.isCalibrating()); // returned while the engine measures
+        QVERIFY(first.error.contains(QStringLiteral("Measuring")));
+        // A second edit meanwhile does not start a second calibration.
+        QVERIFY(recommender.recommend(spirals(), dryRun(1500)).calibrating);
+        QVERIFY(calibrated.wait(120000));
+        QCOMPARE(calibrated.size(), 1);
+        QVERIFY2(calibrated.at(0).at(0).toBool(), qPrintable(calibrated.at(0).at(1).toString()));
+        QVERIFY(QFile::exists(QDir(ws.path()).filePath(QStringLiteral("device-profiles/this-computer.json"))));
+        const auto second = recommender.recommend(spirals(), dryRun(1500));
+        QVERIFY2(second.plan, qPrintable(second.error));
+        const QJsonObject &doc = second.plan->document;
+        QCOMPARE(doc.value(QStringLiteral("target")).toString(), QStringLiteral("local"));
+        QCOMPARE(doc.value(QStringLiteral("steps")).toInteger(), 1500);
+        QCOMPARE(doc.value(QStringLiteral("jobs")).toInt(), 1);
+        QVERIFY(doc.value(QStringLiteral("ranks")).toInt() >= 1);
+        QVERIFY(doc.value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        QCOMPARE(doc.value(QStringLiteral("measured_step_s_here")).toDouble(), 0.001);
+        QCOMPARE(calibrated.size(), 1);
+    }
+
+    void aClusterPartitionsLimitMakesAChain() {
+        app::Workspace ws;
+        QVERIFY(ws.create(dir_.filePath(QStringLiteral("cluster"))));
+        // A recorded profile of this computer: no calibration needed.
+        const QString profiles = QDir(ws.path()).filePath(QStringLiteral("device-profiles"));
+        QVERIFY(QDir().mkpath(profiles));
+        QVERIFY(QFile::copy(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread.json")),
+                            profiles + QStringLiteral("/this-computer.json")));
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("hpc");
+        cluster.host = QStringLiteral("local");
+        cluster.scratchDir = dir_.filePath(QStringLiteral("scratch"));
+        cluster.enginePath = QStringLiteral("diamond-train");
+        remote::PartitionInfo partition;
+        partition.name = QStringLiteral("short");
+        partition.cpusPerNode = 2;
+        partition.maxWalltimeMinutes = 30;
+        cluster.partitions = {partition};
+        app::ClusterStore clusters(ws);
+        QVERIFY2(clusters.add(cluster), qPrintable(clusters.errorString()));
+
+        app::RunRecommender recommender;
+        recommender.setEnginePath(QStringLiteral("/nonexistent/diamond-train")); // never needed here
+        recommender.setWorkspace(&ws);
+        const auto small = recommender.recommend(spirals(QStringLiteral("hpc")), dryRun(1000));
+        QVERIFY2(small.plan, qPrintable(small.error));
+        const double step = small.plan->document.value(QStringLiteral("predicted_step_s")).toDouble();
+        QVERIFY(step > 0);
+        QCOMPARE(small.plan->document.value(QStringLiteral("jobs")).toInt(), 1);
+        // About 2 hours of steps against a 30-minute partition.
+        const qint64 steps = qint64(7200 / step);
+        const auto chain = recommender.recommend(spirals(QStringLiteral("hpc")), dryRun(steps));
+        QVERIFY2(chain.plan, qPrintable(chain.error));
+        const QJsonObject &doc = chain.plan->document;
+        QCOMPARE(doc.value(QStringLiteral("partition")).toString(), QStringLiteral("short"));
+        QCOMPARE(doc.value(QStringLiteral("time_limit_s")).toDouble(), 1800.0);
+        QVERIFY2(doc.value(QStringLiteral("jobs")).toInt() >= 4, qPrintable(QString::number(doc.value(QStringLiteral("jobs")).toInt())));
+        const QJsonObject chainJson = doc.value(QStringLiteral("chain")).toObject();
+        QVERIFY(chainJson.value(QStringLiteral("startup_s")).toDouble() > 0); // what the Gantt chart draws
+        QVERIFY(chainJson.value(QStringLiteral("checkpoint_s")).toDouble() > 0);
+        QVERIFY(!recommender.isCalibrating());
+
+        const auto unknown = recommender.recommend(spirals(QStringLiteral("nowhere")), dryRun(1000));
+        QVERIFY(!unknown.plan);
+        QVERIFY2(unknown.error.contains(QStringLiteral("nowhere")), qPrintable(unknown.error));
+    }
+
+    void anEngineThatCannotCalibrateIsReportedOnce() {
+        app::Workspace ws;
+        QVERIFY(ws.create(dir_.filePath(QStringLiteral("broken"))));
+        app::RunRecommender recommender;
+        recommender.setEnginePath(dir_.filePath(QStringLiteral("no-such-engine")));
+        recommender.setWorkspace(&ws);
+        QSignalSpy calibrated(&recommender, &app::RunRecommender::calibrated);
+        recommender.recommend(spirals(), dryRun(100));
+        QTRY_COMPARE_WITH_TIMEOUT(calibrated.size(), 1, 30000);
+        QVERIFY(!calibrated.at(0).at(0).toBool());
+        QVERIFY2(calibrated.at(0).at(1).toString().contains(QStringLiteral("no-such-engine")),
+                 qPrintable(calibrated.at(0).at(1).toString()));
+        const auto again = recommender.recommend(spirals(), dryRun(100));
+        QVERIFY(!again.calibrating);
+        QVERIFY(!again.plan);
+        QVERIFY(again.error.contains(QStringLiteral("no-such-engine")));
+        QVERIFY(!recommender.isCalibrating());
+        QTest::qWait(200);
+        QCOMPARE(calibrated.size(), 1);
+        QVERIFY(!QFile::exists(QDir(ws.path()).filePath(QStringLiteral("device-profiles/this-computer.json"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunRecommender)
+#include "tst_run_recommender.moc"

@@ -1,0 +1,107 @@
+#include "ui/run/run_recommendation_view.h"
+
+#include "ui/run/job_chain_chart.h"
+
+#include <QJsonArray>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace diamond::ui {
+
+namespace {
+
+QString duration(double seconds) {
+    if (seconds < 90) return RunRecommendationView::tr("%n second(s)", "", int(std::ceil(seconds)));
+    if (seconds < 5400) return RunRecommendationView::tr("%n minute(s)", "", int(std::lround(seconds / 60)));
+    if (seconds < 172800) return RunRecommendationView::tr("%1 hours").arg(seconds / 3600, 0, 'f', 1);
+    return RunRecommendationView::tr("%1 days").arg(seconds / 86400, 0, 'f', 1);
+}
+
+QString stepTime(double seconds) {
+    return seconds < 1 ? RunRecommendationView::tr("%1 ms").arg(seconds * 1000, 0, 'f', seconds < 0.01 ? 2 : 1)
+                       : RunRecommendationView::tr("%1 s").arg(seconds, 0, 'f', 2);
+}
+
+} // namespace
+
+RunRecommendationView::RunRecommendationView(QWidget *parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("runRecommendation"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    label_ = new QLabel(this);
+    label_->setObjectName(QStringLiteral("recommendationLabel"));
+    label_->setWordWrap(true);
+    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(label_);
+    chart_ = new JobChainChart(this);
+    layout->addWidget(chart_);
+    apply_ = new QPushButton(tr("&Use these settings"), this);
+    apply_->setObjectName(QStringLiteral("useRecommendation"));
+    apply_->setToolTip(tr("Copy the recommended processes, time limit, chain and checkpoint interval into the form"));
+    layout->addWidget(apply_, 0, Qt::AlignLeft);
+    connect(apply_, &QPushButton::clicked, this, [this] {
+        if (!advice_.plan.isEmpty()) Q_EMIT applyRequested(advice_.plan);
+    });
+    clear();
+}
+
+void RunRecommendationView::clear(const QString &message) { setAdvice(RunAdvice{{}, message, false}); }
+
+void RunRecommendationView::setAdvice(const RunAdvice &advice) {
+    advice_ = advice;
+    label_->setText(text());
+    chart_->setPlan(advice.plan);
+    // One job on this computer has no time limit to draw against: the chart is for cluster chains.
+    chart_->setVisible(!advice.plan.isEmpty() &&
+                       advice.plan.value(QStringLiteral("target")).toString() != QLatin1String("local"));
+    apply_->setVisible(!advice.plan.isEmpty());
+}
+
+QString RunRecommendationView::text() const {
+    const QJsonObject &plan = advice_.plan;
+    if (plan.isEmpty())
+        return advice_.message.isEmpty() ? QString()
+                                         : QStringLiteral("<p><i>%1</i></p>").arg(advice_.message.toHtmlEscaped());
+    const QLocale locale;
+    const QString partition = plan.value(QStringLiteral("partition")).toString();
+    const bool cluster = plan.value(QStringLiteral("target")).toString() != QLatin1String("local");
+    const int ranks = plan.value(QStringLiteral("ranks")).toInt(1);
+    const int jobs = plan.value(QStringLiteral("jobs")).toInt(1);
+    const QString where =
+        !cluster ? tr("this computer")
+        : partition.isEmpty()
+            ? plan.value(QStringLiteral("target")).toString().toHtmlEscaped()
+            : tr("%1, partition %2")
+                  .arg(plan.value(QStringLiteral("target")).toString().toHtmlEscaped(), partition.toHtmlEscaped());
+    QString jobsText;
+    if (cluster)
+        jobsText = tr("%n job(s) of %1", "", jobs).arg(duration(plan.value(QStringLiteral("time_limit_s")).toDouble()));
+    else
+        jobsText = tr("one run on this computer, no time limit");
+    QString others;
+    int unfit = 0;
+    for (const QJsonValue &v : plan.value(QStringLiteral("options")).toArray())
+        if (!v.toObject().value(QStringLiteral("fits_memory")).toBool(true)) ++unfit;
+    if (unfit > 0) others = tr("<br><small>%n option(s) do not fit in memory.</small>", "", unfit);
+    return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) +
+           tr("<table>"
+              "<tr><td>Per step</td><td><b>%1</b> (predicted; %2 measured here)</td></tr>"
+              "<tr><td>To finish</td><td><b>%3</b>, queue waits not included</td></tr>"
+              "<tr><td>Memory</td><td>%4 MiB per process</td></tr>"
+              "<tr><td>Jobs</td><td>%5; checkpoint every %6 steps</td></tr>"
+              "<tr><td>Confidence</td><td>%7</td></tr></table>")
+               .arg(stepTime(plan.value(QStringLiteral("predicted_step_s")).toDouble()),
+                    stepTime(plan.value(QStringLiteral("measured_step_s_here")).toDouble()),
+                    duration(plan.value(QStringLiteral("predicted_total_s")).toDouble()),
+                    locale.toString(plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0,
+                                    'f', 1),
+                    jobsText, locale.toString(plan.value(QStringLiteral("checkpoint_every_steps")).toDouble(), 'f', 0),
+                    plan.value(QStringLiteral("confidence")).toString().toHtmlEscaped()) +
+           others;
+}
+
+} // namespace diamond::ui
