@@ -105,7 +105,8 @@ private Q_SLOTS:
         const QJsonObject &doc = chain.plan->document;
         QCOMPARE(doc.value(QStringLiteral("partition")).toString(), QStringLiteral("short"));
         QCOMPARE(doc.value(QStringLiteral("time_limit_s")).toDouble(), 1800.0);
-        QVERIFY2(doc.value(QStringLiteral("jobs")).toInt() >= 4, qPrintable(QString::number(doc.value(QStringLiteral("jobs")).toInt())));
+        QVERIFY2(doc.value(QStringLiteral("jobs")).toInt() >= 4,
+                 qPrintable(QString::number(doc.value(QStringLiteral("jobs")).toInt())));
         const QJsonObject chainJson = doc.value(QStringLiteral("chain")).toObject();
         QVERIFY(chainJson.value(QStringLiteral("startup_s")).toDouble() > 0); // what the Gantt chart draws
         QVERIFY(chainJson.value(QStringLiteral("checkpoint_s")).toDouble() > 0);
