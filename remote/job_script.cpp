@@ -81,9 +81,9 @@ QString containerPrefix(const JobRequest &r) {
 }
 
 /// The part of a script after the directives: modules, environment, signal forwarding, engine, exit code.
-QString scriptBody(const JobRequest &r, const QString &launch) {
+/// Modules, environment and the work folder: what every engine command on the cluster starts with.
+QString environmentPreamble(const JobRequest &r) {
     QString s;
-    s += QStringLiteral("\nset -u\n");
     if (!r.modules.isEmpty()) {
         s += QStringLiteral("if ! command -v module >/dev/null 2>&1; then\n"
                             "  for f in /etc/profile.d/lmod.sh /etc/profile.d/modules.sh "
@@ -97,6 +97,13 @@ QString scriptBody(const JobRequest &r, const QString &launch) {
     if (!r.workDir.isEmpty())
         s += QStringLiteral("cd %1 || { echo \"diamond: cannot enter the work folder\" >&2; exit 1; }\n")
                  .arg(shellWord(r.workDir));
+    return s;
+}
+
+QString scriptBody(const JobRequest &r, const QString &launch) {
+    QString s;
+    s += QStringLiteral("\nset -u\n");
+    s += environmentPreamble(r);
     if (!r.previousExitFile.isEmpty()) {
         const QString own = r.exitFile.isEmpty()
                                 ? QStringLiteral(":")
@@ -335,12 +342,14 @@ QString validateJobRequest(const JobRequest &r, SchedulerKind scheduler) {
         return tr("signal_seconds: %1 s is not shorter than the time limit (%2 min)")
             .arg(r.signalSeconds)
             .arg(r.timeLimitMinutes);
+    // A training engine needs its spec and config; calibration (a job step) only its folder.
+    const bool trains = r.engine.mode != EngineCommand::Mode::Calibrate;
     for (const auto &[field, path, required] :
          {std::tuple{"work_dir", r.workDir, true}, std::tuple{"output", r.outputPath, true},
           std::tuple{"error", r.errorPath, false}, std::tuple{"exit_file", r.exitFile, false},
           std::tuple{"previous_exit_file", r.previousExitFile, false},
-          std::tuple{"engine.run_dir", r.engine.runDir, true}, std::tuple{"engine.spec", r.engine.specPath, true},
-          std::tuple{"engine.config", r.engine.configPath, true}})
+          std::tuple{"engine.run_dir", r.engine.runDir, true}, std::tuple{"engine.spec", r.engine.specPath, trains},
+          std::tuple{"engine.config", r.engine.configPath, trains}})
         if (const QString problem = checkPath(QLatin1String(field), path, required); !problem.isEmpty()) return problem;
     if (r.engine.enginePath.isEmpty()) return tr("engine.path: is required");
     if (!r.array.isEmpty() && !arrayRe.match(r.array).hasMatch())
@@ -409,6 +418,29 @@ QString renderSlurmScript(const JobRequest &r, QString *error) {
     if (r.cpusPerTask > 0) launch += QStringLiteral(" --cpus-per-task=%1").arg(r.cpusPerTask);
     launch += QLatin1Char(' ') + engineCommandLine(r);
     return s + scriptBody(r, launch);
+}
+
+QString renderSlurmStepCommand(const JobRequest &r, QString *error) {
+    JobRequest checked = r; // a job step writes to the command's output, not to a file
+    if (checked.outputPath.isEmpty()) checked.outputPath = r.workDir + QStringLiteral("/step.out");
+    *error = validateJobRequest(checked, SchedulerKind::Slurm);
+    if (error->isEmpty() && (r.nodes != 1 || r.tasksPerNode != 1))
+        *error = tr("nodes, tasks_per_node: a job step command runs one task on one node");
+    if (!error->isEmpty()) return {};
+    QStringList srun{QStringLiteral("srun"), QStringLiteral("--job-name=%1").arg(shellWord(r.jobName)),
+                     QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1")};
+    if (!r.partition.isEmpty()) srun << QStringLiteral("--partition=%1").arg(shellWord(r.partition));
+    if (!r.account.isEmpty()) srun << QStringLiteral("--account=%1").arg(shellWord(r.account));
+    if (!r.qos.isEmpty()) srun << QStringLiteral("--qos=%1").arg(shellWord(r.qos));
+    if (r.cpusPerTask > 0) srun << QStringLiteral("--cpus-per-task=%1").arg(r.cpusPerTask);
+    if (!r.memory.isEmpty()) srun << QStringLiteral("--mem=%1").arg(shellWord(r.memory));
+    if (r.timeLimitMinutes > 0) srun << QStringLiteral("--time=%1").arg(slurmDuration(r.timeLimitMinutes));
+    QString s = QStringLiteral("set -u\n");
+    if (!r.workDir.isEmpty()) s += QStringLiteral("mkdir -p %1 || exit 1\n").arg(shellWord(r.workDir));
+    s += environmentPreamble(r);
+    s += srun.join(QLatin1Char(' ')) + QLatin1Char(' ') + containerPrefix(r) + shellWords(r.engine.commandLine()) +
+         QLatin1Char('\n');
+    return s;
 }
 
 QString renderPbsScript(const JobRequest &r, QString *error) {

@@ -98,6 +98,11 @@ QString engineCommandLine(const JobRequest &request, int nproc = 1);
 
 /// An sbatch script; empty with *error (naming the field) when the request is invalid.
 QString renderSlurmScript(const JobRequest &request, QString *error);
+/// A shell command for a login node that runs `request.engine` as it is (any mode, e.g. calibrate) as one blocking
+/// `srun` job step: one task on one node, with the request's partition, account, qos, cpus_per_task, memory and
+/// time limit, after its modules, environment and work folder (created); the engine's output is the command's.
+/// Empty with *error (naming the field) when the request is invalid or asks for more than one task.
+QString renderSlurmStepCommand(const JobRequest &request, QString *error);
 /// A qsub script for PBS Pro; empty with *error when invalid (PBS jobs use one node).
 QString renderPbsScript(const JobRequest &request, QString *error);
 

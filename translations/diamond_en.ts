@@ -548,6 +548,26 @@
         <source>No option fits: %1</source>
         <translation>No option fits: %1</translation>
     </message>
+    <message>
+        <source>Calibrating &quot;%1&quot; needs Slurm (it runs one srun job step); this cluster uses %2.</source>
+        <translation>Calibrating "%1" needs Slurm (it runs one srun job step); this cluster uses %2.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a partition name (letters, digits, &apos;_&apos; and &apos;-&apos;).</source>
+        <translation>"%1" is not a partition name (letters, digits, '_' and '-').</translation>
+    </message>
+    <message>
+        <source>Calibration on &quot;%1&quot; failed (exit %2): %3</source>
+        <translation>Calibration on "%1" failed (exit %2): %3</translation>
+    </message>
+    <message>
+        <source>Calibration on &quot;%1&quot; printed more than 1 MiB.</source>
+        <translation>Calibration on "%1" printed more than 1 MiB.</translation>
+    </message>
+    <message>
+        <source>Calibration on &quot;%1&quot; printed no profile: %2</source>
+        <translation>Calibration on "%1" printed no profile: %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -632,6 +652,10 @@
     <message>
         <source>Running the checks on %1…</source>
         <translation>Running the checks on %1…</translation>
+    </message>
+    <message>
+        <source>Calibrating a node of %1…</source>
+        <translation>Calibrating a node of %1…</translation>
     </message>
 </context>
 <context>
@@ -2338,6 +2362,10 @@
         <source>chain_jobs: %1 is not from 1 to %2</source>
         <translation>chain_jobs: %1 is not from 1 to %2</translation>
     </message>
+    <message>
+        <source>nodes, tasks_per_node: a job step command runs one task on one node</source>
+        <translation>nodes, tasks_per_node: a job step command runs one task on one node</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::ClusterProfile</name>
@@ -2888,6 +2916,42 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>%1 (modified)</source>
         <translation>%1 (modified)</translation>
+    </message>
+    <message>
+        <source>Save the profile before calibrating it.</source>
+        <translation>Save the profile before calibrating it.</translation>
+    </message>
+    <message>
+        <source>Calibration runs as a Slurm job step; this cluster&apos;s scheduler is not Slurm.</source>
+        <translation>Calibration runs as a Slurm job step; this cluster's scheduler is not Slurm.</translation>
+    </message>
+    <message>
+        <source>Calibrating a node of %1&apos;s default partition…</source>
+        <translation>Calibrating a node of %1's default partition…</translation>
+    </message>
+    <message>
+        <source>Calibrating a node of partition %1…</source>
+        <translation>Calibrating a node of partition %1…</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>Calibration failed: %1</translation>
+    </message>
+    <message>
+        <source>Calibrated node %1 in %2 s; plans for this cluster now use it (saved as %3).</source>
+        <translation>Calibrated node %1 in %2 s; plans for this cluster now use it (saved as %3).</translation>
+    </message>
+    <message>
+        <source>The calibration could not be saved: %1</source>
+        <translation>The calibration could not be saved: %1</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>Calibrate</translation>
+    </message>
+    <message>
+        <source>Measure a node of the selected partition (a short srun job, about a minute) so that plans predict step times there</source>
+        <translation>Measure a node of the selected partition (a short srun job, about a minute) so that plans predict step times there</translation>
     </message>
 </context>
 <context>

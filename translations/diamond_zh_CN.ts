@@ -548,6 +548,26 @@
         <source>No option fits: %1</source>
         <translation>没有可行的方案：%1</translation>
     </message>
+    <message>
+        <source>Calibrating &quot;%1&quot; needs Slurm (it runs one srun job step); this cluster uses %2.</source>
+        <translation>校准“%1”需要 Slurm（它以一个 srun 作业步运行）；此集群使用 %2。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a partition name (letters, digits, &apos;_&apos; and &apos;-&apos;).</source>
+        <translation>“%1”不是分区名（只能包含字母、数字、“_”和“-”）。</translation>
+    </message>
+    <message>
+        <source>Calibration on &quot;%1&quot; failed (exit %2): %3</source>
+        <translation>在“%1”上校准失败（退出码 %2）：%3</translation>
+    </message>
+    <message>
+        <source>Calibration on &quot;%1&quot; printed more than 1 MiB.</source>
+        <translation>在“%1”上的校准输出超过 1 MiB。</translation>
+    </message>
+    <message>
+        <source>Calibration on &quot;%1&quot; printed no profile: %2</source>
+        <translation>在“%1”上的校准没有输出设备配置：%2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -632,6 +652,10 @@
     <message>
         <source>Running the checks on %1…</source>
         <translation>正在 %1 上运行检查…</translation>
+    </message>
+    <message>
+        <source>Calibrating a node of %1…</source>
+        <translation>正在校准 %1 的一个节点…</translation>
     </message>
 </context>
 <context>
@@ -2338,6 +2362,10 @@
         <source>chain_jobs: %1 is not from 1 to %2</source>
         <translation>chain_jobs：%1 不在 1 到 %2 之间</translation>
     </message>
+    <message>
+        <source>nodes, tasks_per_node: a job step command runs one task on one node</source>
+        <translation>nodes, tasks_per_node：作业步命令只在一个节点上运行一个任务</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::ClusterProfile</name>
@@ -2888,6 +2916,42 @@ Runs already sent to it are kept.</source>
     <message>
         <source>%1 (modified)</source>
         <translation>%1（已修改）</translation>
+    </message>
+    <message>
+        <source>Save the profile before calibrating it.</source>
+        <translation>请先保存配置再进行校准。</translation>
+    </message>
+    <message>
+        <source>Calibration runs as a Slurm job step; this cluster&apos;s scheduler is not Slurm.</source>
+        <translation>校准以 Slurm 作业步运行；此集群的调度器不是 Slurm。</translation>
+    </message>
+    <message>
+        <source>Calibrating a node of %1&apos;s default partition…</source>
+        <translation>正在校准 %1 默认分区的一个节点…</translation>
+    </message>
+    <message>
+        <source>Calibrating a node of partition %1…</source>
+        <translation>正在校准分区 %1 的一个节点…</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>校准失败：%1</translation>
+    </message>
+    <message>
+        <source>Calibrated node %1 in %2 s; plans for this cluster now use it (saved as %3).</source>
+        <translation>已在 %2 秒内校准节点 %1；此集群的计划现在会使用它（保存为 %3）。</translation>
+    </message>
+    <message>
+        <source>The calibration could not be saved: %1</source>
+        <translation>无法保存校准结果：%1</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>Measure a node of the selected partition (a short srun job, about a minute) so that plans predict step times there</source>
+        <translation>测量所选分区的一个节点（一个简短的 srun 作业，约一分钟），让计划能预测那里的每步耗时</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "app/data/dataset_store.h"
 #include "app/gallery/model_package.h"
+#include "app/plan/cluster_calibration.h"
 #include "app/plan/run_recommender.h"
 #include "app/run/run_service.h"
 #include "app/workspace/app_info.h"
@@ -106,6 +107,13 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
         return copy.isEmpty() ? QString() : app::DatasetStore::dataPathIn(copy, *version, {});
     });
     connect(clusters_, &ClusterManagerPage::profilesChanged, runSetup_, &RunSetupPage::setClusterTargets);
+    clusters_->setCalibrationSaver([this](const QString &cluster, const QString &partition, const QJsonObject &profile,
+                                          QString *error) -> QStringList {
+        if (!workspace_) return *error = tr("No workspace is open."), QStringList();
+        const QStringList saved = app::saveClusterCalibration(*workspace_, cluster, partition, profile, error);
+        if (!saved.isEmpty()) runSetup_->refreshPlan();
+        return saved;
+    });
     recommender_ = new app::RunRecommender(this);
     runSetup_->setRecommender([this](const QJsonObject &spec, const QJsonObject &config, const QJsonObject &dryRun,
                                      const QString &target, int threads) {

@@ -1,11 +1,12 @@
-// diamondctl cluster add|list|show|remove|test|probe: cluster profiles of the workspace (app/cluster_store.h),
-// their connection test and partition probe (over SSH, or on this machine for host "local").
+// diamondctl cluster add|list|show|remove|test|probe|calibrate: cluster profiles of the workspace
+// (app/cluster_store.h), their connection test and partition probe (over SSH, or on this machine for host "local").
 #include "cli.h"
 #include "terminal_prompter.h"
 
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_link.h"
 #include "app/cluster/cluster_store.h"
+#include "app/plan/cluster_calibration.h"
 #include "app/workspace/workspace.h"
 #include "remote/scheduler.h"
 
@@ -33,6 +34,8 @@ QString clusterUsage() {
               "  diamondctl cluster remove NAME\n"
               "  diamondctl cluster test NAME [--json]       connection, scheduler, scratch folder, engine\n"
               "  diamondctl cluster probe NAME [--save] [--json]   partitions from sinfo/scontrol (qstat -Qf)\n"
+              "  diamondctl cluster calibrate NAME [--partition P] [--json]\n"
+              "                                          measure a node's speed (a short srun job) for the planner\n"
               "HOST \"local\" means this computer (no SSH).\n");
 }
 
@@ -118,6 +121,44 @@ int add(const CommandOptions &o, app::ClusterStore &store, Io &io) {
     return kOk;
 }
 
+/// `cluster calibrate`: app/plan/cluster_calibration.h.
+int calibrate(app::ClusterLink &link, const remote::ClusterProfile &profile, const CommandOptions &o,
+              app::Workspace &ws, Io &io) {
+    const QString partition = o.values.value(QStringLiteral("--partition"));
+    QString error;
+    if (app::clusterCalibrationCommand(profile, partition, &error).isEmpty())
+        return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    if (!o.json)
+        io.err << tr("Calibrating a node of %1 (a job step of up to 10 minutes; about 10 s once it runs)…\n")
+                      .arg(partition.isEmpty() ? profile.name : profile.name + QStringLiteral(" › ") + partition);
+    std::optional<QJsonObject> measured;
+    app::runAndWait(link, [&] {
+        if (remote::CommandRunner *runner = link.runner(&error))
+            measured = app::runClusterCalibration(*runner, profile, partition, &error);
+    });
+    if (!measured) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    const QStringList saved = app::saveClusterCalibration(ws, profile.name, partition, *measured, &error);
+    if (saved.isEmpty()) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    if (o.json) {
+        printJson(io, {{QStringLiteral("cluster"), profile.name},
+                       {QStringLiteral("partition"), partition},
+                       {QStringLiteral("saved_as"), QJsonArray::fromStringList(saved)},
+                       {QStringLiteral("profile"), *measured}});
+        return kOk;
+    }
+    double bestGflops = 0;
+    for (const QJsonValue &v : measured->value(QStringLiteral("linear")).toArray())
+        bestGflops = std::max(bestGflops, v.toObject().value(QStringLiteral("gflops")).toDouble());
+    io.out << tr("Node %1 (%2, %3 thread(s) per rank): up to %4 GFLOP/s in Linear layers, calibrated in %5 s.\n")
+                  .arg(measured->value(QStringLiteral("host")).toString(),
+                       measured->value(QStringLiteral("cpu")).toString(),
+                       QString::number(measured->value(QStringLiteral("threads")).toInt()))
+                  .arg(bestGflops, 0, 'f', 1)
+                  .arg(measured->value(QStringLiteral("calibration_seconds")).toDouble(), 0, 'f', 1);
+    io.out << tr("Saved as device profile(s): %1\n").arg(saved.join(QStringLiteral(", ")));
+    return kOk;
+}
+
 } // namespace
 
 int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) {
@@ -126,8 +167,9 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
         return args.isEmpty() ? kUsage : kOk;
     }
     const QString sub = args.first();
-    static const QStringList known{QStringLiteral("add"),    QStringLiteral("list"), QStringLiteral("show"),
-                                   QStringLiteral("remove"), QStringLiteral("test"), QStringLiteral("probe")};
+    static const QStringList known{QStringLiteral("add"),      QStringLiteral("list"), QStringLiteral("show"),
+                                   QStringLiteral("remove"),   QStringLiteral("test"), QStringLiteral("probe"),
+                                   QStringLiteral("calibrate")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown cluster command '%1'\n").arg(sub) << clusterUsage();
         return kUsage;
@@ -139,7 +181,8 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
                           QStringLiteral("--scheduler"), QStringLiteral("--account"),     QStringLiteral("--scratch"),
                           QStringLiteral("--engine"),    QStringLiteral("--modules"),     QStringLiteral("--container"),
                           QStringLiteral("--identity"),  QStringLiteral("--known-hosts"), QStringLiteral("--from-json")}
-            : QStringList{};
+        : sub == QLatin1String("calibrate") ? QStringList{QStringLiteral("--partition")}
+                                            : QStringList{};
     const QStringList flags = sub == QLatin1String("probe") ? QStringList{QStringLiteral("--save")} : QStringList{};
     if (!parseOptions(args.mid(1), valued, flags, &o, io)) return kUsage;
     if (args.contains(QStringLiteral("--help"))) {
@@ -214,6 +257,7 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
                 io, {{QStringLiteral("cluster"), name}, {QStringLiteral("ok"), allOk}, {QStringLiteral("checks"), a}});
         return allOk ? kOk : kFailed;
     }
+    if (sub == QLatin1String("calibrate")) return calibrate(*link, *profile, o, ws, io);
     // probe
     QString error;
     std::optional<QList<remote::PartitionInfo>> partitions;

@@ -1,5 +1,6 @@
 #include "app/cluster/cluster_client.h"
 
+#include "app/plan/cluster_calibration.h"
 #include "remote/command_runner.h"
 
 namespace diamond::app {
@@ -7,6 +8,7 @@ namespace diamond::app {
 ClusterClient::ClusterClient(ClusterLinks *links, QObject *parent) : QObject(parent), links_(links) {
     qRegisterMetaType<ClusterTestResult>();
     qRegisterMetaType<ClusterProbeResult>();
+    qRegisterMetaType<ClusterCalibrationResult>();
     qRegisterMetaType<ClusterQueueResult>();
 }
 
@@ -94,6 +96,20 @@ int ClusterClient::fetchQueue(const remote::ClusterProfile &profile) {
         }
         result.error = result.ok ? QString() : error;
         reply.finish([id, result](ClusterClient *c) { Q_EMIT c->queueFinished(id, result); });
+    });
+}
+
+int ClusterClient::calibrate(const remote::ClusterProfile &profile, const QString &partition) {
+    return post(profile, [profile, partition](ClusterLink &link, int id, const Reply &reply) {
+        ClusterCalibrationResult result;
+        result.partition = partition;
+        reply.progress(id, tr("Calibrating a node of %1…").arg(partition.isEmpty() ? profile.name : partition));
+        if (remote::CommandRunner *runner = link.runner(&result.error))
+            if (auto measured = runClusterCalibration(*runner, profile, partition, &result.error)) {
+                result.ok = true;
+                result.profile = *measured;
+            }
+        reply.finish([id, result](ClusterClient *c) { Q_EMIT c->calibrateFinished(id, result); });
     });
 }
 

@@ -9,6 +9,7 @@
 #include "remote/cluster_profile.h"
 #include "remote/scheduler.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QObject>
@@ -34,6 +35,13 @@ struct ClusterProbeResult {
     QString error;
 };
 
+struct ClusterCalibrationResult {
+    bool ok = false;
+    QString partition;   ///< as asked (empty: the default)
+    QJsonObject profile; ///< the device profile measured there (app/plan/cluster_calibration.h)
+    QString error;
+};
+
 struct ClusterQueueResult {
     bool ok = false;
     QList<remote::JobStatus> jobs; ///< the connected user's queued and running jobs
@@ -51,6 +59,8 @@ public:
     int testConnection(const remote::ClusterProfile &profile);
     /// Partitions from the profile's scheduler (sinfo / scontrol, qstat -Qf).
     int probe(const remote::ClusterProfile &profile);
+    /// Measures a node of `partition` (empty: the default) with a short job step: cluster_calibration.h.
+    int calibrate(const remote::ClusterProfile &profile, const QString &partition);
     /// The connected user's jobs from the profile's scheduler (squeue, qstat).
     int fetchQueue(const remote::ClusterProfile &profile);
     int cancelJob(const remote::ClusterProfile &profile, const QString &jobId);
@@ -66,6 +76,7 @@ Q_SIGNALS:
     void testFinished(int requestId, const diamond::app::ClusterTestResult &result);
     void probeFinished(int requestId, const diamond::app::ClusterProbeResult &result);
     void queueFinished(int requestId, const diamond::app::ClusterQueueResult &result);
+    void calibrateFinished(int requestId, const diamond::app::ClusterCalibrationResult &result);
     void cancelFinished(int requestId, bool ok, const QString &error);
 
 private:
@@ -91,3 +102,4 @@ private:
 Q_DECLARE_METATYPE(diamond::app::ClusterTestResult)
 Q_DECLARE_METATYPE(diamond::app::ClusterProbeResult)
 Q_DECLARE_METATYPE(diamond::app::ClusterQueueResult)
+Q_DECLARE_METATYPE(diamond::app::ClusterCalibrationResult)

@@ -43,6 +43,36 @@ std::optional<DeviceProfile> DeviceProfileStore::load(const QString &name, QStri
     return profile;
 }
 
+const DeviceProfile &TargetProfiles::of(const QString &partition, QString *name) const {
+    const auto it = partitions.constFind(partition);
+    if (it != partitions.constEnd()) {
+        *name = baseName + QLatin1Char('.') + partition;
+        return *it;
+    }
+    *name = baseName;
+    return *base;
+}
+
+TargetProfiles DeviceProfileStore::forTarget(const std::optional<remote::ClusterProfile> &cluster,
+                                             QString *error) const {
+    TargetProfiles t;
+    QString ignored;
+    if (cluster) {
+        t.base = load(cluster->name, &ignored);
+        if (t.base) t.baseName = cluster->name;
+        for (const remote::PartitionInfo &p : cluster->partitions)
+            if (QFile::exists(pathOf(cluster->name + QLatin1Char('.') + p.name)))
+                if (auto own = load(cluster->name + QLatin1Char('.') + p.name, &ignored))
+                    t.partitions.insert(p.name, *own);
+    }
+    if (!t.base) {
+        t.base = load(QLatin1String(kThisComputer), error);
+        t.baseName = QLatin1String(kThisComputer);
+    }
+    if (!t.base) t.partitions.clear(); // every profile is read through the base's name
+    return t;
+}
+
 bool DeviceProfileStore::save(const QString &name, const QJsonObject &profile, QString *error) {
     const QString path = pathOf(name);
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) return *error = tr("Cannot create %1.").arg(path), false;

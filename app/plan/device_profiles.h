@@ -4,11 +4,23 @@
 #pragma once
 
 #include "app/plan/perf_model.h"
+#include "remote/cluster_profile.h"
 #include "remote/engine_command.h"
+
+#include <QMap>
 
 namespace diamond::app {
 
 class Workspace;
+
+/// The profiles a plan for one target uses (DeviceProfileStore::forTarget).
+struct TargetProfiles {
+    std::optional<DeviceProfile> base;       ///< the cluster's, else this computer's; none before the first calibration
+    QString baseName;                        ///< its name ("this-computer" or the cluster's)
+    QMap<QString, DeviceProfile> partitions; ///< partitions calibrated on their own ("<cluster>.<partition>")
+    /// The profile for `partition` and its name: the partition's own, else the base.
+    const DeviceProfile &of(const QString &partition, QString *name) const;
+};
 
 class DeviceProfileStore {
 public:
@@ -19,6 +31,9 @@ public:
     QString pathOf(const QString &name) const;
     /// nullopt with *error when there is none or it is unreadable (the error says which).
     std::optional<DeviceProfile> load(const QString &name, QString *error) const;
+    /// For a cluster: "<cluster>.<partition>" for every partition calibrated on its own, and "<cluster>" (else this
+    /// computer's) as the base; for this computer (nullopt): this computer's. *error says why base is missing.
+    TargetProfiles forTarget(const std::optional<remote::ClusterProfile> &cluster, QString *error) const;
     /// Writes the profile atomically; false with *error.
     bool save(const QString &name, const QJsonObject &profile, QString *error);
     /// Runs `enginePath calibrate --dir <profiles folder>` and saves its profile as this computer's. Blocking (about 5

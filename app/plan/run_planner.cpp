@@ -73,35 +73,31 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
         cluster = clusters.profile(target);
         if (!cluster) return *error = clusters.errorString(), std::nullopt;
     }
-    // The device profile: the cluster's when calibrated there, else this computer's (calibrated now if need be).
+    // The device profiles: the partition's or the cluster's when calibrated there, else this computer's
+    // (calibrated now if need be).
     DeviceProfileStore profiles(ws);
-    std::optional<DeviceProfile> profile;
-    QString profileName = QLatin1String(DeviceProfileStore::kThisComputer);
-    if (cluster) {
-        profile = profiles.load(target, error);
-        if (profile) profileName = target;
-    }
-    if (!profile) profile = profiles.load(profileName, error);
-    if (!profile) {
+    TargetProfiles chosen = profiles.forTarget(cluster, error);
+    if (!chosen.base) {
         if (calibrating_) calibrating_();
-        profile = profiles.calibrateThisComputer(LocalExecutor::defaultEnginePath(), error);
-        if (!profile) return std::nullopt;
+        chosen.base = profiles.calibrateThisComputer(LocalExecutor::defaultEnginePath(), error);
+        if (!chosen.base) return std::nullopt;
+        chosen.baseName = QLatin1String(DeviceProfileStore::kThisComputer);
     }
 
-    const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : profile->threads, error);
+    const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : chosen.base->threads, error);
     if (!plan) return std::nullopt;
-    return recommendRun(request, *profile, profileName, cluster, *plan, error);
+    return recommendRun(request, chosen, cluster, *plan, error);
 }
 
-std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceProfile &deviceProfile,
-                                    const QString &profileName, const std::optional<remote::ClusterProfile> &cluster,
-                                    const QJsonObject &dryRunPlan, QString *error) {
+std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
+                                    const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
+                                    QString *error) {
     const QJsonObject &spec = request.spec;
     const QJsonObject &config = request.config;
     const QString &target = request.target;
     const int fixedRanks = request.fixedRanks;
     const int threads = request.threads;
-    const DeviceProfile *profile = &deviceProfile;
+    if (!profiles.base) return *error = QStringLiteral("no device profile"), std::nullopt;
     const QJsonObject *plan = &dryRunPlan;
     const qint64 steps = plan->value(QStringLiteral("steps")).toInteger();
     const QJsonObject optimizerConfig = config.value(QStringLiteral("optimizer")).toObject();
@@ -128,14 +124,18 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceP
         for (const remote::PartitionInfo &p : cluster->partitions)
             if (only.isEmpty() || p.name == only)
                 places.append({p.name, p.maxWalltimeMinutes, p.memoryMb * 1024 * 1024, p.cpusPerNode});
-        if (places.isEmpty()) places.append({only, 0, 0, profile->threads});
+        if (places.isEmpty()) places.append({only, 0, 0, profiles.base->threads});
     }
     QJsonArray options;
     QJsonObject best;
     double bestFinish = 0;
     StepPrediction bestPrediction;
     JobChainPlan bestChain;
+    QString bestProfileName;
+    const DeviceProfile *bestProfile = &*profiles.base;
     for (const Place &place : places) {
+        QString profileName;
+        const DeviceProfile *profile = &profiles.of(place.partition, &profileName);
         QList<int> counts{1}; // 1 first: the baseline of the scaling efficiency
         if (fixedRanks > 1) counts.append(fixedRanks);
         for (int ranks = 2; fixedRanks == 0 && ranks <= place.cores; ranks *= 2)
@@ -164,7 +164,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceP
                                {QStringLiteral("scaling_efficiency"), efficiency},
                                {QStringLiteral("predicted_peak_memory_bytes"), p.peakMemoryBytes},
                                {QStringLiteral("fits_memory"), fits},
-                               {QStringLiteral("predicted_finish_s"), chain.ok ? chain.predictedSeconds : -1.0}};
+                               {QStringLiteral("predicted_finish_s"), chain.ok ? chain.predictedSeconds : -1.0},
+                               {QStringLiteral("profile"), profileName}};
             if (!fits)
                 option.insert(QStringLiteral("reason"),
                               tr("needs %1 MiB, the node has %2 MiB")
@@ -183,6 +184,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceP
                 bestFinish = chain.predictedSeconds;
                 bestPrediction = p;
                 bestChain = chain;
+                bestProfileName = profileName;
+                bestProfile = profile;
             }
         }
     }
@@ -206,10 +209,10 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceP
                     {QStringLiteral("confidence"), bestPrediction.confidence},
                     {QStringLiteral("prediction"), bestPrediction.toJson()},
                     {QStringLiteral("chain"), bestChain.toJson()},
-                    {QStringLiteral("profile"), QJsonObject{{QStringLiteral("name"), profileName},
-                                                            {QStringLiteral("host"), profile->host},
-                                                            {QStringLiteral("measured_at"), profile->measuredAt},
-                                                            {QStringLiteral("threads"), profile->threads}}},
+                    {QStringLiteral("profile"), QJsonObject{{QStringLiteral("name"), bestProfileName},
+                                                            {QStringLiteral("host"), bestProfile->host},
+                                                            {QStringLiteral("measured_at"), bestProfile->measuredAt},
+                                                            {QStringLiteral("threads"), bestProfile->threads}}},
                     {QStringLiteral("options"), options}};
     RunPlan result;
     result.document = doc;

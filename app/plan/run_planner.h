@@ -4,6 +4,7 @@
 // `diamondctl run plan`, `run start --plan auto` and the other front ends.
 #pragma once
 
+#include "app/plan/device_profiles.h"
 #include "app/plan/job_chain.h"
 #include "app/plan/perf_model.h"
 #include "remote/cluster_profile.h"
@@ -55,9 +56,10 @@ private:
 /// The recommendation itself, without I/O: the options (this computer, or each of the cluster's partitions, × 1, 2,
 /// 4 … processes) ranked by predicted time to finish, from the device profile and the engine's dry run (`dryRunPlan`:
 /// its "steps" and "seconds_per_step"). Fast (milliseconds): the desktop app calls it on the GUI thread.
-std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const DeviceProfile &profile,
-                                    const QString &profileName, const std::optional<remote::ClusterProfile> &cluster,
-                                    const QJsonObject &dryRunPlan, QString *error);
+/// `profiles.base` must be set; a partition with a profile of its own is predicted with it.
+std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
+                                    const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
+                                    QString *error);
 
 /// The job resources that carry out `plan` on a cluster (execution["job"]): partition, tasks_per_node (ranks),
 /// time_limit_minutes, signal_seconds and chain_jobs. Keys of `overrides` (the user's own --job) win.

@@ -40,16 +40,9 @@ RunRecommender::Recommendation RunRecommender::recommend(const RunPlanRequest &r
         cluster = clusters.profile(request.target);
         if (!cluster) return r.error = clusters.errorString(), r;
     }
-    DeviceProfileStore profiles(*ws_);
     QString error;
-    std::optional<DeviceProfile> profile;
-    QString profileName = QLatin1String(DeviceProfileStore::kThisComputer);
-    if (cluster) {
-        profile = profiles.load(request.target, &error);
-        if (profile) profileName = request.target;
-    }
-    if (!profile) profile = profiles.load(profileName, &error);
-    if (!profile) {
+    const TargetProfiles profiles = DeviceProfileStore(*ws_).forTarget(cluster, &error);
+    if (!profiles.base) {
         if (!calibrationError_.isEmpty()) return r.error = calibrationError_, r;
         startCalibration();
         r.calibrating = calibration_ != nullptr;
@@ -57,7 +50,7 @@ RunRecommender::Recommendation RunRecommender::recommend(const RunPlanRequest &r
             r.calibrating ? tr("Measuring this computer's speed for the first time (about 10 s)…") : calibrationError_;
         return r;
     }
-    r.plan = recommendRun(request, *profile, profileName, cluster, dryRun, &r.error);
+    r.plan = recommendRun(request, profiles, cluster, dryRun, &r.error);
     return r;
 }
 

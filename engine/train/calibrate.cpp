@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -378,6 +379,8 @@ int runCalibrate(int argc, char **argv) {
                     {"quick", o.quick}};
     char host[256] = {0};
     if (::gethostname(host, sizeof host - 1) == 0) profile["host"] = host;
+    for (const char *job : {"SLURM_JOB_ID", "PBS_JOBID"}) // calibrated as a cluster job (diamondctl cluster calibrate)
+        if (const char *id = std::getenv(job); id && *id) profile["scheduler_job"] = std::string(id).substr(0, 64);
     profile["linear"] = linearProbes(o, device);
     profile["conv2d"] = convolutionProbes(o, device);
     profile["elementwise"] = elementwiseProbe(o, device);

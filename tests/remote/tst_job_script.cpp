@@ -150,6 +150,50 @@ private Q_SLOTS:
         checkSyntax(s);
     }
 
+    // A calibration as one blocking job step (diamondctl cluster calibrate): srun with the request's resources, the
+    // engine's own mode and arguments, modules and environment before it, the work folder created; no spec needed;
+    // more than one task is refused.
+    void slurmStepCommand() {
+        JobRequest r = request();
+        r.jobName = QStringLiteral("diamond-calibrate");
+        r.nodes = 1;
+        r.tasksPerNode = 1;
+        r.gpusPerNode = 0;
+        r.timeLimitMinutes = 10;
+        r.outputPath.clear();
+        r.engine.mode = EngineCommand::Mode::Calibrate;
+        r.engine.specPath.clear();
+        r.engine.configPath.clear();
+        r.engine.nproc = 2;
+        r.engine.threads = 0;
+        QString error;
+        const QString s = renderSlurmStepCommand(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(s.contains(QLatin1String("mkdir -p '/scratch/alice/my runs/7' || exit 1")));
+        QVERIFY(s.contains(QLatin1String("module load cuda/12.1 nccl")));
+        QVERIFY(s.contains(QLatin1String("export NOTE='it'\\''s quoted'")));
+        QVERIFY2(s.contains(QLatin1String("srun --job-name=diamond-calibrate --nodes=1 --ntasks=1 --partition=gpu "
+                                          "--account=proj42 --cpus-per-task=8 --mem=64G --time=00:10:00 "
+                                          "/opt/diamond/bin/diamond-train calibrate --dir '/scratch/alice/my runs/7' "
+                                          "--nproc 2")),
+                 qPrintable(s));
+        QVERIFY(s.indexOf(QLatin1String("module load")) < s.indexOf(QLatin1String("srun")));
+        QVERIFY(!s.contains(QLatin1String("#SBATCH")));
+        checkSyntax(s);
+
+        r.container = {ContainerRuntime::Apptainer, QStringLiteral("/images/diamond.sif"), {}};
+        QVERIFY(renderSlurmStepCommand(r, &error).contains(
+            QLatin1String("--time=00:10:00 apptainer exec --bind '/scratch/alice/my runs/7' /images/diamond.sif "
+                          "/opt/diamond/bin/diamond-train calibrate")));
+        r.tasksPerNode = 2;
+        QVERIFY(renderSlurmStepCommand(r, &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("one task")), qPrintable(error));
+        r.tasksPerNode = 1;
+        r.engine.mode = EngineCommand::Mode::Train; // a training step still needs its spec
+        QVERIFY(renderSlurmStepCommand(r, &error).isEmpty());
+        QVERIFY2(error.startsWith(QLatin1String("engine.spec")), qPrintable(error));
+    }
+
     void pbs() {
         JobRequest r = request();
         r.nodes = 1;

@@ -4,6 +4,7 @@
 // one); Stop in the run monitor cancels the job (gone from squeue within 15 s) and the run ends cancelled. The run
 // set-up asks for a chain of 3 jobs: all 3 are queued at once, followed after the restart, and Stop removes all.
 #include "common/cluster_runs.h"
+#include "ui/cluster/cluster_manager_page.h"
 #include "ui/main_window.h"
 
 #include "app/cluster/cluster_job_store.h"
@@ -21,6 +22,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -72,8 +74,7 @@ private Q_SLOTS:
             lc.partitions = {partition};
             QVERIFY(app::ClusterStore(ws).add(lc));
         }
-        const QString blockerId = runs_->blockNode();
-        QVERIFY(!blockerId.isEmpty());
+        QString blockerId;
 
         qint64 runId = 0;
         QString jobId;
@@ -82,6 +83,28 @@ private Q_SLOTS:
             window.resize(1500, 950);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
+            // Clusters ▸ the partition ▸ Calibrate: a short job step measures the node; plans then use it.
+            window.action(QStringLiteral("showClusters"))->trigger();
+            auto *clusters = window.findChild<ui::ClusterManagerPage *>();
+            QVERIFY(clusters && clusters->isVisible());
+            QVERIFY(clusters->selectProfile(QStringLiteral("lc")));
+            auto *partitions = clusters->findChild<QTableView *>(QStringLiteral("partitions"));
+            QVERIFY(partitions && partitions->model()->rowCount() == 1);
+            partitions->setCurrentIndex(partitions->model()->index(0, 0));
+            QSignalSpy calibrated(clusters, &ui::ClusterManagerPage::calibrateFinished);
+            QTest::mouseClick(clusters->calibrateButton(), Qt::LeftButton);
+            QVERIFY(!clusters->calibrateButton()->isEnabled()); // the window stays usable; the button waits
+            QVERIFY(calibrated.wait(180000));
+            const QString partitionProfile = QStringLiteral("lc.") + cluster_.partition();
+            QVERIFY2(calibrated.at(0).at(0).toBool(), qPrintable(clusters->statusText()));
+            QVERIFY2(clusters->statusText().contains(partitionProfile), qPrintable(clusters->statusText()));
+            QVERIFY(QFile::exists(folder + QStringLiteral("/device-profiles/") + partitionProfile +
+                                  QStringLiteral(".json")));
+            QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
+            QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/clusters-calibrated.png")));
+            blockerId = runs_->blockNode(); // from here on, the run's jobs wait in the queue
+            QVERIFY(!blockerId.isEmpty());
+
             window.action(QStringLiteral("showRunSetup"))->trigger();
             ui::RunSetupPage *setup = window.runSetup();
             QComboBox *target = nullptr;
@@ -99,6 +122,9 @@ private Q_SLOTS:
             const auto adviceSteps = [&] { return advice->plan().value(QStringLiteral("steps")).toInteger(); };
             QTRY_VERIFY_WITH_TIMEOUT(adviceSteps() > 0, 120000);
             QCOMPARE(advice->plan().value(QStringLiteral("target")).toString(), QStringLiteral("lc"));
+            QCOMPARE(
+                advice->plan().value(QStringLiteral("profile")).toObject().value(QStringLiteral("name")).toString(),
+                partitionProfile);
             const qint64 shortSteps = adviceSteps();
             setup->findChild<QSpinBox *>(QStringLiteral("samples"))->setValue(1000000);
             QTRY_VERIFY_WITH_TIMEOUT(adviceSteps() > 10 * shortSteps, 60000);

@@ -154,6 +154,50 @@ void ClusterManagerPage::onProbeFinished(int id, const app::ClusterProbeResult &
     Q_EMIT probeFinished(result.ok);
 }
 
+int ClusterManagerPage::calibrate() {
+    app::ClusterProfile p;
+    if (!validProfile(&p) || m_originalName.isEmpty() || m_modified) {
+        setStatus(tr("Save the profile before calibrating it."), true);
+        return 0;
+    }
+    if (p.scheduler != app::SchedulerKind::Slurm) {
+        setStatus(tr("Calibration runs as a Slurm job step; this cluster's scheduler is not Slurm."), true);
+        return 0;
+    }
+    const QModelIndex selected = m_partitionsView->currentIndex();
+    const QString partition =
+        selected.isValid() ? m_partitions->index(selected.row(), PartitionsModel::Name).data().toString() : QString();
+    m_calibrateRequest = m_client->calibrate(p, partition);
+    setStatus(partition.isEmpty() ? tr("Calibrating a node of %1's default partition…").arg(p.name)
+                                  : tr("Calibrating a node of partition %1…").arg(partition));
+    updateActions();
+    return m_calibrateRequest;
+}
+
+void ClusterManagerPage::onCalibrateFinished(int id, const app::ClusterCalibrationResult &result) {
+    if (id != m_calibrateRequest) return;
+    m_calibrateRequest = 0;
+    bool ok = result.ok;
+    if (!ok) {
+        setStatus(tr("Calibration failed: %1").arg(result.error), true);
+    } else {
+        QString error;
+        const QStringList saved = m_saveCalibration
+                                      ? m_saveCalibration(m_originalName, result.partition, result.profile, &error)
+                                      : QStringList();
+        ok = !saved.isEmpty();
+        if (ok)
+            setStatus(tr("Calibrated node %1 in %2 s; plans for this cluster now use it (saved as %3).")
+                          .arg(result.profile.value(QStringLiteral("host")).toString())
+                          .arg(result.profile.value(QStringLiteral("calibration_seconds")).toDouble(), 0, 'f', 1)
+                          .arg(saved.join(QStringLiteral(", "))));
+        else
+            setStatus(tr("The calibration could not be saved: %1").arg(error), true);
+    }
+    updateActions();
+    Q_EMIT calibrateFinished(ok);
+}
+
 int ClusterManagerPage::refreshQueue() {
     if (m_queueRequest) return 0;
     app::ClusterProfile p;

@@ -71,6 +71,7 @@ void ClusterManagerPage::connectClient() {
     connect(m_client, &app::ClusterClient::progress, this, [this](int, const QString &message) { setStatus(message); });
     connect(m_client, &app::ClusterClient::testFinished, this, &ClusterManagerPage::onTestFinished);
     connect(m_client, &app::ClusterClient::probeFinished, this, &ClusterManagerPage::onProbeFinished);
+    connect(m_client, &app::ClusterClient::calibrateFinished, this, &ClusterManagerPage::onCalibrateFinished);
     connect(m_client, &app::ClusterClient::queueFinished, this, &ClusterManagerPage::onQueueFinished);
     connect(m_client, &app::ClusterClient::cancelFinished, this, [this](int id, bool ok, const QString &error) {
         if (id != m_cancelRequest) return;
@@ -84,7 +85,7 @@ void ClusterManagerPage::connectClient() {
 
 void ClusterManagerPage::setLinks(app::ClusterLinks *links, SignInPrompter *prompter) {
     delete m_client; // requests in flight are dropped with it
-    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = 0;
+    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = 0;
     m_client = new app::ClusterClient(links ? links : m_ownLinks.get(), this);
     connectClient();
     if (m_prompter != m_ownPrompter) disconnect(m_prompter, nullptr, this, nullptr);
@@ -290,6 +291,11 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     pb->addWidget(m_removePartition);
     pb->addStretch(1);
     pb->addWidget(m_probeButton);
+    m_calibrateButton = new QPushButton(tr("Calibrate"));
+    m_calibrateButton->setObjectName(QStringLiteral("calibrateButton"));
+    m_calibrateButton->setToolTip(tr("Measure a node of the selected partition (a short srun job, about a minute) so "
+                                     "that plans predict step times there"));
+    pb->addWidget(m_calibrateButton);
     sv->addLayout(pb);
     connect(m_addPartition, &QPushButton::clicked, this, [this] {
         const int row = m_partitions->appendPartition();
@@ -298,6 +304,7 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     connect(m_removePartition, &QPushButton::clicked, this,
             [this] { m_partitions->removePartition(m_partitionsView->currentIndex().row()); });
     connect(m_probeButton, &QPushButton::clicked, this, [this] { probe(); });
+    connect(m_calibrateButton, &QPushButton::clicked, this, [this] { calibrate(); });
 
     auto *test = new QGroupBox(tr("Connection test"));
     auto *tv = new QVBoxLayout(test);
@@ -413,7 +420,7 @@ void ClusterManagerPage::onCurrentRowChanged(int row) {
 
 void ClusterManagerPage::showProfile(const app::ClusterProfile &p, const QString &originalName) {
     // Results of requests for the profile shown before are dropped when they arrive.
-    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = 0;
+    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = 0;
     m_refreshButton->setEnabled(true);
     m_loading = true;
     m_originalName = originalName;
@@ -645,10 +652,11 @@ void ClusterManagerPage::updateActions() {
     m_duplicateButton->setEnabled(true);
     m_saveButton->setEnabled(m_store && (m_modified || !stored));
     m_revertButton->setEnabled(m_modified);
-    const bool testing = m_testRequest != 0, probing = m_probeRequest != 0;
+    const bool testing = m_testRequest != 0, probing = m_probeRequest != 0, calibrating = m_calibrateRequest != 0;
     m_testButton->setEnabled(!testing);
     m_probeButton->setEnabled(!probing);
-    m_busy->setVisible(testing || probing);
+    m_calibrateButton->setEnabled(!calibrating && stored && !m_modified);
+    m_busy->setVisible(testing || probing || calibrating);
     m_removePartition->setEnabled(m_partitions->rowCount() > 0);
     m_cancelJobButton->setEnabled(m_cancelRequest == 0 && m_jobsView->currentIndex().isValid());
 }

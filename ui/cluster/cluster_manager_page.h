@@ -20,6 +20,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
+
 #include <memory>
 
 class QComboBox;
@@ -92,6 +94,15 @@ public:
     int testConnection();
     /// Fills the partitions table from the scheduler; 0 when the form is invalid.
     int probe();
+    /// Measures a node of the partition selected in the partitions table (none: the default partition) with a short
+    /// job step, and hands the profile to the calibration saver; 0 when the profile is not saved or has no Slurm.
+    int calibrate();
+    /// Keeps a measured profile (the main window: app::saveClusterCalibration into the workspace); returns the
+    /// names saved, or empty with *error.
+    using CalibrationSaver = std::function<QStringList(const QString &cluster, const QString &partition,
+                                                       const QJsonObject &profile, QString *error)>;
+    void setCalibrationSaver(CalibrationSaver saver) { m_saveCalibration = std::move(saver); }
+    QPushButton *calibrateButton() const { return m_calibrateButton; }
     /// Refreshes the job list of the form's profile; 0 when the form is invalid or a refresh is running.
     int refreshQueue();
     /// Cancels the job `jobId` on the form's cluster.
@@ -123,6 +134,7 @@ Q_SIGNALS:
     void profilesChanged(const QStringList &names);
     void testFinished(bool ok);
     void probeFinished(bool ok);
+    void calibrateFinished(bool ok);
     void queueRefreshed(bool ok);
     void jobCancelled(bool ok);
 
@@ -146,6 +158,7 @@ private:
     void onCurrentRowChanged(int row);
     void onTestFinished(int id, const app::ClusterTestResult &result);
     void onProbeFinished(int id, const app::ClusterProbeResult &result);
+    void onCalibrateFinished(int id, const app::ClusterCalibrationResult &result);
     void onQueueFinished(int id, const app::ClusterQueueResult &result);
     void connectClient();
     void showMessage(const QString &title, const QString &text, const QString &details);
@@ -192,7 +205,9 @@ private:
     app::ClusterProfile m_original;
     bool m_modified = false;
     bool m_loading = false;
-    int m_testRequest = 0, m_probeRequest = 0, m_queueRequest = 0, m_cancelRequest = 0;
+    int m_testRequest = 0, m_probeRequest = 0, m_queueRequest = 0, m_cancelRequest = 0, m_calibrateRequest = 0;
+    QPushButton *m_calibrateButton = nullptr;
+    CalibrationSaver m_saveCalibration;
 };
 
 } // namespace diamond::ui
