@@ -568,6 +568,18 @@
         <source>Calibration on &quot;%1&quot; printed no profile: %2</source>
         <translation>Calibration on "%1" printed no profile: %2</translation>
     </message>
+    <message>
+        <source>The cluster &quot;%1&quot; is gone.</source>
+        <translation>The cluster "%1" is gone.</translation>
+    </message>
+    <message>
+        <source>The measured step time is not valid.</source>
+        <translation>The measured step time is not valid.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Corrected ×%1 from %n similar finished run(s) on this device.</source>
+        <translation><numerusform>Corrected ×%1 from %n similar finished run on this device.</numerusform><numerusform>Corrected ×%1 from %n similar finished runs on this device.</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -1418,6 +1430,17 @@
     <message>
         <source>Run %1 is not running on the class server.</source>
         <translation>Run %1 is not running on the class server.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::StepObservationStore</name>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>Cannot create %1.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
     </message>
 </context>
 <context>

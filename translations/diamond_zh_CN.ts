@@ -568,6 +568,18 @@
         <source>Calibration on &quot;%1&quot; printed no profile: %2</source>
         <translation>在“%1”上的校准没有输出设备配置：%2</translation>
     </message>
+    <message>
+        <source>The cluster &quot;%1&quot; is gone.</source>
+        <translation>集群“%1”已不存在。</translation>
+    </message>
+    <message>
+        <source>The measured step time is not valid.</source>
+        <translation>测得的每步耗时无效。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Corrected ×%1 from %n similar finished run(s) on this device.</source>
+        <translation><numerusform>已根据本设备上 %n 个相似的已完成运行校正 ×%1。</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -1418,6 +1430,17 @@
     <message>
         <source>Run %1 is not running on the class server.</source>
         <translation>运行 %1 没有在课程服务器上运行。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::StepObservationStore</name>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>

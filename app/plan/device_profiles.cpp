@@ -69,7 +69,16 @@ TargetProfiles DeviceProfileStore::forTarget(const std::optional<remote::Cluster
         t.base = load(QLatin1String(kThisComputer), error);
         t.baseName = QLatin1String(kThisComputer);
     }
-    if (!t.base) t.partitions.clear(); // every profile is read through the base's name
+    if (!t.base) {
+        t.partitions.clear(); // every profile is read through the base's name
+        return t;
+    }
+    const StepObservationStore observations(ws_);
+    t.observations.insert(t.baseName, observations.load(t.baseName, t.base->measuredAt));
+    for (auto it = t.partitions.cbegin(); it != t.partitions.cend(); ++it) {
+        const QString name = t.baseName + QLatin1Char('.') + it.key();
+        t.observations.insert(name, observations.load(name, it->measuredAt));
+    }
     return t;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/plan/perf_model.h"
+#include "app/plan/step_observations.h"
 #include "remote/cluster_profile.h"
 #include "remote/engine_command.h"
 
@@ -18,6 +19,8 @@ struct TargetProfiles {
     std::optional<DeviceProfile> base;       ///< the cluster's, else this computer's; none before the first calibration
     QString baseName;                        ///< its name ("this-computer" or the cluster's)
     QMap<QString, DeviceProfile> partitions; ///< partitions calibrated on their own ("<cluster>.<partition>")
+    /// By profile name: the finished runs each profile's current calibration has observed (step_observations.h).
+    QMap<QString, QList<StepObservation>> observations;
     /// The profile for `partition` and its name: the partition's own, else the base.
     const DeviceProfile &of(const QString &partition, QString *name) const;
 };

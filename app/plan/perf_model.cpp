@@ -145,6 +145,8 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
                   {QStringLiteral("parameters"), parameters},
                   {QStringLiteral("confidence"), confidence},
+                  {QStringLiteral("learned_factor"), learnedFactor},
+                  {QStringLiteral("learned_from_runs"), learnedRuns},
                   {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
                   {QStringLiteral("nodes"), perNode}};
     if (!ok) o.insert(QStringLiteral("error"), error);

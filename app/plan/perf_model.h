@@ -79,8 +79,11 @@ struct StepPrediction {
     qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations
     qint64 checkpointBytes = 0;     ///< what a checkpoint holds: weights and optimizer state
     qint64 parameters = 0;
-    QString confidence; ///< "medium" within the probed sizes, "low" when extrapolating or with a quick profile
-    QStringList notes;  ///< why the confidence is low
+    double learnedFactor = 1; ///< the correction learned from finished runs (step_observations.h); 1 = none
+    int learnedRuns = 0;      ///< how many runs it comes from
+    QString confidence;       ///< "medium" within the probed sizes, "low" when extrapolating or with a quick profile;
+                              ///< "high"/"medium" after learning from finished runs (step_observations.h)
+    QStringList notes;        ///< why the confidence is low
     QList<NodeCost> nodes;
     QJsonObject toJson() const;
 };

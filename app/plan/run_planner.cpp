@@ -8,6 +8,7 @@
 #include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
@@ -143,8 +144,9 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
         double single = 0;
         for (const int ranks : counts) {
             in.ranks = ranks;
-            const StepPrediction p = predictStep(specText, in, *profile);
+            StepPrediction p = predictStep(specText, in, *profile);
             if (!p.ok) break;
+            applyLearnedCorrection(&p, learnedCorrection(p, ranks, in.batch, profiles.observations.value(profileName)));
             if (ranks == 1) single = p.stepSeconds;
             const double efficiency = single / (double(ranks) * p.stepSeconds);
             const bool fits = place.memoryBytes <= 0 || p.peakMemoryBytes * ranks <= place.memoryBytes;
@@ -221,6 +223,44 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     result.measuredStepSecondsHere = measured;
     result.onCluster = cluster.has_value();
     return result;
+}
+
+bool observeFinishedRun(Workspace &ws, const ObservedRun &run, QString *error) {
+    std::optional<remote::ClusterProfile> cluster;
+    QString partition;
+    int ranks = std::max(1, run.execution.value(QStringLiteral("nproc")).toInt(1));
+    if (run.target != QLatin1String("local")) {
+        cluster = ClusterStore(ws).profile(run.target);
+        if (!cluster) return *error = tr("The cluster \"%1\" is gone.").arg(run.target), false;
+        const QJsonObject job = run.execution.value(QStringLiteral("job")).toObject();
+        partition = job.value(QStringLiteral("partition")).toString();
+        ranks = std::max(1, job.value(QStringLiteral("nodes")).toInt(1)) *
+                std::max(1, job.value(QStringLiteral("tasks_per_node")).toInt(1));
+    }
+    const TargetProfiles profiles = DeviceProfileStore(ws).forTarget(cluster, error);
+    if (!profiles.base) return false; // nothing calibrated: nothing to compare with
+    QString profileName;
+    const DeviceProfile &profile = profiles.of(partition, &profileName);
+    const QJsonObject optimizerConfig = run.config.value(QStringLiteral("optimizer")).toObject();
+    StepInputs in;
+    in.batch = run.config.value(QStringLiteral("batch_size")).toInteger(32);
+    in.optimizer = optimizerConfig.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
+    in.momentum = optimizerConfig.value(QStringLiteral("momentum")).toDouble();
+    in.ranks = ranks;
+    in.threadsPerRank = run.execution.value(QStringLiteral("threads")).toInt(0);
+    const StepPrediction p = predictStep(QJsonDocument(run.spec).toJson(QJsonDocument::Compact), in, profile);
+    if (!p.ok) return *error = p.error, false;
+    StepObservation o;
+    o.runId = run.runId;
+    o.profileMeasuredAt = profile.measuredAt;
+    o.ranks = ranks;
+    o.batch = in.batch;
+    o.predictedSeconds = p.stepSeconds;
+    o.measuredSeconds = run.measuredStepSeconds;
+    o.shares = predictionShares(p);
+    o.at = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    if (!StepObservation::fromJson(o.toJson())) return *error = tr("The measured step time is not valid."), false;
+    return StepObservationStore(ws).append(profileName, o, error);
 }
 
 QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides) {

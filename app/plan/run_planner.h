@@ -61,6 +61,17 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                                     const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
                                     QString *error);
 
+/// A finished run, for learning (step_observations.h).
+struct ObservedRun {
+    qint64 runId = 0;
+    QJsonObject spec, config, execution;
+    QString target = QStringLiteral("local");
+    double measuredStepSeconds = 0; ///< 1 / the engine's finished.steps_per_s
+};
+/// Records the run's measured step time next to the model's prediction for it (without learning), under the device
+/// profile a plan for it would use now; false with *error (no profile: nothing is recorded, *error says so).
+bool observeFinishedRun(Workspace &ws, const ObservedRun &run, QString *error);
+
 /// The job resources that carry out `plan` on a cluster (execution["job"]): partition, tasks_per_node (ranks),
 /// time_limit_minutes, signal_seconds and chain_jobs. Keys of `overrides` (the user's own --job) win.
 QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides = {});

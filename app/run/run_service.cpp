@@ -5,6 +5,7 @@
 #include "app/cluster/cluster_job_store.h"
 #include "app/cluster/cluster_run.h"
 #include "app/cluster/cluster_store.h"
+#include "app/plan/run_planner.h"
 #include "app/run/run_manager.h"
 #include "app/run/server_executor.h"
 #include "app/sweep/sweep_controller.h"
@@ -13,6 +14,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 
 namespace diamond::app {
 
@@ -24,7 +26,29 @@ bool isLocalTarget(const QString &target) { return target.isEmpty() || target ==
 
 RunService::RunService(Workspace &workspace, QObject *parent)
     : QObject(parent), ws_(workspace), store_(workspace), links_(new ClusterLinks(this)),
-      enginePath_(LocalExecutor::defaultEnginePath()) {}
+      enginePath_(LocalExecutor::defaultEnginePath()) {
+    // The performance model learns from every finished run, on every target (app/plan/step_observations.h).
+    connect(this, &RunService::eventReceived, this, [this](qint64 runId, const QJsonObject &event) {
+        if (event.value(QStringLiteral("event")).toString() == QLatin1String("finished")) learnFrom(runId, event);
+    });
+}
+
+void RunService::learnFrom(qint64 runId, const QJsonObject &finished) {
+    const double stepsPerSecond = finished.value(QStringLiteral("steps_per_s")).toDouble();
+    const auto run = store_.run(runId);
+    if (!(stepsPerSecond > 0) || !run || run->architectureVersionId <= 0) return;
+    const auto version = store_.architectureVersion(run->architectureVersionId);
+    if (!version) return;
+    ObservedRun observed;
+    observed.runId = runId;
+    observed.spec = QJsonDocument::fromJson(version->specJson).object();
+    observed.config = run->config;
+    observed.execution = run->execution;
+    observed.target = isLocalTarget(run->target) ? QStringLiteral("local") : run->target;
+    observed.measuredStepSeconds = 1.0 / stepsPerSecond;
+    QString ignored; // no profile yet, or a server target: nothing to learn
+    if (!observed.target.startsWith(QLatin1String("server:"))) observeFinishedRun(ws_, observed, &ignored);
+}
 
 RunService::~RunService() {
     // Open prompts are declined and running remote operations aborted, so that nothing waits on this thread; then

@@ -161,6 +161,8 @@ private:
     sweep::SweepController *adoptController(sweep::SweepController *controller);
     /// The stored sweep, nullopt with error_.
     std::optional<sweep::SweepRow> storedSweep(qint64 sweepId);
+    /// Records a finished run's measured step time for the performance model (observeFinishedRun).
+    void learnFrom(qint64 runId, const QJsonObject &finished);
     bool fail(const QString &message);
 
     Workspace &ws_;

@@ -6,8 +6,13 @@
 // The profile used for 2-thread single-rank predictions is a second calibration at 2 threads (its threads field),
 // so each prediction uses a profile measured at the thread count of the run's ranks.
 //
+// Then the same predictions after learning from finished runs (app/plan/step_observations.h), leave-one-out: each
+// configuration is predicted with the observations of the other configurations measured with the same profile, as if
+// they had been earlier runs on this computer; its own measurement is never used for it.
+//
 //   bench_perf_model [--steps N (240)] [--json FILE]
 #include "app/plan/perf_model.h"
+#include "app/plan/step_observations.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -123,6 +128,12 @@ int main(int argc, char **argv) {
 
     QTemporaryDir work;
     QList<double> errors;
+    struct Measured {
+        StepPrediction prediction;
+        StepObservation observation;
+        bool twoThreads = false;
+    };
+    QList<Measured> measuredRuns;
     QJsonArray rows;
     std::printf("%-24s %5s %7s %5s %12s %12s %8s\n", "network", "batch", "threads", "ranks", "predicted ms",
                 "measured ms", "error");
@@ -183,6 +194,14 @@ int main(int argc, char **argv) {
                 in.threadsPerRank = threads;
                 const StepPrediction pred = predictStep(specText, in, threads == 2 ? twoThreads : oneThread);
                 if (!pred.ok) die(c.name + QStringLiteral(": ") + pred.error);
+                StepObservation observation;
+                observation.runId = rows.size() + 1;
+                observation.ranks = ranks;
+                observation.batch = batch;
+                observation.predictedSeconds = pred.stepSeconds;
+                observation.measuredSeconds = measured;
+                observation.shares = predictionShares(pred);
+                measuredRuns.append({pred, observation, threads == 2});
                 const double error = pred.stepSeconds / measured - 1.0;
                 errors << std::abs(error);
                 std::printf("%-24s %5d %7d %5d %12.3f %12.3f %+7.1f%%\n", qPrintable(c.name), batch, threads, ranks,
@@ -198,11 +217,37 @@ int main(int argc, char **argv) {
     }
     std::printf("%lld configurations: median absolute error %.1f %%, p90 %.1f %% (targets 15 %% and 25 %%)\n",
                 static_cast<long long>(errors.size()), 100 * median(errors), 100 * percentile(errors, 0.9));
+    QList<double> learnedErrors;
+    int corrected = 0;
+    for (qsizetype i = 0; i < measuredRuns.size(); ++i) {
+        QList<StepObservation> others;
+        for (qsizetype j = 0; j < measuredRuns.size(); ++j)
+            if (j != i && measuredRuns[j].twoThreads == measuredRuns[i].twoThreads)
+                others.append(measuredRuns[j].observation);
+        StepPrediction p = measuredRuns[i].prediction;
+        const StepObservation &own = measuredRuns[i].observation;
+        const LearnedCorrection c = learnedCorrection(p, own.ranks, own.batch, others);
+        applyLearnedCorrection(&p, c);
+        if (c.runs > 0) ++corrected;
+        const double error = p.stepSeconds / own.measuredSeconds - 1.0;
+        learnedErrors << std::abs(error);
+        QJsonObject row = rows[i].toObject();
+        row.insert(QStringLiteral("learned_step_s"), p.stepSeconds);
+        row.insert(QStringLiteral("learned_from_runs"), c.runs);
+        row.insert(QStringLiteral("learned_error"), error);
+        rows[i] = row;
+    }
+    std::printf("after learning from the other finished runs (leave-one-out; %d of %lld corrected): median absolute "
+                "error %.1f %%, p90 %.1f %%\n",
+                corrected, static_cast<long long>(learnedErrors.size()), 100 * median(learnedErrors),
+                100 * percentile(learnedErrors, 0.9));
     if (parser.isSet(jsonOption))
         writeJson(parser.value(jsonOption), {{QStringLiteral("calibration_seconds"), calibrationSeconds},
                                              {QStringLiteral("calibration_2_threads_seconds"), calibration2Seconds},
                                              {QStringLiteral("median_abs_error"), median(errors)},
                                              {QStringLiteral("p90_abs_error"), percentile(errors, 0.9)},
+                                             {QStringLiteral("learned_median_abs_error"), median(learnedErrors)},
+                                             {QStringLiteral("learned_p90_abs_error"), percentile(learnedErrors, 0.9)},
                                              {QStringLiteral("configurations"), rows}});
     return 0;
 }

@@ -124,6 +124,15 @@ private Q_SLOTS:
                                  60000);
         if (monitor->state() == app::RunState::Running) shoot(&window, "run-monitor-live.png");
         QTRY_VERIFY_WITH_TIMEOUT(monitor->state() == app::RunState::Finished, 120000);
+        // The performance model learned from it: its measured step time next to the prediction, per profile.
+        {
+            QFile observations(dir_.filePath(QStringLiteral("ws/device-profiles/this-computer.observations.jsonl")));
+            QVERIFY(observations.open(QIODevice::ReadOnly));
+            const QJsonObject line = QJsonDocument::fromJson(observations.readAll().trimmed()).object();
+            QCOMPARE(line.value(QStringLiteral("run")).toInteger(), runId);
+            QVERIFY(line.value(QStringLiteral("measured_step_s")).toDouble() > 0);
+            QVERIFY(line.value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        }
         QTRY_VERIFY_WITH_TIMEOUT(monitor->confusionMatrix()->matrix().size() == 3, 10000);
         QVERIFY(monitor->confusionMatrix()->accuracy() > 0.5);
         QCOMPARE(monitor->progressBar()->value(), monitor->progressBar()->maximum());
