@@ -107,6 +107,7 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"GET", "/api/v1/projects/{id}/leaderboard", &RestServer::getLeaderboard, kStaff},
             {"POST", "/api/v1/specs/validate", &RestServer::validateSpec, kEveryone},
             {"POST", "/api/v1/specs/info", &RestServer::specInfo, kEveryone},
+            {"POST", "/api/v1/plans", &RestServer::planRun, kEveryone},
             {"GET", "/api/v1/runs", &RestServer::listRuns, kEveryone},
             {"POST", "/api/v1/runs", &RestServer::createRun, kEveryone},
             {"GET", "/api/v1/runs/{id}", &RestServer::getRun, kEveryone},

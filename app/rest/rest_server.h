@@ -151,6 +151,8 @@ private:
     Reply resumeSweep(const Request &);
     Reply stopSweep(const Request &);
     Reply listClusters(const Request &);
+    // rest_plans.cpp
+    Reply planRun(const Request &);
     // rest_gallery.cpp
     Reply searchGallery(const Request &);
     Reply uploadPackage(const Request &);

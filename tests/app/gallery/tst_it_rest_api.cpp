@@ -312,6 +312,60 @@ private Q_SLOTS:
         QCOMPARE(http(s1_, "POST", QStringLiteral("/api/v1/specs/info"), QJsonDocument(broken).toJson()).status, 422);
     }
 
+    // POST /api/v1/plans: what `diamondctl run plan --json` prints, computed on a worker thread (the first plan
+    // calibrates the server's computer); bad bodies, unknown targets and data paths outside the data folder refused.
+    void plans() {
+        const QJsonObject config{
+            {QStringLiteral("format"), QStringLiteral("diamond.run/1")},
+            {QStringLiteral("data"),
+             QJsonObject{{QStringLiteral("source"), QStringLiteral("spirals")}, {QStringLiteral("samples"), 3000}}},
+            {QStringLiteral("epochs"), 4},
+            {QStringLiteral("batch_size"), 32}};
+        Response r =
+            http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_}, {QStringLiteral("config"), config}})
+                     .toJson());
+        QVERIFY2(r.status == 200, r.body.constData());
+        const QJsonObject plan = r.json();
+        for (const char *key : {"predicted_step_s", "predicted_peak_memory_bytes", "ranks", "jobs", "time_limit_s",
+                                "checkpoint_every_steps", "signal_seconds", "options", "steps", "chain", "profile"})
+            QVERIFY2(plan.contains(QLatin1String(key)), key);
+        QCOMPARE(plan.value(QStringLiteral("target")).toString(), QStringLiteral("local"));
+        QCOMPARE(plan.value(QStringLiteral("steps")).toInteger(), qint64(4 * 2400 / 32));
+        QVERIFY(plan.value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_},
+                                           {QStringLiteral("config"), config},
+                                           {QStringLiteral("nproc"), 2}})
+                     .toJson());
+        QVERIFY2(r.status == 200, r.body.constData());
+        QCOMPARE(r.json().value(QStringLiteral("ranks")).toInt(), 2);
+
+        QCOMPARE(http(s1_, "POST", QStringLiteral("/api/v1/plans"), R"({"spec": {}})").status, 400);
+        r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_},
+                                           {QStringLiteral("config"), config},
+                                           {QStringLiteral("nproc"), -3}})
+                     .toJson());
+        QCOMPARE(r.status, 400);
+        QVERIFY(r.body.contains("nproc"));
+        r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_},
+                                           {QStringLiteral("config"), config},
+                                           {QStringLiteral("target"), QStringLiteral("nowhere")}})
+                     .toJson());
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.code(), QStringLiteral("unknown_target"));
+        QJsonObject outside = config;
+        outside.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("source"), QStringLiteral("csv")},
+                                                           {QStringLiteral("path"), QStringLiteral("/etc/passwd")}});
+        r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_}, {QStringLiteral("config"), outside}})
+                     .toJson());
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.code(), QStringLiteral("path_not_allowed"));
+    }
+
     void runsAndMetrics() {
         Response r = http(s1_, "GET", QStringLiteral("/api/v1/runs"));
         QCOMPARE(r.status, 200);

@@ -1,0 +1,62 @@
+// POST /api/v1/plans: the planner's recommendation for a run (docs/planning.md, docs/rest-api.md), the JSON of
+// `diamondctl run plan --json`. The engine's dry run (and, the first time, this computer's calibration) run on a
+// worker thread with its own connection to the workspace; data paths are confined as for POST /api/v1/runs.
+#include "rest_server.h"
+
+#include "app/cluster/cluster_store.h"
+#include "app/plan/run_planner.h"
+#include "app/rest/client_data.h"
+
+#include "diamond/spec/analysis.h"
+#include "diamond/spec/spec.h"
+
+#include <QJsonDocument>
+
+#include <cmath>
+#include <tuple>
+
+namespace diamond::app::rest {
+
+RestServer::Reply RestServer::planRun(const Request &req) {
+    QJsonObject body;
+    Reply error;
+    if (!jsonBody(req, &body, &error)) return error;
+    RunPlanRequest r;
+    r.spec = body.value(QStringLiteral("spec")).toObject();
+    r.config = body.value(QStringLiteral("config")).toObject();
+    if (r.spec.isEmpty() || r.config.isEmpty())
+        return errorReply(400, QStringLiteral("bad_request"),
+                          tr("\"spec\" and \"config\" (JSON objects) are required"));
+    const QByteArray specText = QJsonDocument(r.spec).toJson(QJsonDocument::Compact);
+    const spec::ParseResult parsed = spec::parseSpec(std::string_view(specText.constData(), specText.size()));
+    if (!parsed.ok() || !spec::analyze(parsed.spec).ok())
+        return errorReply(422, QStringLiteral("invalid_spec"),
+                          tr("the spec is not valid; POST it to /api/v1/specs/validate for the diagnostics"));
+    r.target = body.value(QStringLiteral("target")).toString(QStringLiteral("local"));
+    r.partition = body.value(QStringLiteral("partition")).toString();
+    for (const auto &[key, out, most] :
+         {std::tuple{"nproc", &r.fixedRanks, 64}, std::tuple{"threads", &r.threads, 1024}}) {
+        const QJsonValue v = body.value(QLatin1String(key));
+        if (v.isUndefined()) continue;
+        const double n = v.toDouble(-1);
+        if (!v.isDouble() || n != std::floor(n) || n < 0 || n > most)
+            return errorReply(400, QStringLiteral("bad_request"),
+                              tr("\"%1\" must be a whole number from 0 to %2").arg(QLatin1String(key)).arg(most));
+        *out = int(n);
+    }
+    QJsonObject execution;
+    QString problem;
+    if (!confineDataPaths(ws_, r.config, &execution, &problem))
+        return errorReply(400, QStringLiteral("path_not_allowed"), problem);
+    if (r.target != QLatin1String("local") && !ClusterStore(ws_).profile(r.target))
+        return errorReply(400, QStringLiteral("unknown_target"),
+                          tr("no target \"%1\": GET /api/v1/clusters lists them").arg(r.target));
+    return deferred(req.socket, [r](Workspace &ws) {
+        QString why;
+        const auto plan = RunPlanner(ws).plan(r, &why);
+        if (!plan) return errorReply(422, QStringLiteral("no_plan"), why);
+        return jsonReply(plan->document);
+    });
+}
+
+} // namespace diamond::app::rest
