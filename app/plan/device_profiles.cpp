@@ -18,6 +18,12 @@ QString tr(const char *text) { return QCoreApplication::translate("DeviceProfile
 
 constexpr qint64 kMaxProfileBytes = 1 << 20;
 
+/// A file name inside device-profiles/: "this-computer", "<cluster>" or "<cluster>.<partition>"; no '/', no "..".
+bool isProfileName(const QString &name) {
+    static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"));
+    return valid.match(name).hasMatch() && !name.contains(QLatin1String(".."));
+}
+
 } // namespace
 
 QString DeviceProfileStore::pathOf(const QString &name) const {
@@ -25,8 +31,7 @@ QString DeviceProfileStore::pathOf(const QString &name) const {
 }
 
 std::optional<DeviceProfile> DeviceProfileStore::load(const QString &name, QString *error) const {
-    static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"));
-    if (!valid.match(name).hasMatch()) return *error = tr("Not a profile name: \"%1\".").arg(name), std::nullopt;
+    if (!isProfileName(name)) return *error = tr("Not a profile name: \"%1\".").arg(name), std::nullopt;
     QFile f(pathOf(name));
     if (!f.exists()) return *error = tr("No device profile \"%1\" yet.").arg(name), std::nullopt;
     if (f.size() > kMaxProfileBytes)
@@ -83,6 +88,7 @@ TargetProfiles DeviceProfileStore::forTarget(const std::optional<remote::Cluster
 }
 
 bool DeviceProfileStore::save(const QString &name, const QJsonObject &profile, QString *error) {
+    if (!isProfileName(name)) return *error = tr("Not a profile name: \"%1\".").arg(name), false;
     const QString path = pathOf(name);
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) return *error = tr("Cannot create %1.").arg(path), false;
     QSaveFile f(path);

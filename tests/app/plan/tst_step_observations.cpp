@@ -163,6 +163,13 @@ private Q_SLOTS:
         QVERIFY(seen.first().predictedSeconds > 0);
         run.measuredStepSeconds = -1;
         QVERIFY(!app::observeFinishedRun(ws, run, &error));
+        // Profile names are file names inside device-profiles/: nothing is written elsewhere.
+        for (const QString &bad : {QStringLiteral("../evil"), QStringLiteral("a/b"), QStringLiteral(".hidden"),
+                                   QStringLiteral("x..y"), QString(200, QLatin1Char('a'))}) {
+            QVERIFY2(!store.save(bad, QJsonObject{{QStringLiteral("format"), 1}}, &error), qPrintable(bad));
+            QVERIFY(error.contains(QStringLiteral("Not a profile name")));
+        }
+        QVERIFY(!QFile::exists(QDir(ws.path()).filePath(QStringLiteral("evil.json"))));
     }
 };
 
