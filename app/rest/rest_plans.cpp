@@ -7,11 +7,6 @@
 #include "app/plan/run_planner.h"
 #include "app/rest/client_data.h"
 
-#include "diamond/spec/analysis.h"
-#include "diamond/spec/spec.h"
-
-#include <QJsonDocument>
-
 #include <cmath>
 #include <tuple>
 
@@ -22,16 +17,7 @@ RestServer::Reply RestServer::planRun(const Request &req) {
     Reply error;
     if (!jsonBody(req, &body, &error)) return error;
     RunPlanRequest r;
-    r.spec = body.value(QStringLiteral("spec")).toObject();
-    r.config = body.value(QStringLiteral("config")).toObject();
-    if (r.spec.isEmpty() || r.config.isEmpty())
-        return errorReply(400, QStringLiteral("bad_request"),
-                          tr("\"spec\" and \"config\" (JSON objects) are required"));
-    const QByteArray specText = QJsonDocument(r.spec).toJson(QJsonDocument::Compact);
-    const spec::ParseResult parsed = spec::parseSpec(std::string_view(specText.constData(), specText.size()));
-    if (!parsed.ok() || !spec::analyze(parsed.spec).ok())
-        return errorReply(422, QStringLiteral("invalid_spec"),
-                          tr("the spec is not valid; POST it to /api/v1/specs/validate for the diagnostics"));
+    if (!specAndConfig(body, &r.spec, &r.config, &error)) return error;
     r.target = body.value(QStringLiteral("target")).toString(QStringLiteral("local"));
     r.partition = body.value(QStringLiteral("partition")).toString();
     for (const auto &[key, out, most] :

@@ -60,6 +60,23 @@ QJsonObject clientSweepJson(Workspace &ws, const sweep::SweepRow &row, const QLi
 
 } // namespace
 
+bool specAndConfig(const QJsonObject &body, QJsonObject *spec, QJsonObject *config, RestServer::Reply *error) {
+    *spec = body.value(QStringLiteral("spec")).toObject();
+    *config = body.value(QStringLiteral("config")).toObject();
+    if (spec->isEmpty() || config->isEmpty())
+        return *error = errorReply(400, QStringLiteral("bad_request"),
+                                   RestServer::tr("\"spec\" and \"config\" (JSON objects) are required")),
+               false;
+    const QByteArray specText = QJsonDocument(*spec).toJson(QJsonDocument::Compact);
+    const spec::ParseResult parsed = spec::parseSpec(std::string_view(specText.constData(), specText.size()));
+    if (!parsed.ok() || !spec::analyze(parsed.spec).ok())
+        return *error = errorReply(422, QStringLiteral("invalid_spec"),
+                                   RestServer::tr("the spec is not valid; POST it to /api/v1/specs/validate for the "
+                                                  "diagnostics")),
+               false;
+    return true;
+}
+
 bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error) {
     QJsonParseError e;
     const QJsonDocument doc = QJsonDocument::fromJson(req.http.body, &e);
@@ -168,16 +185,7 @@ RestServer::Reply RestServer::createRun(const Request &req) {
     Reply error;
     if (!jsonBody(req, &body, &error)) return error;
     RunService::NewRun n;
-    n.spec = body.value(QStringLiteral("spec")).toObject();
-    n.config = body.value(QStringLiteral("config")).toObject();
-    if (n.spec.isEmpty() || n.config.isEmpty())
-        return errorReply(400, QStringLiteral("bad_request"),
-                          tr("\"spec\" and \"config\" (JSON objects) are required"));
-    const QByteArray specText = QJsonDocument(n.spec).toJson(QJsonDocument::Compact);
-    const spec::ParseResult parsed = spec::parseSpec(std::string_view(specText.constData(), specText.size()));
-    if (!parsed.ok() || !spec::analyze(parsed.spec).ok())
-        return errorReply(422, QStringLiteral("invalid_spec"),
-                          tr("the spec is not valid; POST it to /api/v1/specs/validate for the diagnostics"));
+    if (!specAndConfig(body, &n.spec, &n.config, &error)) return error;
     n.project = body.value(QStringLiteral("project")).toString(QStringLiteral("Default"));
     n.name = body.value(QStringLiteral("name")).toString();
     n.target = body.value(QStringLiteral("target")).toString(QStringLiteral("local"));

@@ -200,5 +200,7 @@ RestServer::Reply errorReply(int status, const QString &code, const QString &mes
 RestServer::Reply jsonReply(const QJsonObject &doc, int status = 200);
 /// The request body as a JSON object; false with a 400 invalid_json reply in *error otherwise.
 bool jsonBody(const RestServer::Request &req, QJsonObject *out, RestServer::Reply *error);
+/// The "spec" and "config" objects of a run's body (POST /runs, /plans): 400 when missing, 422 for an invalid spec.
+bool specAndConfig(const QJsonObject &body, QJsonObject *spec, QJsonObject *config, RestServer::Reply *error);
 
 } // namespace diamond::app::rest
