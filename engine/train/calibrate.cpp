@@ -234,7 +234,10 @@ json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::
 /// Adam at batch 32, its steps per second read from the `finished` event. The performance model predicts the same
 /// network from the profile and takes the difference as the per-step cost that no layer probe sees (loss, metrics,
 /// batch assembly, and with several ranks the synchronisation of each step).
-json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads) {
+/// With `firstInProcess` (nothing trained or probed before it in this process), the peak memory that training it
+/// added is recorded too (`peak_growth_bytes`, `data_bytes`): the performance model takes what the reference
+/// network and its data do not explain as the runtime's own memory (thread stacks and arenas, kernel caches).
+json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads, bool firstInProcess) {
     namespace fs = std::filesystem;
     const json spec = {
         {"format", "diamond.spec/1"},
@@ -267,6 +270,7 @@ json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads) {
     options.runDir = dir.string();
     options.threadsOverride = threads;
     double stepsPerSecond = 0;
+    json memory;
     {
         EventWriter events((dir / "events.jsonl").string(), false, comm.rank() == 0);
         runTraining(parsed.spec, runConfig, options, events, comm);
@@ -276,15 +280,24 @@ json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads) {
         std::string line;
         while (std::getline(in, line)) {
             const json e = json::parse(line, nullptr, false);
-            if (e.is_object() && e.value("event", "") == "finished") stepsPerSecond = e.value("steps_per_s", 0.0);
+            if (e.is_object() && e.value("event", "") == "finished") {
+                stepsPerSecond = e.value("steps_per_s", 0.0);
+                if (e.contains("memory") && e["memory"].is_object()) memory = e["memory"];
+            }
         }
     }
     comm.barrier();
     std::error_code ec;
     if (comm.rank() == 0) fs::remove_all(dir, ec);
     if (comm.rank() == 0 && !(stepsPerSecond > 0)) throw EngineError("calibrate: the reference step did not finish");
-    return {{"spec", spec},          {"batch", batch},     {"optimizer", "adam"},
-            {"ranks", comm.world()}, {"threads", threads}, {"step_s", stepsPerSecond > 0 ? 1.0 / stepsPerSecond : 0.0}};
+    json out = {{"spec", spec},        {"batch", batch},
+                {"optimizer", "adam"}, {"ranks", comm.world()},
+                {"threads", threads},  {"step_s", stepsPerSecond > 0 ? 1.0 / stepsPerSecond : 0.0}};
+    if (firstInProcess && memory.is_object() && memory.value("peak_counted_from_baseline", false)) {
+        out["peak_growth_bytes"] = memory.value("peak_growth_bytes", std::int64_t{0});
+        out["data_bytes"] = memory.value("data_bytes", std::int64_t{0});
+    }
+    return out;
 }
 
 std::string cpuModel() {
@@ -360,13 +373,15 @@ int runCalibrate(int argc, char **argv) {
 
     const Rendezvous rendezvous = rendezvousFromEnvironment();
     std::unique_ptr<Communicator> comm = connect(rendezvous, std::chrono::seconds(60), o.device);
+    // The reference step first (its memory is measured from a fresh process) on every rank together, then the
+    // all-reduce probe, then the reference step on rank 0 alone.
+    const bool severalRanks = rendezvous.world > 1;
+    const json referenceRanks = severalRanks ? referenceStep(o, *comm, threads, true) : json();
     json allReduce = json::array();
-    if (rendezvous.world > 1) allReduce = allReduceProbe(*comm, o, device);
-    // The reference step on every rank together, then on rank 0 alone.
-    const json referenceRanks = rendezvous.world > 1 ? referenceStep(o, *comm, threads) : json();
+    if (severalRanks) allReduce = allReduceProbe(*comm, o, device);
     if (rendezvous.rank != 0) return kExitFinished;
     const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), o.device);
-    const json reference = referenceStep(o, *alone, threads);
+    const json reference = referenceStep(o, *alone, threads, !severalRanks);
 
     json profile = {{"format", "diamond.device-profile/1"},
                     {"engine", DIAMOND_VERSION},

@@ -9,6 +9,7 @@
 #include "model/network.h"
 #include "objective.h"
 #include "optimizer.h"
+#include "process_memory.h"
 #include "sha256.h"
 
 #include "diamond/spec/analysis.h"
@@ -26,6 +27,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <unistd.h>
 
 namespace diamond::engine {
 
@@ -89,7 +91,8 @@ bool setFlushDenormals(bool on) {
 
 void tuneAllocator() {
     mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest on 64-bit
-    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+    mallopt(M_MMAP_MAX, 0);              // and larger blocks from the heap too: no fresh pages each step
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
 }
 
 int physicalCoreCount() {
@@ -174,6 +177,9 @@ private:
                               {}, {}, "Combine inputs with Concat, or keep one output.");
         // Weights to start from are read and checked against the spec before the network is built, so that a
         // spec far larger than its weights is refused before its parameters are allocated.
+        // The peak memory of the run counts from here: what the model, its data and training add to the process.
+        peakReset_ = resetPeakResidentMemory();
+        baselineResidentBytes_ = readResidentMemory().residentBytes;
         SafetensorsFile initWeights;
         if (!options_.initWeights.empty()) {
             initWeights = readSafetensors(options_.initWeights, config_.data.maxBytesOrDefault());
@@ -186,6 +192,7 @@ private:
             initWeights = SafetensorsFile();
         }
         data_ = loadAndSplit(config_.data, config_.seed);
+        malloc_trim(0); // what the data sources allocated and freed while loading goes back to the system
         checkDataAgainstSpec();
         if (loss_.name.empty()) loss_.name = defaultLoss(data_.train.task);
         metrics_ = config_.metrics.empty() ? defaultMetrics(data_.train.task) : config_.metrics;
@@ -679,7 +686,29 @@ private:
                       {"loader_fraction", loopSeconds_ > 0 ? loaderSeconds_ / loopSeconds_ : 0.0},
                       {"world_size", comm_.world()},
                       {"allreduce_s_per_step", stepsTimed_ > 0 ? allReduceSeconds_ / stepsTimed_ : 0.0},
+                      {"memory", memoryFigures()},
                       {"wall_s", seconds}});
+    }
+
+    /// Rank 0's resident memory: before the model was built, at its peak since then (over loading and training), and
+    /// the bytes of the loaded data. peak_growth_bytes - data_bytes is what the performance model predicts.
+    json memoryFigures() const {
+        const ResidentMemory now = readResidentMemory();
+        const std::int64_t growth =
+            peakReset_ && now.peakBytes > 0 ? std::max<std::int64_t>(0, now.peakBytes - baselineResidentBytes_) : 0;
+        return {{"baseline_rss_bytes", baselineResidentBytes_},
+                {"peak_rss_bytes", now.peakBytes},
+                {"peak_growth_bytes", growth},
+                {"peak_counted_from_baseline", peakReset_},
+                {"data_bytes", dataBytes()}};
+    }
+
+    std::int64_t dataBytes() const {
+        std::int64_t bytes = 0;
+        for (const Dataset *d : {&data_.train, &data_.validation})
+            for (const torch::Tensor *t : {&d->inputs, &d->targets})
+                if (t->defined()) bytes += static_cast<std::int64_t>(t->nbytes());
+        return bytes;
     }
 
     int dryRun() {
@@ -707,6 +736,7 @@ private:
         const double perStep =
             std::chrono::duration<double>(Clock::now() - t0).count() / timed * config_.accumulationSteps;
         setCpuRngState(rng);
+        const double checkpointSeconds = dryRunCheckpoint(spec::saturatingSum({memory.weights, memory.optimizerState}));
         events_.emit({{"event", "plan"},
                       {"parameters", network_->parameterCount()},
                       {"memory_bytes", memory.total()},
@@ -715,6 +745,9 @@ private:
                         {"gradients", memory.gradients},
                         {"optimizer_state", memory.optimizerState},
                         {"activations", memory.activations}}},
+                      {"data_bytes", dataBytes()},
+                      {"measured_memory", memoryFigures()},
+                      {"checkpoint_seconds", checkpointSeconds},
                       {"data", data_.train.description},
                       {"train_samples", data_.train.size()},
                       {"validation_samples", data_.validation.size()},
@@ -724,6 +757,28 @@ private:
                       {"seconds_per_step", perStep},
                       {"estimated_seconds", perStep * static_cast<double>(totalSteps_)}});
         return 0;
+    }
+
+    /// A checkpoint written and read back as training does, into a folder of the run directory removed at once, so
+    /// that the dry run's memory figures include what checkpointing holds and the planner gets its measured cost.
+    /// Seconds, or -1 when skipped (checkpoints estimated above 4 GiB, or no run directory).
+    double dryRunCheckpoint(std::int64_t estimatedBytes) {
+        if (options_.runDir.empty() || estimatedBytes > (std::int64_t(4) << 30)) return -1;
+        const fs::path dir = fs::path(options_.runDir) / (".dry-run-checkpoint-" + std::to_string(::getpid()));
+        CheckpointState s = checkpointTemplate();
+        s.rngState = cpuRngState();
+        s.world = comm_.world();
+        const auto start = Clock::now();
+        std::error_code ec;
+        try {
+            writeCheckpoint(dir.string(), s);
+        } catch (...) {
+            fs::remove_all(dir, ec);
+            throw;
+        }
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        fs::remove_all(dir, ec);
+        return seconds;
     }
 
     const spec::Spec &spec_;
@@ -739,6 +794,8 @@ private:
     int threads_ = 1;
     std::string device_ = "cpu";
     bool flushDenormals_ = false;
+    bool peakReset_ = false;                 ///< the peak resident memory counts from baselineResidentBytes_
+    std::int64_t baselineResidentBytes_ = 0; ///< before the model and the data (memoryFigures)
     std::unique_ptr<Network> network_;
     SplitData data_;
     std::unique_ptr<FlatParameters> flat_;

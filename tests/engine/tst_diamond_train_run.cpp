@@ -357,8 +357,75 @@ private Q_SLOTS:
         QCOMPARE(plan.value(QStringLiteral("parameters")).toInt(), 105476);
         QVERIFY(plan.value(QStringLiteral("memory_bytes")).toDouble() > 105476 * 4 * 3);
         QVERIFY(plan.value(QStringLiteral("estimated_seconds")).toDouble() > 0);
+        // The loaded data, which every rank holds: float images and class indices.
+        const qint64 samples = plan.value(QStringLiteral("train_samples")).toInteger() +
+                               plan.value(QStringLiteral("validation_samples")).toInteger();
+        QVERIFY(samples > 0);
+        QCOMPARE(plan.value(QStringLiteral("data_bytes")).toInteger() % samples, 0);
+        QVERIFY(plan.value(QStringLiteral("data_bytes")).toInteger() >= samples * 28 * 28 * 4);
         QVERIFY(r.ofKind(QStringLiteral("finished")).isEmpty());
         QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).exists());
+        // One checkpoint was written and read back for its time and memory, then removed: only the events stay.
+        QVERIFY(plan.value(QStringLiteral("checkpoint_seconds")).toDouble() > 0);
+        QCOMPARE(QDir(runDir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("events.jsonl")});
+        const QJsonObject measured = plan.value(QStringLiteral("measured_memory")).toObject();
+        QVERIFY(measured.value(QStringLiteral("peak_growth_bytes")).toInteger() >=
+                plan.value(QStringLiteral("data_bytes")).toInteger());
+    }
+
+    /// The `memory` figures of the finished event, which the performance model's peak-memory prediction is measured
+    /// against: a 2.1 M-parameter MLP with Adam holds 4 copies of its weights (values, gradients, two moments).
+    void finishedReportsPeakMemory() {
+        auto linear = [](const char *id, const char *input, int out) {
+            return QJsonObject{{QStringLiteral("id"), QLatin1String(id)},
+                               {QStringLiteral("type"), QStringLiteral("Linear")},
+                               {QStringLiteral("inputs"), QJsonArray{QLatin1String(input)}},
+                               {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), out}}}};
+        };
+        const QJsonObject spec{
+            {QStringLiteral("format"), QStringLiteral("diamond.spec/1")},
+            {QStringLiteral("name"), QStringLiteral("wide")},
+            {QStringLiteral("inputs"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
+                                    {QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 2}}}}},
+            {QStringLiteral("nodes"), QJsonArray{linear("fc1", "x", 1024), linear("fc2", "fc1", 1024),
+                                                 linear("fc3", "fc2", 1024), linear("fc4", "fc3", 3)}},
+            {QStringLiteral("outputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("y")},
+                                                               {QStringLiteral("from"), QStringLiteral("fc4")}}}}};
+        QFile specFile(dir_.filePath(QStringLiteral("wide.json")));
+        QVERIFY(specFile.open(QIODevice::WriteOnly));
+        specFile.write(QJsonDocument(spec).toJson());
+        specFile.close();
+        QJsonObject c = readJson(example("spirals", "run.json"));
+        c[QStringLiteral("steps")] = 20;
+        c[QStringLiteral("optimizer")] =
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}, {QStringLiteral("lr"), 0.001}};
+        c[QStringLiteral("data")] = QJsonObject{{QStringLiteral("source"), QStringLiteral("spirals")},
+                                                {QStringLiteral("samples"), 100000},
+                                                {QStringLiteral("validation_split"), 0.0}};
+        c.remove(QStringLiteral("checkpoint"));
+        const EngineRun r =
+            runEngine(trainArgs(specFile.fileName(), writeJson(dir_.filePath(QStringLiteral("wide-run.json")), c),
+                                dir_.filePath(QStringLiteral("wide-run"))));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+        const QJsonObject memory = r.last(QStringLiteral("finished")).value(QStringLiteral("memory")).toObject();
+        QVERIFY2(memory.value(QStringLiteral("peak_counted_from_baseline")).toBool(),
+                 QJsonDocument(memory).toJson().constData());
+        const qint64 baseline = memory.value(QStringLiteral("baseline_rss_bytes")).toInteger();
+        const qint64 peak = memory.value(QStringLiteral("peak_rss_bytes")).toInteger();
+        const qint64 growth = memory.value(QStringLiteral("peak_growth_bytes")).toInteger();
+        const qint64 data = memory.value(QStringLiteral("data_bytes")).toInteger();
+        qInfo("baseline %.1f MiB, peak %.1f MiB, growth %.1f MiB, data %.1f MiB", baseline / 1048576.0,
+              peak / 1048576.0, growth / 1048576.0, data / 1048576.0);
+        QVERIFY(baseline > 0);
+        QCOMPARE(growth, peak - baseline);
+        QCOMPARE(data, qint64(100000) * (2 * 4 + 8)); // float pairs, int64 classes
+        const qint64 parameters = 2 * 1024 + 1024 + 2 * (1024 * 1024 + 1024) + 1024 * 3 + 3;
+        QVERIFY2(growth >= data + 4 * 4 * parameters, qPrintable(QString::number(growth)));
+        // At most: values, gradients, two moments, the checkpoint written and read back at the end (three copies),
+        // activations and the runtime's own memory (thread stacks, kernels: tens of MiB).
+        QVERIFY2(growth < data + 10 * 4 * parameters + (96 << 20), qPrintable(QString::number(growth)));
     }
 
     void examplesAllTrain_data() {

@@ -69,17 +69,30 @@ Dataset subset(const Dataset &all, const torch::Tensor &index) {
 /// computed in float64 in chunks of rows (two passes, so constant features give an exact 0) and returned with
 /// the shape of one sample. A std of 0, or below float32 resolution of the mean (1e-6 * |mean|), becomes 1.
 std::pair<torch::Tensor, torch::Tensor> statistics(const torch::Tensor &x) {
-    constexpr std::int64_t kChunk = 4096;
+    // Chunks of at most 512 Ki values, copied into one float64 buffer that every chunk reuses: 4 MiB is all the
+    // extra memory this takes, whatever the size of the data (a new buffer per chunk fragmented the heap by about
+    // a data's worth).
     const std::int64_t s = x.size(0);
+    const std::int64_t rowValues = std::max<std::int64_t>(1, x[0].numel());
+    const std::int64_t kChunk = std::max<std::int64_t>(1, (std::int64_t(1) << 19) / rowValues);
     const bool perChannel = x.dim() == 4;
     const std::vector<std::int64_t> dims =
         perChannel ? std::vector<std::int64_t>{0, 2, 3} : std::vector<std::int64_t>{0};
-    const double count = static_cast<double>(x.numel()) / static_cast<double>(perChannel ? x.size(1) : x[0].numel());
+    const double count = static_cast<double>(x.numel()) / static_cast<double>(perChannel ? x.size(1) : rowValues);
+    std::vector<std::int64_t> chunkShape(x.sizes().begin(), x.sizes().end());
+    chunkShape[0] = std::min(kChunk, s);
+    const torch::Tensor buffer = torch::empty(chunkShape, x.options().dtype(torch::kFloat64));
+    auto chunkAt = [&](std::int64_t start) {
+        const std::int64_t rows = std::min(kChunk, s - start);
+        torch::Tensor chunk = buffer.narrow(0, 0, rows);
+        chunk.copy_(x.narrow(0, start, rows));
+        return chunk;
+    };
 
     torch::Tensor sum;
     for (std::int64_t start = 0; start < s; start += kChunk) {
         throwIfStopRequested();
-        const torch::Tensor part = x.narrow(0, start, std::min(kChunk, s - start)).to(torch::kFloat64).sum(dims);
+        const torch::Tensor part = chunkAt(start).sum(dims);
         sum = sum.defined() ? sum + part : part;
     }
     const torch::Tensor mean = sum / count;
@@ -87,8 +100,7 @@ std::pair<torch::Tensor, torch::Tensor> statistics(const torch::Tensor &x) {
     torch::Tensor sq;
     for (std::int64_t start = 0; start < s; start += kChunk) {
         throwIfStopRequested();
-        const torch::Tensor part =
-            (x.narrow(0, start, std::min(kChunk, s - start)).to(torch::kFloat64) - meanB).square().sum(dims);
+        const torch::Tensor part = chunkAt(start).sub_(meanB).square_().sum(dims);
         sq = sq.defined() ? sq + part : part;
     }
     torch::Tensor dev = (sq / count).sqrt();
