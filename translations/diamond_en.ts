@@ -580,6 +580,30 @@
         <source>Corrected ×%1 from %n similar finished run(s) on this device.</source>
         <translation><numerusform>Corrected ×%1 from %n similar finished run on this device.</numerusform><numerusform>Corrected ×%1 from %n similar finished runs on this device.</numerusform></translation>
     </message>
+    <message>
+        <source>Neither the profile nor a dry run measured the runtime&apos;s own memory (calibrate again): the predicted memory leaves it out.</source>
+        <translation>Neither the profile nor a dry run measured the runtime's own memory (calibrate again): the predicted memory leaves it out.</translation>
+    </message>
+    <message>
+        <source>Cannot create a folder for the width probes.</source>
+        <translation>Cannot create a folder for the width probes.</translation>
+    </message>
+    <message>
+        <source>Cannot write the width probes&apos; files in %1.</source>
+        <translation>Cannot write the width probes' files in %1.</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>Cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>The probe with %1 processes of %2 threads took longer than %3 s and was stopped.</source>
+        <translation>The probe with %1 processes of %2 threads took longer than %3 s and was stopped.</translation>
+    </message>
+    <message>
+        <source>The probe with %1 processes of %2 threads failed: %3</source>
+        <translation>The probe with %1 processes of %2 threads failed: %3</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -1237,6 +1261,13 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::RunPlanner</name>
+    <message>
+        <source>Measuring the number of processes trains on this computer: it is offered for runs on this computer only, not on %1.</source>
+        <translation>Measuring the number of processes trains on this computer: it is offered for runs on this computer only, not on %1.</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::RunRecommender</name>
     <message>
         <source>No workspace is open.</source>
@@ -1253,6 +1284,14 @@
     <message>
         <source>Calibration failed: %1</source>
         <translation>Calibration failed: %1</translation>
+    </message>
+    <message>
+        <source>The processes are being measured already.</source>
+        <translation>The processes are being measured already.</translation>
+    </message>
+    <message>
+        <source>Measuring the number of processes trains on this computer: it is offered for runs on this computer only.</source>
+        <translation>Measuring the number of processes trains on this computer: it is offered for runs on this computer only.</translation>
     </message>
 </context>
 <context>
@@ -4705,6 +4744,18 @@ Hint: %2</translation>
         <source>Could not measure this computer&apos;s speed: %1</source>
         <translation>Could not measure this computer's speed: %1</translation>
     </message>
+    <message>
+        <source>Measuring the step time with 1, 2, 4 … processes (a few seconds each)…</source>
+        <translation>Measuring the step time with 1, 2, 4 … processes (a few seconds each)…</translation>
+    </message>
+    <message>
+        <source>Processes measured: the recommendation now uses the measured step times.</source>
+        <translation>Processes measured: the recommendation now uses the measured step times.</translation>
+    </message>
+    <message>
+        <source>Could not measure the processes: %1</source>
+        <translation>Could not measure the processes: %1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5256,8 +5307,40 @@ Hint: %2</translation>
         <translation><numerusform>&lt;b&gt;Recommended:&lt;/b&gt; %1, &lt;b&gt;%n process(es)&lt;/b&gt;</numerusform><numerusform>&lt;b&gt;Recommended:&lt;/b&gt; %1, &lt;b&gt;%n process(es)&lt;/b&gt;</numerusform></translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (predicted; %2 measured here)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (predicted; %2 measured here)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+        <source>&amp;Measure processes</source>
+        <translation>&amp;Measure processes</translation>
+    </message>
+    <message>
+        <source>Train a few seconds with 1, 2, 4 … processes on this computer and recommend from the measured times instead of the predicted ones</source>
+        <translation>Train a few seconds with 1, 2, 4 … processes on this computer and recommend from the measured times instead of the predicted ones</translation>
+    </message>
+    <message>
+        <source>Measuring processes…</source>
+        <translation>Measuring processes…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;&lt;small&gt;Measured: %n process(es)</source>
+        <translation><numerusform>&lt;br&gt;&lt;small&gt;Measured: %n process(es)</numerusform><numerusform>&lt;br&gt;&lt;small&gt;Measured: %n process(es)</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source> of %n thread(s): %1 per step&lt;/small&gt;</source>
+        <translation><numerusform> of %n thread: %1 per step&lt;/small&gt;</numerusform><numerusform> of %n threads: %1 per step&lt;/small&gt;</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source> of %n thread(s)</source>
+        <translation><numerusform> of %n thread</numerusform><numerusform> of %n threads</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>predicted</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>measured</translation>
     </message>
 </context>
 <context>
@@ -5577,6 +5660,14 @@ Hint: %2</translation>
     <message>
         <source>The class server decides where this run goes.</source>
         <translation>The class server decides where this run goes.</translation>
+    </message>
+    <message>
+        <source>Measuring is not available here.</source>
+        <translation>Measuring is not available here.</translation>
+    </message>
+    <message>
+        <source>Measure processes</source>
+        <translation>Measure processes</translation>
     </message>
 </context>
 <context>

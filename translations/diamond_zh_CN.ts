@@ -580,6 +580,30 @@
         <source>Corrected ×%1 from %n similar finished run(s) on this device.</source>
         <translation><numerusform>已根据本设备上 %n 个相似的已完成运行校正 ×%1。</numerusform></translation>
     </message>
+    <message>
+        <source>Neither the profile nor a dry run measured the runtime&apos;s own memory (calibrate again): the predicted memory leaves it out.</source>
+        <translation>设备档案和试运行都没有测量运行时自身的内存（请重新校准）：预测的内存不含这一部分。</translation>
+    </message>
+    <message>
+        <source>Cannot create a folder for the width probes.</source>
+        <translation>无法为进程数测试创建文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot write the width probes&apos; files in %1.</source>
+        <translation>无法在 %1 中写入进程数测试的文件。</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>The probe with %1 processes of %2 threads took longer than %3 s and was stopped.</source>
+        <translation>%1 个进程（每个 %2 个线程）的测试超过 %3 秒，已停止。</translation>
+    </message>
+    <message>
+        <source>The probe with %1 processes of %2 threads failed: %3</source>
+        <translation>%1 个进程（每个 %2 个线程）的测试失败：%3</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -1237,6 +1261,13 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::RunPlanner</name>
+    <message>
+        <source>Measuring the number of processes trains on this computer: it is offered for runs on this computer only, not on %1.</source>
+        <translation>测量进程数需要在本机上训练：只适用于在本机运行，不适用于 %1。</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::RunRecommender</name>
     <message>
         <source>No workspace is open.</source>
@@ -1253,6 +1284,14 @@
     <message>
         <source>Calibration failed: %1</source>
         <translation>校准失败：%1</translation>
+    </message>
+    <message>
+        <source>The processes are being measured already.</source>
+        <translation>正在测量进程数。</translation>
+    </message>
+    <message>
+        <source>Measuring the number of processes trains on this computer: it is offered for runs on this computer only.</source>
+        <translation>测量进程数需要在本机上训练：只适用于在本机运行。</translation>
     </message>
 </context>
 <context>
@@ -4701,6 +4740,18 @@ Hint: %2</source>
         <source>Could not measure this computer&apos;s speed: %1</source>
         <translation>无法测量本机速度：%1</translation>
     </message>
+    <message>
+        <source>Measuring the step time with 1, 2, 4 … processes (a few seconds each)…</source>
+        <translation>正在用 1、2、4 … 个进程测量每步时间（每种几秒钟）…</translation>
+    </message>
+    <message>
+        <source>Processes measured: the recommendation now uses the measured step times.</source>
+        <translation>进程数已测量：推荐现在使用实测的每步时间。</translation>
+    </message>
+    <message>
+        <source>Could not measure the processes: %1</source>
+        <translation>无法测量进程数：%1</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5252,8 +5303,40 @@ Hint: %2</source>
         <translation><numerusform>&lt;b&gt;推荐：&lt;/b&gt;%1，&lt;b&gt;%n 个进程&lt;/b&gt;</numerusform></translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (predicted; %2 measured here)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;每步&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;（预测；本机实测 %2）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;完成需要&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;，不含排队等待&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;每个进程 %4 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;作业&lt;/td&gt;&lt;td&gt;%5；每 %6 步保存检查点&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;可信度&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+        <source>&amp;Measure processes</source>
+        <translation>测量进程数(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Train a few seconds with 1, 2, 4 … processes on this computer and recommend from the measured times instead of the predicted ones</source>
+        <translation>在本机上用 1、2、4 … 个进程各训练几秒钟，按实测时间而不是预测时间给出推荐</translation>
+    </message>
+    <message>
+        <source>Measuring processes…</source>
+        <translation>正在测量进程数…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;&lt;small&gt;Measured: %n process(es)</source>
+        <translation><numerusform>&lt;br&gt;&lt;small&gt;实测：%n 个进程</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source> of %n thread(s): %1 per step&lt;/small&gt;</source>
+        <translation><numerusform>，每个 %n 个线程：每步 %1&lt;/small&gt;</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source> of %n thread(s)</source>
+        <translation><numerusform>，每个 %n 个线程</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;每步&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;（%8；试运行中本机实测 %2）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;完成需要&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;，不含排队等待&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;每个进程 %4 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;作业&lt;/td&gt;&lt;td&gt;%5；每 %6 步保存检查点&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;可信度&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
     </message>
 </context>
 <context>
@@ -5573,6 +5656,14 @@ Hint: %2</source>
     <message>
         <source>The class server decides where this run goes.</source>
         <translation>由课堂服务器决定此运行的去处。</translation>
+    </message>
+    <message>
+        <source>Measuring is not available here.</source>
+        <translation>此处无法测量。</translation>
+    </message>
+    <message>
+        <source>Measure processes</source>
+        <translation>测量进程数</translation>
     </message>
 </context>
 <context>

@@ -115,15 +115,33 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
         return saved;
     });
     recommender_ = new app::RunRecommender(this);
-    runSetup_->setRecommender([this](const QJsonObject &spec, const QJsonObject &config, const QJsonObject &dryRun,
-                                     const QString &target, int threads) {
+    const auto planRequest = [](const QJsonObject &spec, const QJsonObject &config, const QString &target,
+                                int threads) {
         app::RunPlanRequest request;
         request.spec = spec;
         request.config = config;
         request.target = target;
         request.threads = threads;
-        const app::RunRecommender::Recommendation r = recommender_->recommend(request, dryRun);
+        return request;
+    };
+    runSetup_->setRecommender([this, planRequest](const QJsonObject &spec, const QJsonObject &config,
+                                                  const QJsonObject &dryRun, const QString &target, int threads) {
+        const app::RunRecommender::Recommendation r =
+            recommender_->recommend(planRequest(spec, config, target, threads), dryRun);
         return RunAdvice{r.plan ? r.plan->document : QJsonObject(), r.error, r.calibrating};
+    });
+    runSetup_->setWidthMeasurer([this, planRequest](const QJsonObject &spec, const QJsonObject &config,
+                                                    const QJsonObject &dryRun, const QString &target, int threads) {
+        QString error;
+        if (!recommender_->measureWidths(planRequest(spec, config, target, threads), dryRun, &error)) return error;
+        statusBar()->showMessage(tr("Measuring the step time with 1, 2, 4 … processes (a few seconds each)…"));
+        return QString();
+    });
+    connect(recommender_, &app::RunRecommender::widthsMeasured, this, [this](bool ok, const QString &message) {
+        statusBar()->showMessage(ok ? tr("Processes measured: the recommendation now uses the measured step times.")
+                                    : tr("Could not measure the processes: %1").arg(message),
+                                 8000);
+        runSetup_->widthsMeasured();
     });
     connect(recommender_, &app::RunRecommender::calibrated, this, [this](bool ok, const QString &message) {
         statusBar()->showMessage(ok ? tr("This computer's speed is measured: plans now predict step times.")

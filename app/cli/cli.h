@@ -63,7 +63,8 @@ bool parseOptions(const QStringList &args, const QStringList &valued, const QStr
 /// Reads a JSON object from `path`; false with a message on io.err naming the file.
 bool readJsonObject(const QString &path, QJsonObject *out, Io &io);
 /// `diamondctl run plan --spec FILE --config FILE [--target local|CLUSTER] [--partition P] [--nproc N]
-/// [--threads N] [--json]` (cli_plan.cpp): the performance model's prediction and the job chain for a run.
+/// [--threads N] [--measure-width] [--json]` (cli_plan.cpp): the performance model's prediction and the job chain for a
+/// run.
 int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io);
 /// The planner's recommendation (app/plan/run_planner.h), saying on io.err when this computer is being calibrated
 /// unless `quiet`; nothing with *error.

@@ -52,6 +52,9 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
     request.partition = o.values.value(QStringLiteral("--partition"));
     request.fixedRanks = fixedRanks;
     request.threads = threads;
+    request.measureWidth = o.flags.contains(QStringLiteral("--measure-width"));
+    if (request.measureWidth && !o.json)
+        io.err << tr("Measuring the step time with 1, 2, 4 … processes (a few seconds each)…\n"), io.err.flush();
     QString error;
     const auto plan = planRun(ws, request, o.json, io, &error);
     if (!plan) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
@@ -76,6 +79,11 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
                   .arg(double(bestPrediction.peakMemoryBytes) / 1048576.0, 0, 'f', 1)
                   .arg(bestPrediction.confidence);
     if (measured > 0) io.out << tr("  measured here in a dry run: %1 ms per step\n").arg(measured * 1e3, 0, 'f', 2);
+    for (const QJsonValue &w : doc.value(QStringLiteral("measured_widths")).toArray())
+        io.out << tr("  measured: %1 process(es) of %2 thread(s): %3 ms per step\n")
+                      .arg(w[QStringLiteral("ranks")].toInt())
+                      .arg(w[QStringLiteral("threads_per_rank")].toInt())
+                      .arg(w[QStringLiteral("measured_step_s")].toDouble() * 1e3, 0, 'f', 2);
     io.out << tr("  %1 job(s) of %2 min; a checkpoint every %3 steps (%4 % overhead); stop signal %5 s before the "
                  "limit; about %6 s in all\n")
                   .arg(bestChain.jobs)

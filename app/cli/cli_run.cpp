@@ -57,8 +57,9 @@ QString runUsage() {
         "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
         "                                         [--plan auto] [--follow|--detach] [--json]\n"
         "  diamondctl [--workspace DIR] run plan --spec FILE --config FILE [--target local|CLUSTER]\n"
-        "                                        [--partition P] [--nproc N] [--threads N] [--json]\n"
-        "                               predicted step time and memory, and the chain of jobs (docs/planning.md)\n"
+        "                                        [--partition P] [--nproc N] [--threads N] [--measure-width] [--json]\n"
+        "                               predicted step time and memory, and the chain of jobs (docs/planning.md);\n"
+        "                               --measure-width trains a few seconds at each number of processes first\n"
         "  diamondctl [--workspace DIR] run list [--json]\n"
         "  diamondctl [--workspace DIR] run show ID [--json]\n"
         "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
@@ -543,7 +544,9 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         : sub == QLatin1String("export")      ? QStringList{QStringLiteral("--out")}
         : sub == QLatin1String("leaderboard") ? QStringList{QStringLiteral("--project"), QStringLiteral("--metric")}
                                               : QStringList{};
-    if (!parseOptions(rest, valued, {QStringLiteral("--follow"), QStringLiteral("--csv"), QStringLiteral("--detach")},
+    if (!parseOptions(rest, valued,
+                      {QStringLiteral("--follow"), QStringLiteral("--csv"), QStringLiteral("--detach"),
+                       QStringLiteral("--measure-width")},
                       &o, io))
         return kUsage;
 

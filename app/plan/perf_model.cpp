@@ -120,9 +120,14 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
         const QJsonObject r = doc.value(QLatin1String(key)).toObject();
         if (!r.value(QStringLiteral("spec")).isObject() || !(num(r, "step_s") > 0) || !(num(r, "batch") > 0))
             return std::nullopt;
-        return Reference{QJsonDocument(r.value(QStringLiteral("spec")).toObject()).toJson(QJsonDocument::Compact),
-                         qint64(num(r, "batch")), r.value(QStringLiteral("optimizer")).toString(QStringLiteral("adam")),
-                         std::max(1, r.value(QStringLiteral("ranks")).toInt(1)), num(r, "step_s")};
+        Reference ref{QJsonDocument(r.value(QStringLiteral("spec")).toObject()).toJson(QJsonDocument::Compact),
+                      qint64(num(r, "batch")), r.value(QStringLiteral("optimizer")).toString(QStringLiteral("adam")),
+                      std::max(1, r.value(QStringLiteral("ranks")).toInt(1)), num(r, "step_s")};
+        if (num(r, "peak_growth_bytes") > 0) {
+            ref.peakGrowthBytes = qint64(num(r, "peak_growth_bytes"));
+            ref.dataBytes = qint64(std::max(0.0, num(r, "data_bytes")));
+        }
+        return ref;
     };
     p.reference = reference("reference_step");
     p.referenceRanks = reference("reference_step_ranks");
@@ -143,6 +148,8 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("allreduce_s"), allReduceSeconds},
                   {QStringLiteral("step_overhead_s"), stepOverheadSeconds},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
+                  {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
+                  {QStringLiteral("memory_basis"), memoryBasis},
                   {QStringLiteral("parameters"), parameters},
                   {QStringLiteral("confidence"), confidence},
                   {QStringLiteral("learned_factor"), learnedFactor},
@@ -152,6 +159,18 @@ QJsonObject StepPrediction::toJson() const {
     if (!ok) o.insert(QStringLiteral("error"), error);
     return o;
 }
+
+namespace {
+/// The reference network of the profile predicted without its own overheads (time and memory).
+StepPrediction predictReference(const DeviceProfile::Reference &ref, const DeviceProfile &profile) {
+    StepInputs r;
+    r.batch = ref.batch;
+    r.optimizer = ref.optimizer;
+    r.ranks = ref.ranks;
+    r.threadsPerRank = profile.threads;
+    return predictStep(ref.spec, r, profile, false);
+}
+} // namespace
 
 StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, const DeviceProfile &profile,
                            bool withOverhead) {
@@ -255,15 +274,22 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
         // The reference step's time that the probes do not explain, measured with as many ranks where possible.
         const auto &ref = ranks > 1 && profile.referenceRanks ? profile.referenceRanks : profile.reference;
         if (ref) {
-            StepInputs r;
-            r.batch = ref->batch;
-            r.optimizer = ref->optimizer;
-            r.ranks = ref->ranks;
-            r.threadsPerRank = profile.threads;
-            const StepPrediction bare = predictStep(ref->spec, r, profile, false);
+            const StepPrediction bare = predictReference(*ref, profile);
             if (bare.ok) out.stepOverheadSeconds = std::max(0.0, ref->stepSeconds - bare.stepSeconds);
             if (ranks > 1 && ref->ranks == 1)
                 out.notes << tr("The profile has no reference step with several ranks (calibrate with --nproc 2).");
+        }
+        // Its memory the same way, from whichever reference step was measured in a fresh process.
+        const auto &memoryRef = ref && ref->peakGrowthBytes >= 0                               ? ref
+                                : profile.reference && profile.reference->peakGrowthBytes >= 0 ? profile.reference
+                                                                                               : profile.referenceRanks;
+        if (memoryRef && memoryRef->peakGrowthBytes >= 0) {
+            const StepPrediction bare = predictReference(*memoryRef, profile);
+            if (bare.ok) {
+                out.memoryOverheadBytes =
+                    std::max<qint64>(0, memoryRef->peakGrowthBytes - memoryRef->dataBytes - bare.peakMemoryBytes);
+                out.memoryBasis = QStringLiteral("reference step");
+            }
         }
     }
     out.stepSeconds = out.computeSeconds + out.optimizerSeconds + out.allReduceSeconds + out.stepOverheadSeconds;
@@ -276,9 +302,27 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (optimizer == spec::Optimizer::SGD && in.momentum > 0) optimizer = spec::Optimizer::SGDMomentum;
     memory.optimizer = optimizer;
     const spec::MemoryEstimate estimate = spec::estimateMemory(analysis, memory);
-    out.peakMemoryBytes = estimate.total();
+    if (in.dryRunPeakGrowthBytes > 0 && in.dryRunBatch > 0) {
+        spec::MemoryOptions dry = memory;
+        dry.batch = in.dryRunBatch;
+        const qint64 explained =
+            spec::saturatingSum({spec::estimateMemory(analysis, dry).total(), std::max<qint64>(0, in.dataBytes)});
+        // The dry run skips what the training loop adds (the batch prefetcher, checkpoints, events): the larger of
+        // the two measurements counts.
+        const qint64 dryRunOverhead = std::max<qint64>(0, in.dryRunPeakGrowthBytes - explained);
+        if (dryRunOverhead > out.memoryOverheadBytes) {
+            out.memoryOverheadBytes = dryRunOverhead;
+            out.memoryBasis = QStringLiteral("dry run");
+        }
+    }
+    if (out.memoryBasis.isEmpty()) out.memoryBasis = QStringLiteral("estimate only");
+    out.peakMemoryBytes =
+        spec::saturatingSum({estimate.total(), std::max<qint64>(0, in.dataBytes), out.memoryOverheadBytes});
     out.checkpointBytes = spec::saturatingSum({estimate.weights, estimate.optimizerState});
-    out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low");
+    out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low"); // of the step time
+    if (withOverhead && out.memoryBasis == QLatin1String("estimate only"))
+        out.notes << tr("Neither the profile nor a dry run measured the runtime's own memory (calibrate again): the "
+                        "predicted memory leaves it out.");
     out.ok = true;
     return out;
 }

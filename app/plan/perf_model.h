@@ -9,7 +9,9 @@
 //     it costs nothing;
 //   - the optimizer's cost per parameter; with several ranks, an all-reduce of the gradients (interpolated from the
 //     profile's all-reduce timings) plus the small all-reduce every step makes, and compute shared by the ranks.
-// Memory: the spec analysis's training-memory estimate (weights, gradients, optimizer state, activations).
+// Memory: the spec analysis's training-memory estimate (weights, gradients, optimizer state, activations), plus the
+// loaded data and the runtime's own memory (thread stacks, allocator arenas, kernel caches), measured as the part of
+// the reference step's peak memory growth that its network and data do not explain.
 #pragma once
 
 #include <QJsonArray>
@@ -47,6 +49,8 @@ struct DeviceProfile {
         QString optimizer;
         int ranks = 1;
         double stepSeconds = 0;
+        qint64 peakGrowthBytes = -1; ///< the peak memory its training added to a fresh process; -1 = not measured
+        qint64 dataBytes = 0;        ///< of which its data
     };
     std::optional<Reference> reference, referenceRanks;
     QJsonObject source; ///< the profile as read
@@ -61,6 +65,13 @@ struct StepInputs {
     double momentum = 0;                        ///< sgd: momentum > 0 uses the momentum cost
     int ranks = 1;
     int threadsPerRank = 0; ///< 0 = the profile's threads divided by the ranks (at least 1)
+    qint64 dataBytes = 0;   ///< the loaded data (the engine's dry-run `data_bytes`): every rank holds all of it
+    /// The engine's dry run of this network on this computer (`measured_memory.peak_growth_bytes` at `dryRunBatch`,
+    /// one rank, data included), when known: what it holds beyond the network's estimate and the data is the
+    /// runtime's memory for this network (kernel workspaces and caches differ between networks) when that is more
+    /// than the reference step's.
+    qint64 dryRunPeakGrowthBytes = -1;
+    qint64 dryRunBatch = 0;
 };
 
 struct NodeCost {
@@ -76,7 +87,11 @@ struct StepPrediction {
     double samplesPerSecond = 0;
     double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
     double stepOverheadSeconds = 0; ///< from the profile's reference step
-    qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations
+    qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations, the data and the
+                                    ///< runtime's own memory (memoryOverheadBytes)
+    qint64 memoryOverheadBytes = 0; ///< the runtime's own memory: what the dry run's (or else the profile's reference
+                                    ///< step's) measured peak holds beyond its network's estimate and its data
+    QString memoryBasis;            ///< "dry run", "reference step" or "estimate only"
     qint64 checkpointBytes = 0;     ///< what a checkpoint holds: weights and optimizer state
     qint64 parameters = 0;
     double learnedFactor = 1; ///< the correction learned from finished runs (step_observations.h); 1 = none

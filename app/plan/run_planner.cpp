@@ -3,6 +3,7 @@
 #include "app/cluster/cluster_store.h"
 #include "app/data/dataset_store.h"
 #include "app/plan/device_profiles.h"
+#include "app/plan/width_probe.h"
 #include "app/run/engine_plan.h"
 #include "app/run/executor.h"
 #include "app/workspace/workspace.h"
@@ -23,20 +24,13 @@ namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("RunPlanner", text); }
 
-/// The engine's --dry-run plan (steps, measured seconds per step); nullopt with *error.
+/// The engine's --dry-run plan (steps, measured seconds per step); nullopt with *error. *dataPath: where the run's
+/// registered dataset is on this computer (empty without one).
 std::optional<QJsonObject> dryRun(Workspace &ws, const QJsonObject &spec, const QJsonObject &config, int threads,
-                                  QString *error) {
-    QString dataPath;
-    const QString dataset = config.value(QStringLiteral("data")).toObject().value(QStringLiteral("dataset")).toString();
-    if (!dataset.isEmpty()) {
-        DatasetStore datasets(ws);
-        const auto v = datasets.resolve(dataset);
-        if (!v) return *error = datasets.errorString(), std::nullopt;
-        const QString copy = datasets.localCopy(*v);
-        if (copy.isEmpty()) return *error = datasets.errorString(), std::nullopt;
-        dataPath = DatasetStore::dataPathIn(
-            copy, *v, config.value(QStringLiteral("data")).toObject().value(QStringLiteral("path")).toString());
-    }
+                                  QString *dataPath, QString *error) {
+    const auto path = localDataPath(ws, config, error);
+    if (!path) return std::nullopt;
+    *dataPath = *path;
     EnginePlanJob job;
     std::optional<QJsonObject> plan;
     QEventLoop loop;
@@ -48,7 +42,7 @@ std::optional<QJsonObject> dryRun(Workspace &ws, const QJsonObject &spec, const 
         *error = message;
         loop.quit();
     });
-    job.start(spec, config, threads, dataPath);
+    job.start(spec, config, threads, *dataPath);
     loop.exec();
     return plan;
 }
@@ -61,6 +55,18 @@ qint64 physicalMemoryBytes() {
 }
 
 } // namespace
+
+std::optional<QString> localDataPath(Workspace &ws, const QJsonObject &config, QString *error) {
+    const QJsonObject data = config.value(QStringLiteral("data")).toObject();
+    const QString dataset = data.value(QStringLiteral("dataset")).toString();
+    if (dataset.isEmpty()) return QString();
+    DatasetStore datasets(ws);
+    const auto v = datasets.resolve(dataset);
+    if (!v) return *error = datasets.errorString(), std::nullopt;
+    const QString copy = datasets.localCopy(*v);
+    if (copy.isEmpty()) return *error = datasets.errorString(), std::nullopt;
+    return DatasetStore::dataPathIn(copy, *v, data.value(QStringLiteral("path")).toString());
+}
 
 std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *error) {
     Workspace &ws = ws_;
@@ -85,9 +91,29 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
         chosen.baseName = QLatin1String(DeviceProfileStore::kThisComputer);
     }
 
-    const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : chosen.base->threads, error);
+    QString dataPath;
+    const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : chosen.base->threads, &dataPath, error);
     if (!plan) return std::nullopt;
-    return recommendRun(request, chosen, cluster, *plan, error);
+    if (!request.measureWidth) return recommendRun(request, chosen, cluster, *plan, error);
+    if (cluster)
+        return *error = tr("Measuring the number of processes trains on this computer: it is offered for runs on this "
+                           "computer only, not on %1.")
+                            .arg(target),
+               std::nullopt;
+    WidthProbeRequest probe;
+    probe.enginePath = LocalExecutor::defaultEnginePath();
+    probe.spec = spec;
+    probe.config = config;
+    probe.dataPath = dataPath;
+    probe.cores = QThread::idealThreadCount();
+    probe.threadsPerRank = threads;
+    probe.secondsPerStep = plan->value(QStringLiteral("seconds_per_step")).toDouble();
+    const auto probes = probeWidths(probe, error);
+    if (!probes) return std::nullopt;
+    RunPlanRequest measured = request;
+    for (const WidthProbe &w : *probes)
+        measured.measuredStepSeconds.insert({w.ranks, w.threadsPerRank}, w.stepSeconds);
+    return recommendRun(measured, chosen, cluster, *plan, error);
 }
 
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
@@ -106,11 +132,18 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     in.batch = config.value(QStringLiteral("batch_size")).toInteger(32);
     in.optimizer = optimizerConfig.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
     in.momentum = optimizerConfig.value(QStringLiteral("momentum")).toDouble();
-    in.threadsPerRank = threads;
+    in.dataBytes = std::max<qint64>(0, plan->value(QStringLiteral("data_bytes")).toInteger());
+    const QJsonObject dryMemory = plan->value(QStringLiteral("measured_memory")).toObject();
+    if (dryMemory.value(QStringLiteral("peak_counted_from_baseline")).toBool() &&
+        dryMemory.value(QStringLiteral("peak_growth_bytes")).toInteger() > 0) {
+        in.dryRunPeakGrowthBytes = dryMemory.value(QStringLiteral("peak_growth_bytes")).toInteger();
+        in.dryRunBatch = in.batch;
+    }
     const QByteArray specText = QJsonDocument(spec).toJson(QJsonDocument::Compact);
 
-    // Options: every partition (or this computer) with 1, 2, 4 … ranks while the batch divides and, with predicted
-    // scaling efficiency T1 / (N * TN) at or above 0.7, unless --nproc fixes the count.
+    // Options: every partition (or this computer) with 1, 2, 4 … ranks while the batch divides and, with scaling
+    // efficiency T1 / (N * TN) at or above 0.7 (T1: one process with the threads each of the N has; predicted, or
+    // measured by the width probes), unless --nproc fixes the count.
     struct Place {
         QString partition;
         int maxMinutes = 0;
@@ -141,13 +174,38 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
         if (fixedRanks > 1) counts.append(fixedRanks);
         for (int ranks = 2; fixedRanks == 0 && ranks <= place.cores; ranks *= 2)
             counts.append(ranks);
-        double single = 0;
+        QList<QPair<int, int>> widths; // (ranks, threads per rank)
         for (const int ranks : counts) {
-            in.ranks = ranks;
-            StepPrediction p = predictStep(specText, in, *profile);
+            widths.append({ranks, threads > 0 ? threads : std::max(1, profile->threads / ranks)});
+            // On this computer a measured width with fewer threads is an option too: one process of 1 thread is
+            // often faster than of 2 for a small network.
+            if (threads == 0 && !cluster)
+                for (auto m = request.measuredStepSeconds.cbegin(); m != request.measuredStepSeconds.cend(); ++m)
+                    if (m.key().first == ranks && !widths.contains(m.key())) widths.append(m.key());
+        }
+        for (const QPair<int, int> &width : widths) {
+            const int ranks = width.first, threadsPerRank = width.second;
+            // The step with `ranks` processes, and with one process of as many threads (T1 of the efficiency):
+            // measured by the width probes where they ran, else predicted (with what finished runs taught).
+            auto stepOf = [&](int r, bool *measuredHere) {
+                in.ranks = r;
+                in.threadsPerRank = threadsPerRank;
+                StepPrediction p = predictStep(specText, in, *profile);
+                if (!p.ok) return p;
+                applyLearnedCorrection(&p, learnedCorrection(p, r, in.batch, profiles.observations.value(profileName)));
+                const auto m = request.measuredStepSeconds.constFind({r, threadsPerRank});
+                *measuredHere = !cluster && m != request.measuredStepSeconds.cend() && m.value() > 0;
+                if (*measuredHere) {
+                    p.stepSeconds = m.value();
+                    p.samplesPerSecond = double(in.batch) / p.stepSeconds;
+                }
+                return p;
+            };
+            bool measuredStep = false, measuredSingle = false; // measuredSingle: only for stepOf's signature
+            const StepPrediction p = stepOf(ranks, &measuredStep);
             if (!p.ok) break;
-            applyLearnedCorrection(&p, learnedCorrection(p, ranks, in.batch, profiles.observations.value(profileName)));
-            if (ranks == 1) single = p.stepSeconds;
+            const double single = ranks == 1 ? p.stepSeconds : stepOf(1, &measuredSingle).stepSeconds;
+            Q_UNUSED(measuredSingle)
             const double efficiency = single / (double(ranks) * p.stepSeconds);
             const bool fits = place.memoryBytes <= 0 || p.peakMemoryBytes * ranks <= place.memoryBytes;
             JobChainInputs chainIn;
@@ -158,16 +216,22 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                                             ? 0.2 + double(p.checkpointBytes) / (profile->checkpointWriteMBs * 1e6)
                                             : 1.0;
             if (!cluster) chainIn.startupSeconds = 1;
+            // On this computer the dry run wrote and read back one checkpoint of this very network: its time.
+            const double measuredCheckpoint = plan->value(QStringLiteral("checkpoint_seconds")).toDouble(-1);
+            if (!cluster && measuredCheckpoint > 0) chainIn.checkpointSeconds = measuredCheckpoint;
             const JobChainPlan chain = planJobChain(chainIn);
-            QJsonObject option{{QStringLiteral("target"), target},
-                               {QStringLiteral("partition"), place.partition},
-                               {QStringLiteral("ranks"), ranks},
-                               {QStringLiteral("predicted_step_s"), p.stepSeconds},
-                               {QStringLiteral("scaling_efficiency"), efficiency},
-                               {QStringLiteral("predicted_peak_memory_bytes"), p.peakMemoryBytes},
-                               {QStringLiteral("fits_memory"), fits},
-                               {QStringLiteral("predicted_finish_s"), chain.ok ? chain.predictedSeconds : -1.0},
-                               {QStringLiteral("profile"), profileName}};
+            QJsonObject option{
+                {QStringLiteral("target"), target},
+                {QStringLiteral("partition"), place.partition},
+                {QStringLiteral("ranks"), ranks},
+                {QStringLiteral("threads_per_rank"), threadsPerRank},
+                {QStringLiteral("predicted_step_s"), p.stepSeconds},
+                {QStringLiteral("step_basis"), measuredStep ? QStringLiteral("measured") : QStringLiteral("predicted")},
+                {QStringLiteral("scaling_efficiency"), efficiency},
+                {QStringLiteral("predicted_peak_memory_bytes"), p.peakMemoryBytes},
+                {QStringLiteral("fits_memory"), fits},
+                {QStringLiteral("predicted_finish_s"), chain.ok ? chain.predictedSeconds : -1.0},
+                {QStringLiteral("profile"), profileName}};
             if (!fits)
                 option.insert(QStringLiteral("reason"),
                               tr("needs %1 MiB, the node has %2 MiB")
@@ -199,6 +263,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     QJsonObject doc{{QStringLiteral("target"), target},
                     {QStringLiteral("partition"), best.value(QStringLiteral("partition"))},
                     {QStringLiteral("ranks"), best.value(QStringLiteral("ranks"))},
+                    {QStringLiteral("threads_per_rank"), best.value(QStringLiteral("threads_per_rank"))},
                     {QStringLiteral("steps"), steps},
                     {QStringLiteral("predicted_step_s"), bestPrediction.stepSeconds},
                     {QStringLiteral("predicted_peak_memory_bytes"), bestPrediction.peakMemoryBytes},
@@ -216,6 +281,14 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                                                             {QStringLiteral("measured_at"), bestProfile->measuredAt},
                                                             {QStringLiteral("threads"), bestProfile->threads}}},
                     {QStringLiteral("options"), options}};
+    if (!request.measuredStepSeconds.isEmpty()) {
+        QJsonArray widths;
+        for (auto it = request.measuredStepSeconds.cbegin(); it != request.measuredStepSeconds.cend(); ++it)
+            widths.append(QJsonObject{{QStringLiteral("ranks"), it.key().first},
+                                      {QStringLiteral("threads_per_rank"), it.key().second},
+                                      {QStringLiteral("measured_step_s"), it.value()}});
+        doc.insert(QStringLiteral("measured_widths"), widths);
+    }
     RunPlan result;
     result.document = doc;
     result.prediction = bestPrediction;

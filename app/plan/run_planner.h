@@ -11,6 +11,7 @@
 #include "remote/job_script.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 
 #include <functional>
@@ -30,6 +31,10 @@ struct RunPlanRequest {
     QString partition;                        ///< only this partition; empty = every partition of the cluster
     int fixedRanks = 0;                       ///< 0 = choose the number of processes; else exactly this many
     int threads = 0;                          ///< threads per process; 0 = the device profile's
+    bool measureWidth = false;                ///< RunPlanner::plan probes the widths first (width_probe.h); local only
+    /// Measured step times by (ranks, threads per rank), used by recommendRun in place of predictions (the width
+    /// probes fill it).
+    QMap<QPair<int, int>, double> measuredStepSeconds;
 };
 
 struct RunPlan {
@@ -60,6 +65,10 @@ private:
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
                                     const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
                                     QString *error);
+
+/// Where the registered dataset that `config` names (data.dataset) is on this computer, for the engine's --data-path
+/// (empty when the config names none); nullopt with *error when it cannot be resolved or copied here.
+std::optional<QString> localDataPath(Workspace &ws, const QJsonObject &config, QString *error);
 
 /// A finished run, for learning (step_observations.h).
 struct ObservedRun {

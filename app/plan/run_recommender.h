@@ -2,11 +2,14 @@
 // runs the engine's dry run itself (EnginePlanJob); recommend() adds the performance model's options and the job
 // chain from the workspace's device profiles (recommendRun, milliseconds). When this computer has no profile yet, it
 // starts `diamond-train calibrate` as an asynchronous process (about 5–10 s) and says so; calibrated() follows, and
-// the caller asks again.
+// the caller asks again. measureWidths() runs the width probes (width_probe.h) on a worker thread; later
+// recommendations for the same spec, config and threads use the measured step times.
 #pragma once
 
 #include "app/plan/run_planner.h"
+#include "app/plan/width_probe.h"
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
@@ -36,11 +39,25 @@ public:
     Recommendation recommend(const RunPlanRequest &request, const QJsonObject &dryRun);
     bool isCalibrating() const { return calibration_ != nullptr; }
 
+    /// Starts the width probes for `request` (this computer only; `dryRun` sizes them); widthsMeasured() follows.
+    /// False with *error when they cannot start, or while others run.
+    bool measureWidths(const RunPlanRequest &request, const QJsonObject &dryRun, QString *error);
+    bool isMeasuringWidths() const { return widthProbes_ != nullptr; }
+
 Q_SIGNALS:
     /// This computer's calibration ended; `message` says why when it failed (then recommend() reports it).
     void calibrated(bool ok, const QString &message);
+    /// The width probes ended; `message` says why when they failed.
+    void widthsMeasured(bool ok, const QString &message);
 
 private:
+    struct ProbeOutcome {
+        std::optional<QList<WidthProbe>> probes;
+        QString error;
+    };
+    static QByteArray widthKey(const RunPlanRequest &request);
+    void onWidthsMeasured();
+
     void startCalibration();
     void onCalibrationFinished();
 
@@ -48,6 +65,9 @@ private:
     QString enginePath_;
     QPointer<QProcess> calibration_;
     QString calibrationError_; ///< the last failure, so that a broken engine is not restarted on every edit
+    QPointer<QFutureWatcher<ProbeOutcome>> widthProbes_;
+    QByteArray probingKey_, measuredKey_;               ///< widthKey() of the request probed / measured
+    QMap<QPair<int, int>, double> measuredStepSeconds_; ///< of measuredKey_
 };
 
 } // namespace diamond::app

@@ -1,6 +1,7 @@
 // POST /api/v1/plans: the planner's recommendation for a run (docs/planning.md, docs/rest-api.md), the JSON of
 // `diamondctl run plan --json`. The engine's dry run (and, the first time, this computer's calibration) run on a
-// worker thread with its own connection to the workspace; data paths are confined as for POST /api/v1/runs.
+// worker thread with its own connection to the workspace; data paths are confined as for POST /api/v1/runs. With
+// "measure_width": true the width probes (width_probe.h) train a few seconds per width on that thread too.
 #include "rest_server.h"
 
 #include "app/cluster/cluster_store.h"
@@ -30,6 +31,10 @@ RestServer::Reply RestServer::planRun(const Request &req) {
                               tr("\"%1\" must be a whole number from 0 to %2").arg(QLatin1String(key)).arg(most));
         *out = int(n);
     }
+    const QJsonValue measureWidth = body.value(QStringLiteral("measure_width"));
+    if (!measureWidth.isUndefined() && !measureWidth.isBool())
+        return errorReply(400, QStringLiteral("bad_request"), tr("\"measure_width\" must be true or false"));
+    r.measureWidth = measureWidth.toBool(false);
     QJsonObject execution;
     QString problem;
     if (!confineDataPaths(ws_, r.config, &execution, &problem))

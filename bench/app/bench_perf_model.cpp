@@ -13,6 +13,7 @@
 //   bench_perf_model [--steps N (240)] [--json FILE]
 #include "app/plan/perf_model.h"
 #include "app/plan/step_observations.h"
+#include "bench_files.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -30,36 +31,19 @@
 #include <cstdio>
 
 using namespace diamond::app;
+using diamond::bench::die;
+using diamond::bench::readJson;
+using diamond::bench::writeJson;
 
 namespace {
-
-QString engine() {
-    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../bin/diamond-train"));
-}
-
-[[noreturn]] void die(const QString &message) {
-    std::fprintf(stderr, "bench_perf_model: %s\n", qPrintable(message));
-    std::exit(1);
-}
-
-QJsonObject readJson(const QString &path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) die(QStringLiteral("cannot read ") + path);
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-void writeJson(const QString &path, const QJsonObject &doc) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) die(QStringLiteral("cannot write ") + path);
-    f.write(QJsonDocument(doc).toJson());
-}
 
 DeviceProfile calibrate(const QStringList &args, double *seconds) {
     QTemporaryDir dir;
     QProcess p;
     QElapsedTimer t;
     t.start();
-    p.start(engine(), QStringList{QStringLiteral("calibrate"), QStringLiteral("--dir"), dir.path()} + args);
+    p.start(diamond::bench::binary("diamond-train"),
+            QStringList{QStringLiteral("calibrate"), QStringLiteral("--dir"), dir.path()} + args);
     if (!p.waitForFinished(300000) || p.exitCode() != 0) die(QString::fromUtf8(p.readAllStandardError()));
     *seconds = double(t.elapsed()) / 1000.0;
     QString error;
@@ -127,7 +111,7 @@ int main(int argc, char **argv) {
     templateCase("lenet5", {{QStringLiteral("source"), QStringLiteral("shapes")}, {QStringLiteral("size"), 32}}, adam);
 
     QTemporaryDir work;
-    QList<double> errors;
+    QList<double> errors, memoryErrors, dryRunMemoryErrors; // memory: signed
     struct Measured {
         StepPrediction prediction;
         StepObservation observation;
@@ -135,8 +119,8 @@ int main(int argc, char **argv) {
     };
     QList<Measured> measuredRuns;
     QJsonArray rows;
-    std::printf("%-24s %5s %7s %5s %12s %12s %8s\n", "network", "batch", "threads", "ranks", "predicted ms",
-                "measured ms", "error");
+    std::printf("%-20s %5s %7s %5s %9s %9s %8s %8s %8s %7s %8s %7s\n", "network", "batch", "threads", "ranks",
+                "pred ms", "meas ms", "error", "peak MiB", "model", "error", "dry run", "error");
     for (const Case &c : cases) {
         // The synthetic shapes have 4 classes: a 10-way template output becomes 4-way.
         QJsonObject spec = readJson(c.spec);
@@ -154,7 +138,8 @@ int main(int argc, char **argv) {
         const QString specPath = work.filePath(QStringLiteral("spec-%1.json").arg(rows.size()));
         writeJson(specPath, spec);
         const QByteArray specText = QJsonDocument(spec).toJson();
-        for (const int batch : {32, 128})
+        for (const int batch : {32, 128}) {
+            qint64 dryRunGrowth = -1; // the planner's dry run of this network and batch (1 rank, 1 thread)
             for (const auto &[threads, ranks] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
                 QJsonObject config = c.config;
                 config.insert(QStringLiteral("format"), QStringLiteral("diamond.run/1"));
@@ -168,21 +153,45 @@ int main(int argc, char **argv) {
                 const QString runDir = work.filePath(QStringLiteral("r%1").arg(rows.size()));
                 QDir().mkpath(runDir);
                 writeJson(runDir + QStringLiteral("/run.json"), config);
+                if (dryRunGrowth < 0) {
+                    QProcess dry;
+                    dry.start(diamond::bench::binary("diamond-train"),
+                              {QStringLiteral("--spec"), specPath, QStringLiteral("--config"),
+                               runDir + QStringLiteral("/run.json"), QStringLiteral("--run-dir"),
+                               runDir + QStringLiteral("-dry"), QStringLiteral("--threads"), QStringLiteral("1"),
+                               QStringLiteral("--dry-run")});
+                    if (!dry.waitForFinished(600000) || dry.exitCode() != 0)
+                        die(c.name + QStringLiteral(" (dry run): ") + QString::fromUtf8(dry.readAllStandardError()));
+                    for (const QByteArray &line : dry.readAllStandardOutput().split('\n')) {
+                        const QJsonObject e = QJsonDocument::fromJson(line).object();
+                        if (e.value(QStringLiteral("event")).toString() == QLatin1String("plan"))
+                            dryRunGrowth = e.value(QStringLiteral("measured_memory"))
+                                               .toObject()
+                                               .value(QStringLiteral("peak_growth_bytes"))
+                                               .toInteger();
+                    }
+                    if (!(dryRunGrowth > 0)) die(c.name + QStringLiteral(": the dry run measured no memory"));
+                }
                 QProcess p;
                 QStringList args{QStringLiteral("--spec"),    specPath,
                                  QStringLiteral("--config"),  runDir + QStringLiteral("/run.json"),
                                  QStringLiteral("--run-dir"), runDir,
                                  QStringLiteral("--threads"), QString::number(threads)};
                 if (ranks > 1) args << QStringLiteral("--nproc") << QString::number(ranks);
-                p.start(engine(), args);
+                p.start(diamond::bench::binary("diamond-train"), args);
                 if (!p.waitForFinished(600000) || p.exitCode() != 0)
                     die(c.name + QStringLiteral(": ") + QString::fromUtf8(p.readAllStandardError()));
                 double stepsPerSecond = 0;
+                QJsonObject memory;
                 for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
                     const QJsonObject e = QJsonDocument::fromJson(line).object();
-                    if (e.value(QStringLiteral("event")).toString() == QLatin1String("finished"))
+                    if (e.value(QStringLiteral("event")).toString() == QLatin1String("finished")) {
                         stepsPerSecond = e.value(QStringLiteral("steps_per_s")).toDouble();
+                        memory = e.value(QStringLiteral("memory")).toObject();
+                    }
                 }
+                const double measuredGrowth = memory.value(QStringLiteral("peak_growth_bytes")).toDouble();
+                if (!(measuredGrowth > 0)) die(c.name + QStringLiteral(": no peak_growth_bytes"));
                 if (!(stepsPerSecond > 0)) die(c.name + QStringLiteral(": no steps_per_s"));
                 const double measured = 1.0 / stepsPerSecond;
                 StepInputs in;
@@ -192,8 +201,16 @@ int main(int argc, char **argv) {
                 in.momentum = opt.value(QStringLiteral("momentum")).toDouble();
                 in.ranks = ranks;
                 in.threadsPerRank = threads;
+                in.dataBytes = memory.value(QStringLiteral("data_bytes")).toInteger();
                 const StepPrediction pred = predictStep(specText, in, threads == 2 ? twoThreads : oneThread);
                 if (!pred.ok) die(c.name + QStringLiteral(": ") + pred.error);
+                StepInputs withDryRun = in;
+                withDryRun.dryRunPeakGrowthBytes = dryRunGrowth;
+                withDryRun.dryRunBatch = batch;
+                const qint64 dryRunMemory =
+                    predictStep(specText, withDryRun, threads == 2 ? twoThreads : oneThread).peakMemoryBytes;
+                const double dryRunMemoryError = double(dryRunMemory) / measuredGrowth - 1.0;
+                dryRunMemoryErrors << dryRunMemoryError;
                 StepObservation observation;
                 observation.runId = rows.size() + 1;
                 observation.ranks = ranks;
@@ -204,19 +221,53 @@ int main(int argc, char **argv) {
                 measuredRuns.append({pred, observation, threads == 2});
                 const double error = pred.stepSeconds / measured - 1.0;
                 errors << std::abs(error);
-                std::printf("%-24s %5d %7d %5d %12.3f %12.3f %+7.1f%%\n", qPrintable(c.name), batch, threads, ranks,
-                            pred.stepSeconds * 1e3, measured * 1e3, 100 * error);
+                const double memoryError = double(pred.peakMemoryBytes) / measuredGrowth - 1.0;
+                memoryErrors << memoryError;
+                std::printf("%-20s %5d %7d %5d %9.3f %9.3f %+7.1f%% %8.1f %8.1f %+6.1f%% %8.1f %+6.1f%%\n",
+                            qPrintable(c.name), batch, threads, ranks, pred.stepSeconds * 1e3, measured * 1e3,
+                            100 * error, measuredGrowth / 1048576.0, double(pred.peakMemoryBytes) / 1048576.0,
+                            100 * memoryError, double(dryRunMemory) / 1048576.0, 100 * dryRunMemoryError);
                 rows.append(QJsonObject{{QStringLiteral("network"), c.name},
                                         {QStringLiteral("batch"), batch},
                                         {QStringLiteral("threads"), threads},
                                         {QStringLiteral("ranks"), ranks},
                                         {QStringLiteral("predicted_step_s"), pred.stepSeconds},
                                         {QStringLiteral("measured_step_s"), measured},
-                                        {QStringLiteral("error"), error}});
+                                        {QStringLiteral("error"), error},
+                                        {QStringLiteral("predicted_peak_memory_bytes"), pred.peakMemoryBytes},
+                                        {QStringLiteral("measured_peak_growth_bytes"), measuredGrowth},
+                                        {QStringLiteral("memory_error"), memoryError},
+                                        {QStringLiteral("dry_run_peak_growth_bytes"), dryRunGrowth},
+                                        {QStringLiteral("predicted_peak_memory_with_dry_run_bytes"), dryRunMemory},
+                                        {QStringLiteral("memory_with_dry_run_error"), dryRunMemoryError}});
             }
+        }
     }
     std::printf("%lld configurations: median absolute error %.1f %%, p90 %.1f %% (targets 15 %% and 25 %%)\n",
                 static_cast<long long>(errors.size()), 100 * median(errors), 100 * percentile(errors, 0.9));
+    struct MemorySummary {
+        double median = 0, largest = 0, worstUnder = 0;
+        qsizetype within10 = 0;
+    };
+    auto summarise = [](const QList<double> &signedErrors) {
+        QList<double> abs;
+        for (const double e : signedErrors)
+            abs << std::abs(e);
+        MemorySummary m;
+        m.median = median(abs);
+        m.largest = percentile(abs, 1.0);
+        for (const double e : signedErrors)
+            m.worstUnder = std::min(m.worstUnder, e);
+        m.within10 = std::count_if(abs.begin(), abs.end(), [](double e) { return e <= 0.10; });
+        return m;
+    };
+    const MemorySummary modelMemory = summarise(memoryErrors), dryRunMemory = summarise(dryRunMemoryErrors);
+    for (const auto &[label, m] : {std::pair{"from the profile's reference step", modelMemory},
+                                   std::pair{"with the dry run's measurement", dryRunMemory}})
+        std::printf("peak memory %s: median absolute error %.1f %%, largest %.1f %%, %lld of %lld within 10 %%, "
+                    "worst under-prediction %.1f %% (targets: within 10 %%, never under by more than 5 %%)\n",
+                    label, 100 * m.median, 100 * m.largest, static_cast<long long>(m.within10),
+                    static_cast<long long>(memoryErrors.size()), 100 * m.worstUnder);
     QList<double> learnedErrors;
     int corrected = 0;
     for (qsizetype i = 0; i < measuredRuns.size(); ++i) {
@@ -242,12 +293,19 @@ int main(int argc, char **argv) {
                 corrected, static_cast<long long>(learnedErrors.size()), 100 * median(learnedErrors),
                 100 * percentile(learnedErrors, 0.9));
     if (parser.isSet(jsonOption))
-        writeJson(parser.value(jsonOption), {{QStringLiteral("calibration_seconds"), calibrationSeconds},
-                                             {QStringLiteral("calibration_2_threads_seconds"), calibration2Seconds},
-                                             {QStringLiteral("median_abs_error"), median(errors)},
-                                             {QStringLiteral("p90_abs_error"), percentile(errors, 0.9)},
-                                             {QStringLiteral("learned_median_abs_error"), median(learnedErrors)},
-                                             {QStringLiteral("learned_p90_abs_error"), percentile(learnedErrors, 0.9)},
-                                             {QStringLiteral("configurations"), rows}});
+        writeJson(parser.value(jsonOption),
+                  {{QStringLiteral("calibration_seconds"), calibrationSeconds},
+                   {QStringLiteral("calibration_2_threads_seconds"), calibration2Seconds},
+                   {QStringLiteral("median_abs_error"), median(errors)},
+                   {QStringLiteral("p90_abs_error"), percentile(errors, 0.9)},
+                   {QStringLiteral("learned_median_abs_error"), median(learnedErrors)},
+                   {QStringLiteral("learned_p90_abs_error"), percentile(learnedErrors, 0.9)},
+                   {QStringLiteral("memory_median_abs_error"), modelMemory.median},
+                   {QStringLiteral("memory_max_abs_error"), modelMemory.largest},
+                   {QStringLiteral("memory_worst_under"), modelMemory.worstUnder},
+                   {QStringLiteral("memory_with_dry_run_median_abs_error"), dryRunMemory.median},
+                   {QStringLiteral("memory_with_dry_run_max_abs_error"), dryRunMemory.largest},
+                   {QStringLiteral("memory_with_dry_run_worst_under"), dryRunMemory.worstUnder},
+                   {QStringLiteral("configurations"), rows}});
     return 0;
 }

@@ -2,6 +2,7 @@
 
 #include "ui/run/job_chain_chart.h"
 
+#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLocale>
@@ -42,9 +43,21 @@ RunRecommendationView::RunRecommendationView(QWidget *parent) : QWidget(parent) 
     apply_ = new QPushButton(tr("&Use these settings"), this);
     apply_->setObjectName(QStringLiteral("useRecommendation"));
     apply_->setToolTip(tr("Copy the recommended processes, time limit, chain and checkpoint interval into the form"));
-    layout->addWidget(apply_, 0, Qt::AlignLeft);
+    measure_ = new QPushButton(tr("&Measure processes"), this);
+    measure_->setObjectName(QStringLiteral("measureWidth"));
+    measure_->setToolTip(tr("Train a few seconds with 1, 2, 4 … processes on this computer and recommend from the "
+                            "measured times instead of the predicted ones"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(apply_);
+    buttons->addWidget(measure_);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
     connect(apply_, &QPushButton::clicked, this, [this] {
         if (!advice_.plan.isEmpty()) Q_EMIT applyRequested(advice_.plan);
+    });
+    connect(measure_, &QPushButton::clicked, this, [this] {
+        setMeasuring(true);
+        Q_EMIT measureRequested();
     });
     clear();
 }
@@ -59,6 +72,13 @@ void RunRecommendationView::setAdvice(const RunAdvice &advice) {
     chart_->setVisible(!advice.plan.isEmpty() &&
                        advice.plan.value(QStringLiteral("target")).toString() != QLatin1String("local"));
     apply_->setVisible(!advice.plan.isEmpty());
+    measure_->setVisible(!advice.plan.isEmpty() &&
+                         advice.plan.value(QStringLiteral("target")).toString() == QLatin1String("local"));
+}
+
+void RunRecommendationView::setMeasuring(bool measuring) {
+    measure_->setEnabled(!measuring);
+    measure_->setText(measuring ? tr("Measuring processes…") : tr("&Measure processes"));
 }
 
 QString RunRecommendationView::text() const {
@@ -82,14 +102,23 @@ QString RunRecommendationView::text() const {
         jobsText = tr("%n job(s) of %1", "", jobs).arg(duration(plan.value(QStringLiteral("time_limit_s")).toDouble()));
     else
         jobsText = tr("one run on this computer, no time limit");
+    const QJsonArray measuredWidths = plan.value(QStringLiteral("measured_widths")).toArray();
+    QString measuredText;
+    for (const QJsonValue &w : measuredWidths)
+        measuredText += tr("<br><small>Measured: %n process(es)", "", w[QStringLiteral("ranks")].toInt()) +
+                        tr(" of %n thread(s): %1 per step</small>", "", w[QStringLiteral("threads_per_rank")].toInt())
+                            .arg(stepTime(w[QStringLiteral("measured_step_s")].toDouble()));
     QString others;
     int unfit = 0;
     for (const QJsonValue &v : plan.value(QStringLiteral("options")).toArray())
         if (!v.toObject().value(QStringLiteral("fits_memory")).toBool(true)) ++unfit;
     if (unfit > 0) others = tr("<br><small>%n option(s) do not fit in memory.</small>", "", unfit);
-    return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) +
+    const QString threads = measuredWidths.isEmpty()
+                                ? QString()
+                                : tr(" of %n thread(s)", "", plan.value(QStringLiteral("threads_per_rank")).toInt(1));
+    return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) + threads +
            tr("<table>"
-              "<tr><td>Per step</td><td><b>%1</b> (predicted; %2 measured here)</td></tr>"
+              "<tr><td>Per step</td><td><b>%1</b> (%8; %2 measured here in the dry run)</td></tr>"
               "<tr><td>To finish</td><td><b>%3</b>, queue waits not included</td></tr>"
               "<tr><td>Memory</td><td>%4 MiB per process</td></tr>"
               "<tr><td>Jobs</td><td>%5; checkpoint every %6 steps</td></tr>"
@@ -100,8 +129,9 @@ QString RunRecommendationView::text() const {
                     locale.toString(plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0,
                                     'f', 1),
                     jobsText, locale.toString(plan.value(QStringLiteral("checkpoint_every_steps")).toDouble(), 'f', 0),
-                    plan.value(QStringLiteral("confidence")).toString().toHtmlEscaped()) +
-           others;
+                    plan.value(QStringLiteral("confidence")).toString().toHtmlEscaped(),
+                    measuredWidths.isEmpty() ? tr("predicted") : tr("measured")) +
+           measuredText + others;
 }
 
 } // namespace diamond::ui

@@ -1,6 +1,7 @@
 // RunRecommendationView: the planner's recommendation on the run set-up page (docs/planning.md): where the run
 // should go, how many processes, the predicted time per step and to finish, memory per process, and the chain of
-// jobs as a small Gantt chart (JobChainChart), with "Use these settings" to copy it into the form. The user's own
+// jobs as a small Gantt chart (JobChainChart), with "Use these settings" to copy it into the form and, for this
+// computer, "Measure processes" to replace the predicted step times by measured ones. The user's own
 // settings stay in the form; the view never changes them by itself.
 #pragma once
 
@@ -37,17 +38,23 @@ public:
     const QJsonObject &plan() const { return advice_.plan; }
     QString text() const;
     QPushButton *applyButton() const { return apply_; }
+    QPushButton *measureButton() const { return measure_; }
+    /// The Measure processes button shows that probes run (disabled) or not.
+    void setMeasuring(bool measuring);
     JobChainChart *chart() const { return chart_; }
 
 Q_SIGNALS:
     /// "Use these settings" was pressed: copy plan() into the form.
     void applyRequested(const QJsonObject &plan);
+    /// "Measure processes" was pressed: measure the widths on this computer (app::RunRecommender::measureWidths).
+    void measureRequested();
 
 private:
     RunAdvice advice_;
     QLabel *label_ = nullptr;
     JobChainChart *chart_ = nullptr;
     QPushButton *apply_ = nullptr;
+    QPushButton *measure_ = nullptr;
 };
 
 } // namespace diamond::ui

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -287,6 +288,13 @@ void RunSetupPage::buildUi() {
     planScroll->setWidget(planHost);
     planLayout->addWidget(planScroll, 1);
     connect(advice_, &RunRecommendationView::applyRequested, this, &RunSetupPage::applyPlan);
+    connect(advice_, &RunRecommendationView::measureRequested, this, [this] {
+        const QString error = measureWidths_ ? measureWidths_(spec_, config(), plan_, target(), threads_->value())
+                                             : tr("Measuring is not available here.");
+        if (error.isEmpty()) return;
+        advice_->setMeasuring(false);
+        QMessageBox::warning(this, tr("Measure processes"), error);
+    });
     train_ = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Train"), planBox);
     train_->setObjectName(QStringLiteral("trainButton"));
     QFont bold = train_->font();
@@ -592,6 +600,11 @@ void RunSetupPage::setRecommender(RunRecommender recommender) {
     updateAdvice();
 }
 
+void RunSetupPage::widthsMeasured() {
+    advice_->setMeasuring(false);
+    updateAdvice();
+}
+
 void RunSetupPage::updateAdvice() {
     if (!recommender_) return;
     if (plan_.isEmpty()) return advice_->clear();
@@ -601,6 +614,9 @@ void RunSetupPage::updateAdvice() {
 
 void RunSetupPage::applyPlan(const QJsonObject &plan) {
     nproc_->setValue(std::max(1, plan.value(QStringLiteral("ranks")).toInt(1)));
+    // Threads per process only where they were measured (Measure processes): else the form's choice stays.
+    if (plan.contains(QStringLiteral("measured_widths")) && plan.value(QStringLiteral("threads_per_rank")).toInt() > 0)
+        threads_->setValue(plan.value(QStringLiteral("threads_per_rank")).toInt());
     if (plan.value(QStringLiteral("target")).toString() != QLatin1String("local")) {
         partition_->setText(plan.value(QStringLiteral("partition")).toString());
         const int minutes = int(std::ceil(plan.value(QStringLiteral("time_limit_s")).toDouble() / 60.0));

@@ -78,6 +78,13 @@ public:
     /// Where the planner's recommendation comes from (the main window: app::RunRecommender); none = not shown.
     void setRecommender(RunRecommender recommender);
     RunRecommendationView *recommendation() const { return advice_; }
+    /// Starts measuring the widths for the form's run (the main window: app::RunRecommender::measureWidths); returns
+    /// an error message, or empty when the measurement started (then call widthsMeasured()).
+    using WidthMeasurer = std::function<QString(const QJsonObject &spec, const QJsonObject &config,
+                                                const QJsonObject &dryRun, const QString &target, int threads)>;
+    void setWidthMeasurer(WidthMeasurer measurer) { measureWidths_ = std::move(measurer); }
+    /// The measurement ended: the recommendation is asked again (it now uses the measured times).
+    void widthsMeasured();
     /// Copies a plan's choices into the form: processes, and on a cluster the partition, time limit, chain and
     /// stop-signal lead; the checkpoint interval goes into the config.
     void applyPlan(const QJsonObject &plan);
@@ -116,6 +123,7 @@ private:
     QJsonObject plan_;
     QString planError_;
     RunRecommender recommender_;
+    WidthMeasurer measureWidths_;
     RunRecommendationView *advice_ = nullptr;
     int signalSeconds_ = 0; ///< the applied plan's stop-signal lead; 0 = from the time limit
     void updateAdvice();

@@ -22,6 +22,7 @@
 #include <QSqlQuery>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
@@ -340,6 +341,29 @@ private Q_SLOTS:
                      .toJson());
         QVERIFY2(r.status == 200, r.body.constData());
         QCOMPARE(r.json().value(QStringLiteral("ranks")).toInt(), 2);
+        // Measured widths: N processes of 1 thread each, 1 <= N <= 2 (1 process of 1 thread only once).
+        r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_},
+                                           {QStringLiteral("config"), config},
+                                           {QStringLiteral("threads"), 1},
+                                           {QStringLiteral("measure_width"), true}})
+                     .toJson());
+        QVERIFY2(r.status == 200, r.body.constData());
+        const QJsonArray widths = r.json().value(QStringLiteral("measured_widths")).toArray();
+        QCOMPARE(widths.size(), QThread::idealThreadCount() >= 2 ? 2 : 1);
+        for (const QJsonValue &w : widths) {
+            QCOMPARE(w[QStringLiteral("threads_per_rank")].toInt(), 1);
+            QVERIFY(w[QStringLiteral("measured_step_s")].toDouble() > 0);
+        }
+        for (const QJsonValue &o : r.json().value(QStringLiteral("options")).toArray())
+            QCOMPARE(o[QStringLiteral("step_basis")].toString(), QStringLiteral("measured"));
+        r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("spec"), specJson_},
+                                           {QStringLiteral("config"), config},
+                                           {QStringLiteral("measure_width"), QStringLiteral("yes")}})
+                     .toJson());
+        QCOMPARE(r.status, 400);
+        QVERIFY(r.body.contains("measure_width"));
 
         QCOMPARE(http(s1_, "POST", QStringLiteral("/api/v1/plans"), R"({"spec": {}})").status, 400);
         r = http(s1_, "POST", QStringLiteral("/api/v1/plans"),

@@ -80,6 +80,13 @@ private Q_SLOTS:
         QCOMPARE(plan.value(QStringLiteral("jobs")).toInt(), 1);
         QCOMPARE(plan.value(QStringLiteral("target")).toString(), QStringLiteral("local"));
         QVERIFY(!plan.value(QStringLiteral("options")).toArray().isEmpty());
+        // Memory: the network, the data and the runtime's own memory (measured by calibration or the dry run).
+        const QJsonObject prediction = plan.value(QStringLiteral("prediction")).toObject();
+        QVERIFY(prediction.value(QStringLiteral("memory_overhead_bytes")).toInteger() > (1 << 20));
+        QVERIFY2(prediction.value(QStringLiteral("memory_basis")).toString() != QLatin1String("estimate only"),
+                 qPrintable(prediction.value(QStringLiteral("memory_basis")).toString()));
+        QVERIFY(plan.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger() >
+                prediction.value(QStringLiteral("memory_overhead_bytes")).toInteger());
 
         // The second plan reuses the profile (same file, same time stamp), and the text form reads as a plan.
         const QDateTime written = QFileInfo(profile).lastModified();
@@ -130,6 +137,43 @@ private Q_SLOTS:
         QVERIFY(plan.value(QStringLiteral("signal_seconds")).toDouble() >= 60);
         QVERIFY(plan.value(QStringLiteral("checkpoint_every_steps")).toInteger() >= 1);
         QCOMPARE(plan.value(QStringLiteral("chain")).toObject().value(QStringLiteral("jobs")).toInt(), jobs);
+    }
+
+    /// --measure-width trains each width briefly; the measured step times replace the predictions and decide.
+    void measuredWidthsReplaceThePredictions() {
+        Result r =
+            ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--measure-width"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject plan = r.json();
+        QMap<QPair<int, int>, double> measured;
+        for (const QJsonValue &w : plan.value(QStringLiteral("measured_widths")).toArray())
+            measured.insert({w[QStringLiteral("ranks")].toInt(), w[QStringLiteral("threads_per_rank")].toInt()},
+                            w[QStringLiteral("measured_step_s")].toDouble());
+        QVERIFY(!measured.isEmpty());
+        double fastest = 0;
+        for (const QJsonValue &v : plan.value(QStringLiteral("options")).toArray()) {
+            const QJsonObject o = v.toObject();
+            const QPair<int, int> key{o.value(QStringLiteral("ranks")).toInt(),
+                                      o.value(QStringLiteral("threads_per_rank")).toInt()};
+            QVERIFY2(measured.contains(key), QJsonDocument(o).toJson().constData());
+            QCOMPARE(o.value(QStringLiteral("step_basis")).toString(), QStringLiteral("measured"));
+            QCOMPARE(o.value(QStringLiteral("predicted_step_s")).toDouble(), measured.value(key));
+            if (!o.contains(QStringLiteral("reason")) &&
+                (fastest == 0 || o.value(QStringLiteral("predicted_step_s")).toDouble() < fastest))
+                fastest = o.value(QStringLiteral("predicted_step_s")).toDouble();
+        }
+        QCOMPARE(plan.value(QStringLiteral("predicted_step_s")).toDouble(), fastest); // the fastest eligible width
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--measure-width")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("measured: 1 process(es)"), r.out.constData());
+        // On a cluster the widths would need jobs: refused with the reason.
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config_, QStringLiteral("--target"), QStringLiteral("tiny"),
+                 QStringLiteral("--measure-width")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("this computer"), r.err.constData());
     }
 
     void badInputIsRefused() {

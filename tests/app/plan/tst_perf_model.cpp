@@ -167,6 +167,59 @@ private Q_SLOTS:
         QCOMPARE(p.peakMemoryBytes, spec::estimateMemory(spec::analyze(parsed.spec), m).total());
     }
 
+    /// The runtime's own memory: what the reference step's measured peak holds beyond its network and data, or the
+    /// dry run's when that is more; the data adds itself.
+    void memoryAddsTheDataAndTheRuntimesOwn() {
+        constexpr qint64 kMiB = 1 << 20;
+        QVERIFY(profile_.reference);
+        StepInputs refIn;
+        refIn.batch = profile_.reference->batch;
+        refIn.optimizer = profile_.reference->optimizer;
+        refIn.threadsPerRank = profile_.threads;
+        const qint64 referenceNetwork = predictStep(profile_.reference->spec, refIn, profile_, false).peakMemoryBytes;
+        QJsonObject doc = recorded_;
+        QJsonObject reference = doc.value(QStringLiteral("reference_step")).toObject();
+        reference.insert(QStringLiteral("peak_growth_bytes"), referenceNetwork + 3 * kMiB + 20 * kMiB);
+        reference.insert(QStringLiteral("data_bytes"), 3 * kMiB);
+        doc.insert(QStringLiteral("reference_step"), reference);
+        QString error;
+        const auto measured = DeviceProfile::fromJson(doc, &error);
+        QVERIFY2(measured, qPrintable(error));
+
+        const QByteArray spec = read(test::sourcePath(QStringLiteral("resources/templates/cnn28.json")));
+        StepInputs in;
+        in.batch = 64;
+        in.dataBytes = 5 * kMiB;
+        const qint64 network = predictStep(spec, in, profile_, false).peakMemoryBytes - in.dataBytes;
+        StepPrediction p = predictStep(spec, in, *measured);
+        QVERIFY2(p.ok, qPrintable(p.error));
+        QCOMPARE(p.memoryOverheadBytes, 20 * kMiB);
+        QCOMPARE(p.memoryBasis, QStringLiteral("reference step"));
+        QCOMPARE(p.peakMemoryBytes, network + 5 * kMiB + 20 * kMiB);
+        // A dry run of this network that measured more: its figure counts.
+        in.dryRunBatch = 64;
+        in.dryRunPeakGrowthBytes = network + 5 * kMiB + 31 * kMiB;
+        p = predictStep(spec, in, *measured);
+        QCOMPARE(p.memoryOverheadBytes, 31 * kMiB);
+        QCOMPARE(p.memoryBasis, QStringLiteral("dry run"));
+        // ... at its own batch: with 2 ranks each holds half the activations, all the data and the same runtime.
+        in.ranks = 2;
+        const StepPrediction two = predictStep(spec, in, *measured);
+        QCOMPARE(two.memoryOverheadBytes, 31 * kMiB);
+        QVERIFY(two.peakMemoryBytes < p.peakMemoryBytes);
+        QVERIFY(two.peakMemoryBytes > 5 * kMiB + 31 * kMiB);
+        in.ranks = 1;
+        // One that measured less does not lower the reference step's.
+        in.dryRunPeakGrowthBytes = network + 5 * kMiB + 2 * kMiB;
+        p = predictStep(spec, in, *measured);
+        QCOMPARE(p.memoryOverheadBytes, 20 * kMiB);
+        // Without any measurement the prediction says what it leaves out.
+        in.dryRunPeakGrowthBytes = -1;
+        p = predictStep(spec, in, profile_);
+        QCOMPARE(p.memoryBasis, QStringLiteral("estimate only"));
+        QVERIFY(p.notes.join(QLatin1Char(' ')).contains(QStringLiteral("memory")));
+    }
+
     void everyTemplateGetsAPrediction() {
         const QDir dir(test::sourcePath(QStringLiteral("resources/templates")));
         int count = 0;

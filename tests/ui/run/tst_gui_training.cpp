@@ -92,6 +92,15 @@ private Q_SLOTS:
         ui::RunRecommendationView *advice = setup->recommendation();
         QVERIFY(advice->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!advice->plan().isEmpty(), 120000);
+        QVERIFY(!advice->plan().contains(QStringLiteral("measured_widths")));
+        // Measure processes: short trainings at each width on a worker thread; the recommendation then uses them.
+        QVERIFY(advice->measureButton()->isVisible());
+        QTest::mouseClick(advice->measureButton(), Qt::LeftButton);
+        QVERIFY(!advice->measureButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(advice->plan().contains(QStringLiteral("measured_widths")), 120000);
+        QVERIFY(advice->measureButton()->isEnabled());
+        QVERIFY2(advice->text().contains(QStringLiteral("Measured:")), qPrintable(advice->text()));
+        shoot(&window, "run-setup-measured.png");
         const QJsonObject recommended = advice->plan();
         QCOMPARE(recommended.value(QStringLiteral("target")).toString(), QStringLiteral("local"));
         QCOMPARE(recommended.value(QStringLiteral("jobs")).toInt(), 1);
@@ -102,6 +111,17 @@ private Q_SLOTS:
         QTest::mouseClick(advice->applyButton(), Qt::LeftButton);
         QCOMPARE(setup->execution().value(QStringLiteral("nproc")).toInt(1),
                  recommended.value(QStringLiteral("ranks")).toInt());
+        // The measured choice includes its threads per process, and is at least as fast as every single process
+        // measured (those are always eligible; more processes must also keep E >= 0.7).
+        double fastestSingle = 0;
+        for (const QJsonValue &w : recommended.value(QStringLiteral("measured_widths")).toArray())
+            if (w[QStringLiteral("ranks")].toInt() == 1 &&
+                (fastestSingle == 0 || w[QStringLiteral("measured_step_s")].toDouble() < fastestSingle))
+                fastestSingle = w[QStringLiteral("measured_step_s")].toDouble();
+        QVERIFY(fastestSingle > 0);
+        QVERIFY(recommended.value(QStringLiteral("predicted_step_s")).toDouble() <= fastestSingle * 1.0001);
+        QCOMPARE(setup->execution().value(QStringLiteral("threads")).toInt(),
+                 recommended.value(QStringLiteral("threads_per_rank")).toInt());
         QCOMPARE(setup->config()
                      .value(QStringLiteral("checkpoint"))
                      .toObject()
