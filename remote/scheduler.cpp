@@ -43,6 +43,13 @@ std::unique_ptr<Scheduler> makeScheduler(SchedulerKind kind, CommandRunner &runn
     return nullptr;
 }
 
+std::optional<qint64> Scheduler::estimatedWaitSeconds(const JobRequest &, QString *error) {
+    *error = QCoreApplication::translate("diamond::remote::Scheduler",
+                                         "The %1 scheduler gives no start-time estimate for a job not yet submitted.")
+                 .arg(schedulerKindName(kind()));
+    return std::nullopt;
+}
+
 QString schedulerCommandFailure(const QString &what, const CommandResult &r) {
     QString detail = QString::fromUtf8(r.stderrData).trimmed();
     if (detail.isEmpty()) detail = r.error;

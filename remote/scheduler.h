@@ -64,6 +64,10 @@ public:
     virtual bool cancel(const QString &jobId, QString *error) = 0;
     /// Partitions (queues) of the cluster, for ClusterProfile::partitions.
     virtual std::optional<QList<PartitionInfo>> probe(QString *error) = 0;
+    /// How long a job with `request`'s resources (partition, account, qos, nodes, tasks and CPUs per node, GPUs,
+    /// memory, time limit) would wait in the queue if submitted now, as the scheduler estimates it; nothing is
+    /// submitted. nullopt with *error when the scheduler cannot tell (PBS has no such estimate).
+    virtual std::optional<qint64> estimatedWaitSeconds(const JobRequest &request, QString *error);
 
     CommandRunner &runner() const { return runner_; }
 

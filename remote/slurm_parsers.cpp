@@ -1,6 +1,9 @@
 #include "remote/slurm_parsers.h"
 
+#include <QDateTime>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace diamond::remote::slurm {
 
@@ -33,6 +36,24 @@ std::optional<QString> parseSbatchOutput(const QByteArray &stdoutText) {
         if (const auto m = parsable.match(line.trimmed()); m.hasMatch()) return m.captured(1);
     }
     return std::nullopt;
+}
+
+std::optional<qint64> parseTestOnlyWait(const QByteArray &output) {
+    static const QRegularExpression start(QStringLiteral("to start at (\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2})"));
+    static const QRegularExpression clock(QStringLiteral("^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2})$"));
+    const QString text = QString::fromUtf8(output.left(64 * 1024));
+    const auto s = start.match(text);
+    if (!s.hasMatch()) return std::nullopt;
+    const QStringList lines = text.trimmed().split(QLatin1Char('\n'));
+    const auto c = clock.match(lines.last().trimmed());
+    if (!c.hasMatch()) return std::nullopt;
+    // Both in the cluster's local time: read as UTC, their difference is right (except across a DST change).
+    QDateTime startAt = QDateTime::fromString(s.captured(1), Qt::ISODate);
+    QDateTime now = QDateTime::fromString(c.captured(1), Qt::ISODate);
+    if (!startAt.isValid() || !now.isValid()) return std::nullopt;
+    startAt.setTimeSpec(Qt::UTC);
+    now.setTimeSpec(Qt::UTC);
+    return std::max<qint64>(0, now.secsTo(startAt));
 }
 
 qint64 parseDuration(const QString &input) {

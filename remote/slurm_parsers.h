@@ -21,6 +21,11 @@ std::optional<QString> parseSbatchOutput(const QByteArray &stdoutText);
 /// "Partition_Limit", "NONE", "N/A", "INVALID" or unparsable text.
 qint64 parseDuration(const QString &text);
 
+/// The wait until the start `sbatch --test-only` announces ("sbatch: Job 12 to start at 2026-12-06T16:50:01 using
+/// 1 processors on nodes n1 in partition debug") from the cluster's clock (`date +%Y-%m-%dT%H:%M:%S` printed after
+/// it, the last line): seconds, at least 0; nullopt when either time is missing.
+std::optional<qint64> parseTestOnlyWait(const QByteArray &output);
+
 /// One `Key=Value Key=Value ...` record (scontrol). A value may contain spaces ("JobName=my job"): a word
 /// without "Key=" continues the previous value.
 QMap<QString, QString> parseKeyValues(const QString &text);

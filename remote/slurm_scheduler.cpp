@@ -1,6 +1,7 @@
 #include "remote/slurm_scheduler.h"
 
 #include "remote/command_runner.h"
+#include "remote/job_script.h"
 #include "remote/scheduler.h"
 #include "remote/slurm_parsers.h"
 
@@ -92,6 +93,53 @@ std::optional<QList<PartitionInfo>> SlurmScheduler::probe(QString *error) {
     const CommandResult show = runner_.run(QStringLiteral("scontrol show partition -o"));
     if (show.ok()) partitions = slurm::mergePartitions(partitions, slurm::parseScontrolPartitions(show.stdoutData));
     return partitions;
+}
+
+std::optional<qint64> SlurmScheduler::estimatedWaitSeconds(const JobRequest &request, QString *error) {
+    // The resource fields only, each checked like the batch script's; --wrap gives sbatch a command to test.
+    QStringList options{QStringLiteral("--test-only"), QStringLiteral("--job-name=diamond-estimate")};
+    static const QRegularExpression word(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,127}$"));
+    for (const auto &[flag, value] :
+         {std::pair{"--partition", request.partition}, std::pair{"--account", request.account},
+          std::pair{"--qos", request.qos}, std::pair{"--mem", request.memory}}) {
+        if (value.isEmpty()) continue;
+        if (!word.match(value).hasMatch())
+            return *error = tr("'%1' is not a valid value for %2").arg(value, QLatin1String(flag)), std::nullopt;
+        options << QLatin1String(flag) + QLatin1Char('=') + value;
+    }
+    if (request.nodes < 1 || request.tasksPerNode < 1 || request.cpusPerTask < 0 || request.gpusPerNode < 0 ||
+        request.timeLimitMinutes < 0)
+        return *error = tr("The job's nodes, tasks, CPUs, GPUs or time limit are out of range."), std::nullopt;
+    options << QStringLiteral("--nodes=%1").arg(request.nodes)
+            << QStringLiteral("--ntasks-per-node=%1").arg(request.tasksPerNode);
+    if (request.cpusPerTask > 0) options << QStringLiteral("--cpus-per-task=%1").arg(request.cpusPerTask);
+    if (request.gpusPerNode > 0) {
+        if (!request.gpuType.isEmpty() && !word.match(request.gpuType).hasMatch())
+            return *error = tr("'%1' is not a GPU type").arg(request.gpuType), std::nullopt;
+        options << QStringLiteral("--gpus-per-node=%1%2")
+                       .arg(request.gpuType.isEmpty() ? QString() : request.gpuType + QLatin1Char(':'))
+                       .arg(request.gpusPerNode);
+    }
+    if (request.timeLimitMinutes > 0) options << QStringLiteral("--time=%1").arg(request.timeLimitMinutes);
+    options << QStringLiteral("--wrap=true");
+    QStringList words;
+    for (const QString &o : std::as_const(options))
+        words << shellWord(o);
+    const CommandResult r =
+        runner_.run(QStringLiteral("sbatch %1 2>&1 && date +%Y-%m-%dT%H:%M:%S").arg(words.join(QLatin1Char(' '))));
+    if (!r.ok()) { // its messages are on stdout (2>&1), e.g. "allocation failure: Requested node configuration is …"
+        const QString said =
+            QString::fromUtf8(r.stdoutData.trimmed().left(400)).replace(QLatin1Char('\n'), QLatin1String("; "));
+        return *error = said.isEmpty() ? schedulerCommandFailure(QStringLiteral("sbatch --test-only"), r)
+                                       : tr("sbatch --test-only failed: %1").arg(said),
+               std::nullopt;
+    }
+    const auto wait = slurm::parseTestOnlyWait(r.stdoutData);
+    if (!wait)
+        return *error = tr("sbatch --test-only printed no start time: %1")
+                            .arg(QString::fromUtf8(r.stdoutData.trimmed().left(400))),
+               std::nullopt;
+    return wait;
 }
 
 } // namespace diamond::remote

@@ -1,5 +1,5 @@
 // Slurm over a CommandRunner: sbatch --parsable, scontrol show job (sacct when the controller has forgotten
-// the job and accounting exists), squeue --me, scancel, sinfo + scontrol show partition.
+// the job and accounting exists), squeue --me, scancel, sinfo + scontrol show partition, sbatch --test-only.
 #pragma once
 
 #include "remote/scheduler.h"
@@ -17,6 +17,8 @@ public:
     std::optional<QList<JobStatus>> queue(QString *error) override;
     bool cancel(const QString &jobId, QString *error) override;
     std::optional<QList<PartitionInfo>> probe(QString *error) override;
+    /// `sbatch --test-only` with the request's resources and the cluster's clock (`date`) in one command.
+    std::optional<qint64> estimatedWaitSeconds(const JobRequest &request, QString *error) override;
 };
 
 } // namespace diamond::remote

@@ -2580,6 +2580,10 @@
         <source>%1 failed: %2</source>
         <translation>%1 failed: %2</translation>
     </message>
+    <message>
+        <source>The %1 scheduler gives no start-time estimate for a job not yet submitted.</source>
+        <translation>The %1 scheduler gives no start-time estimate for a job not yet submitted.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::SlurmScheduler</name>
@@ -2590,6 +2594,26 @@
     <message>
         <source>&apos;%1&apos; is not a Slurm job id</source>
         <translation>'%1' is not a Slurm job id</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid value for %2</source>
+        <translation>'%1' is not a valid value for %2</translation>
+    </message>
+    <message>
+        <source>The job&apos;s nodes, tasks, CPUs, GPUs or time limit are out of range.</source>
+        <translation>The job's nodes, tasks, CPUs, GPUs or time limit are out of range.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a GPU type</source>
+        <translation>'%1' is not a GPU type</translation>
+    </message>
+    <message>
+        <source>sbatch --test-only failed: %1</source>
+        <translation>sbatch --test-only failed: %1</translation>
+    </message>
+    <message>
+        <source>sbatch --test-only printed no start time: %1</source>
+        <translation>sbatch --test-only printed no start time: %1</translation>
     </message>
 </context>
 <context>

@@ -2580,6 +2580,10 @@
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
+    <message>
+        <source>The %1 scheduler gives no start-time estimate for a job not yet submitted.</source>
+        <translation>%1 调度器无法为尚未提交的作业估计开始时间。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::SlurmScheduler</name>
@@ -2590,6 +2594,26 @@
     <message>
         <source>&apos;%1&apos; is not a Slurm job id</source>
         <translation>“%1”不是 Slurm 作业 ID</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid value for %2</source>
+        <translation>“%1”不是 %2 的有效值</translation>
+    </message>
+    <message>
+        <source>The job&apos;s nodes, tasks, CPUs, GPUs or time limit are out of range.</source>
+        <translation>作业的节点数、任务数、CPU、GPU 或时间限制超出范围。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a GPU type</source>
+        <translation>“%1”不是 GPU 类型</translation>
+    </message>
+    <message>
+        <source>sbatch --test-only failed: %1</source>
+        <translation>sbatch --test-only 失败：%1</translation>
+    </message>
+    <message>
+        <source>sbatch --test-only printed no start time: %1</source>
+        <translation>sbatch --test-only 没有给出开始时间：%1</translation>
     </message>
 </context>
 <context>

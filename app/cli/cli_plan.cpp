@@ -4,8 +4,13 @@
 // measured step time is printed next to the prediction.
 #include "cli.h"
 
+#include "terminal_prompter.h"
+
+#include "app/cluster/cluster_link.h"
+#include "app/cluster/cluster_store.h"
 #include "app/plan/run_planner.h"
 #include "app/workspace/workspace.h"
+#include "remote/scheduler.h"
 
 #include <QCoreApplication>
 
@@ -33,6 +38,24 @@ std::optional<app::RunPlan> planRun(app::Workspace &ws, const app::RunPlanReques
             io.err << tr("Calibrating this computer (once, a few seconds)…\n");
             io.err.flush();
         });
+    // A cluster's queue: its scheduler estimates each partition's wait (sign-in prompts on the terminal).
+    TerminalPrompter prompter(io.err);
+    app::ClusterLinks links;
+    links.setPrompter(&prompter);
+    const auto profile = request.target == QLatin1String("local") || !request.queueWait
+                             ? std::nullopt
+                             : app::ClusterStore(ws).profile(request.target);
+    if (profile) {
+        app::ClusterLink *link = links.link(*profile);
+        planner.setQueueWaitEstimator([link](const remote::JobRequest &job, QString *why) {
+            std::optional<qint64> wait;
+            app::runAndWait(*link, [&] {
+                if (remote::Scheduler *scheduler = link->scheduler(why))
+                    wait = scheduler->estimatedWaitSeconds(job, why);
+            });
+            return wait;
+        });
+    }
     return planner.plan(request, error);
 }
 
@@ -53,6 +76,7 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
     request.fixedRanks = fixedRanks;
     request.threads = threads;
     request.measureWidth = o.flags.contains(QStringLiteral("--measure-width"));
+    request.queueWait = !o.flags.contains(QStringLiteral("--no-queue-wait"));
     if (request.measureWidth && !o.json)
         io.err << tr("Measuring the step time with 1, 2, 4 … processes (a few seconds each)…\n"), io.err.flush();
     QString error;
@@ -92,6 +116,12 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
                   .arg(100.0 * bestChain.checkpointOverhead, 0, 'f', 1)
                   .arg(bestChain.signalSeconds, 0, 'f', 0)
                   .arg(bestChain.predictedSeconds, 0, 'f', 0);
+    if (doc.contains(QStringLiteral("queue_wait_s")))
+        io.out << tr("  queue wait (the scheduler's estimate): about %1 s; finished in about %2 s\n")
+                      .arg(doc.value(QStringLiteral("queue_wait_s")).toDouble(), 0, 'f', 0)
+                      .arg(doc.value(QStringLiteral("predicted_finish_s")).toDouble(), 0, 'f', 0);
+    for (const QJsonValue &problem : doc.value(QStringLiteral("queue_wait_problems")).toArray())
+        io.out << tr("  queue wait unknown: %1\n").arg(problem.toString());
     for (const QString &note : bestPrediction.notes)
         io.out << tr("  note: %1\n").arg(note);
     return kOk;

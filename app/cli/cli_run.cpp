@@ -57,9 +57,11 @@ QString runUsage() {
         "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
         "                                         [--plan auto] [--follow|--detach] [--json]\n"
         "  diamondctl [--workspace DIR] run plan --spec FILE --config FILE [--target local|CLUSTER]\n"
-        "                                        [--partition P] [--nproc N] [--threads N] [--measure-width] [--json]\n"
+        "                                        [--partition P] [--nproc N] [--threads N] [--measure-width]\n"
+        "                                        [--no-queue-wait] [--json]\n"
         "                               predicted step time and memory, and the chain of jobs (docs/planning.md);\n"
-        "                               --measure-width trains a few seconds at each number of processes first\n"
+        "                               --measure-width trains a few seconds at each number of processes first;\n"
+        "                               on a cluster, each partition's queue wait comes from sbatch --test-only\n"
         "  diamondctl [--workspace DIR] run list [--json]\n"
         "  diamondctl [--workspace DIR] run show ID [--json]\n"
         "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
@@ -546,7 +548,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
                                               : QStringList{};
     if (!parseOptions(rest, valued,
                       {QStringLiteral("--follow"), QStringLiteral("--csv"), QStringLiteral("--detach"),
-                       QStringLiteral("--measure-width")},
+                       QStringLiteral("--measure-width"), QStringLiteral("--no-queue-wait")},
                       &o, io))
         return kUsage;
 

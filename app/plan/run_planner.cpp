@@ -94,26 +94,56 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
     QString dataPath;
     const auto plan = dryRun(ws, spec, config, threads > 0 ? threads : chosen.base->threads, &dataPath, error);
     if (!plan) return std::nullopt;
-    if (!request.measureWidth) return recommendRun(request, chosen, cluster, *plan, error);
-    if (cluster)
+    RunPlanRequest effective = request;
+    if (request.measureWidth && cluster)
         return *error = tr("Measuring the number of processes trains on this computer: it is offered for runs on this "
                            "computer only, not on %1.")
                             .arg(target),
                std::nullopt;
-    WidthProbeRequest probe;
-    probe.enginePath = LocalExecutor::defaultEnginePath();
-    probe.spec = spec;
-    probe.config = config;
-    probe.dataPath = dataPath;
-    probe.cores = QThread::idealThreadCount();
-    probe.threadsPerRank = threads;
-    probe.secondsPerStep = plan->value(QStringLiteral("seconds_per_step")).toDouble();
-    const auto probes = probeWidths(probe, error);
-    if (!probes) return std::nullopt;
-    RunPlanRequest measured = request;
-    for (const WidthProbe &w : *probes)
-        measured.measuredStepSeconds.insert({w.ranks, w.threadsPerRank}, w.stepSeconds);
-    return recommendRun(measured, chosen, cluster, *plan, error);
+    if (request.measureWidth) {
+        WidthProbeRequest probe;
+        probe.enginePath = LocalExecutor::defaultEnginePath();
+        probe.spec = spec;
+        probe.config = config;
+        probe.dataPath = dataPath;
+        probe.cores = QThread::idealThreadCount();
+        probe.threadsPerRank = threads;
+        probe.secondsPerStep = plan->value(QStringLiteral("seconds_per_step")).toDouble();
+        const auto probes = probeWidths(probe, error);
+        if (!probes) return std::nullopt;
+        for (const WidthProbe &w : *probes)
+            effective.measuredStepSeconds.insert({w.ranks, w.threadsPerRank}, w.stepSeconds);
+    }
+    auto first = recommendRun(effective, chosen, cluster, *plan, error);
+    if (!first || !cluster || !queueWait_) return first;
+    // Each partition's best option as a job, its queue wait from the scheduler, and the ranking again.
+    QMap<QString, QJsonObject> bestOfPartition;
+    for (const QJsonValue &v : first->document.value(QStringLiteral("options")).toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o.contains(QStringLiteral("reason")) || !o.value(QStringLiteral("fits_memory")).toBool(true)) continue;
+        const QString partition = o.value(QStringLiteral("partition")).toString();
+        const auto known = bestOfPartition.constFind(partition);
+        if (known == bestOfPartition.cend() || o.value(QStringLiteral("predicted_finish_s")).toDouble() <
+                                                   known->value(QStringLiteral("predicted_finish_s")).toDouble())
+            bestOfPartition.insert(partition, o);
+    }
+    QStringList problems;
+    for (auto it = bestOfPartition.cbegin(); it != bestOfPartition.cend(); ++it) {
+        remote::JobRequest job;
+        job.applyProfile(*cluster);
+        job.partition = it.key();
+        job.tasksPerNode = std::max(1, it->value(QStringLiteral("ranks")).toInt(1));
+        job.timeLimitMinutes = int(std::ceil(it->value(QStringLiteral("time_limit_s")).toDouble() / 60.0));
+        QString why;
+        if (const auto wait = queueWait_(job, &why))
+            effective.queueWaitSeconds.insert(it.key(), double(*wait));
+        else
+            problems << (it.key().isEmpty() ? why : it.key() + QStringLiteral(": ") + why);
+    }
+    auto ranked = recommendRun(effective, chosen, cluster, *plan, error);
+    if (ranked && !problems.isEmpty())
+        ranked->document.insert(QStringLiteral("queue_wait_problems"), QJsonArray::fromStringList(problems));
+    return ranked;
 }
 
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
@@ -220,6 +250,9 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             const double measuredCheckpoint = plan->value(QStringLiteral("checkpoint_seconds")).toDouble(-1);
             if (!cluster && measuredCheckpoint > 0) chainIn.checkpointSeconds = measuredCheckpoint;
             const JobChainPlan chain = planJobChain(chainIn);
+            // The queue wait the scheduler estimated for this partition, when it was asked.
+            const double queueWait = request.queueWaitSeconds.value(place.partition, -1);
+            const double finish = chain.predictedSeconds + std::max(0.0, queueWait);
             QJsonObject option{
                 {QStringLiteral("target"), target},
                 {QStringLiteral("partition"), place.partition},
@@ -230,8 +263,10 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("scaling_efficiency"), efficiency},
                 {QStringLiteral("predicted_peak_memory_bytes"), p.peakMemoryBytes},
                 {QStringLiteral("fits_memory"), fits},
-                {QStringLiteral("predicted_finish_s"), chain.ok ? chain.predictedSeconds : -1.0},
+                {QStringLiteral("predicted_finish_s"), chain.ok ? finish : -1.0},
+                {QStringLiteral("time_limit_s"), chain.timeLimitSeconds},
                 {QStringLiteral("profile"), profileName}};
+            if (queueWait >= 0) option.insert(QStringLiteral("queue_wait_s"), queueWait);
             if (!fits)
                 option.insert(QStringLiteral("reason"),
                               tr("needs %1 MiB, the node has %2 MiB")
@@ -245,9 +280,9 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             if (fixedRanks > 0 && ranks != fixedRanks) continue; // the baseline only
             options.append(option);
             const bool eligible = fits && chain.ok && !option.contains(QStringLiteral("reason"));
-            if (eligible && (best.isEmpty() || chain.predictedSeconds < bestFinish)) {
+            if (eligible && (best.isEmpty() || finish < bestFinish)) {
                 best = option;
-                bestFinish = chain.predictedSeconds;
+                bestFinish = finish;
                 bestPrediction = p;
                 bestChain = chain;
                 bestProfileName = profileName;
@@ -273,6 +308,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     {QStringLiteral("checkpoint_every_steps"), bestChain.checkpointEverySteps},
                     {QStringLiteral("signal_seconds"), bestChain.signalSeconds},
                     {QStringLiteral("predicted_total_s"), bestChain.predictedSeconds},
+                    {QStringLiteral("predicted_finish_s"), bestFinish},
                     {QStringLiteral("confidence"), bestPrediction.confidence},
                     {QStringLiteral("prediction"), bestPrediction.toJson()},
                     {QStringLiteral("chain"), bestChain.toJson()},
@@ -281,6 +317,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                                                             {QStringLiteral("measured_at"), bestProfile->measuredAt},
                                                             {QStringLiteral("threads"), bestProfile->threads}}},
                     {QStringLiteral("options"), options}};
+    if (best.contains(QStringLiteral("queue_wait_s")))
+        doc.insert(QStringLiteral("queue_wait_s"), best.value(QStringLiteral("queue_wait_s")));
     if (!request.measuredStepSeconds.isEmpty()) {
         QJsonArray widths;
         for (auto it = request.measuredStepSeconds.cbegin(); it != request.measuredStepSeconds.cend(); ++it)

@@ -32,10 +32,18 @@ struct RunPlanRequest {
     int fixedRanks = 0;                       ///< 0 = choose the number of processes; else exactly this many
     int threads = 0;                          ///< threads per process; 0 = the device profile's
     bool measureWidth = false;                ///< RunPlanner::plan probes the widths first (width_probe.h); local only
+    bool queueWait = true; ///< the CLI asks a cluster's scheduler for queue waits (RunPlanner::setQueueWaitEstimator)
     /// Measured step times by (ranks, threads per rank), used by recommendRun in place of predictions (the width
     /// probes fill it).
     QMap<QPair<int, int>, double> measuredStepSeconds;
+    /// By partition: the scheduler's estimate of the wait in its queue (sbatch --test-only), added to the
+    /// predicted finish of that partition's options. RunPlanner::plan fills it when it has a QueueWaitEstimator.
+    QMap<QString, double> queueWaitSeconds;
 };
+
+/// The scheduler's estimate of how long `job` would wait in the queue (remote::Scheduler::estimatedWaitSeconds over
+/// the cluster's link); nullopt with *error when it cannot tell.
+using QueueWaitEstimator = std::function<std::optional<qint64>(const remote::JobRequest &job, QString *error)>;
 
 struct RunPlan {
     QJsonObject document; ///< the JSON of `run plan --json` (target, partition, ranks, jobs, time_limit_s, options …)
@@ -50,12 +58,16 @@ public:
     explicit RunPlanner(Workspace &ws) : ws_(ws) {}
     /// Called before this computer is calibrated (the first plan only: a few seconds).
     void setCalibratingNotice(std::function<void()> notice) { calibrating_ = std::move(notice); }
+    /// For a cluster target: asks the scheduler how long each partition's best option would wait in the queue and
+    /// ranks the options again with it (a partition it cannot tell about waits 0, and the plan says why).
+    void setQueueWaitEstimator(QueueWaitEstimator estimator) { queueWait_ = std::move(estimator); }
     /// Blocks (running an event loop) while the engine's dry run and, the first time, calibration run.
     std::optional<RunPlan> plan(const RunPlanRequest &request, QString *error);
 
 private:
     Workspace &ws_;
     std::function<void()> calibrating_;
+    QueueWaitEstimator queueWait_;
 };
 
 /// The recommendation itself, without I/O: the options (this computer, or each of the cluster's partitions, × 1, 2,

@@ -122,6 +122,41 @@ private Q_SLOTS:
         QCOMPARE(unknown->phase, JobPhase::Unknown);
     }
 
+    /// sbatch --test-only: no wait on the idle node; with its 4 CPUs taken by a job of up to 5 minutes, a job that
+    /// needs them waits until that job's limit; nothing is submitted by asking.
+    void queueWaitEstimates() {
+        QString error;
+        JobRequest job;
+        job.partition = cluster_.partition();
+        job.tasksPerNode = 4;
+        job.timeLimitMinutes = 5;
+        const auto idle = slurm_.estimatedWaitSeconds(job, &error);
+        QVERIFY2(idle, qPrintable(error));
+        QVERIFY2(*idle <= 5, qPrintable(QString::number(*idle)));
+        const auto hog = slurm_.submit(
+            script(QStringLiteral("hog"), QStringLiteral("sleep 300"), QStringLiteral("#SBATCH --ntasks=4")), &error);
+        QVERIFY2(hog, qPrintable(error));
+        QCOMPARE(waitFor(*hog, [](const JobStatus &j) { return j.phase == JobPhase::Running; }).phase,
+                 JobPhase::Running);
+        const auto busy = slurm_.estimatedWaitSeconds(job, &error);
+        QVERIFY2(slurm_.cancel(*hog, &error), qPrintable(error));
+        QVERIFY2(busy, qPrintable(error));
+        qInfo("queue wait: %lld s idle, %lld s behind a 5-minute job", *idle, *busy);
+        QVERIFY2(*busy >= 240 && *busy <= 310, qPrintable(QString::number(*busy)));
+        const auto queue = slurm_.queue(&error);
+        QVERIFY2(queue, qPrintable(error));
+        for (const JobStatus &j : *queue) // the estimates submitted nothing
+            QVERIFY2(j.jobId == *hog, qPrintable(j.jobId));
+
+        job.partition = QStringLiteral("nosuch");
+        QVERIFY(!slurm_.estimatedWaitSeconds(job, &error));
+        QVERIFY2(error.contains(QLatin1String("partition")), qPrintable(error));
+        job.partition = QStringLiteral("debug; touch /tmp/owned");
+        QVERIFY(!slurm_.estimatedWaitSeconds(job, &error));
+        QVERIFY2(error.contains(QLatin1String("--partition")), qPrintable(error));
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/owned")));
+    }
+
     void probe() {
         QString error;
         const auto partitions = slurm_.probe(&error);

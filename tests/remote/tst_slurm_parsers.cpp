@@ -35,6 +35,28 @@ private Q_SLOTS:
         QVERIFY(!parseSbatchOutput(""));
     }
 
+    /// `sbatch --test-only ... 2>&1 && date +%Y-%m-%dT%H:%M:%S` (SlurmScheduler::estimatedWaitSeconds): recorded
+    /// with the fixture's only node busy (start at the running job's time limit) and idle.
+    void testOnlyWait() {
+        QCOMPARE(parseTestOnlyWait(data("sbatch_test_only_busy.txt")).value_or(-1), 598);
+        const auto idle = parseTestOnlyWait(data("sbatch_test_only_idle.txt"));
+        QVERIFY(idle);
+        QVERIFY2(*idle <= 1, qPrintable(QString::number(*idle)));
+        QCOMPARE(parseTestOnlyWait("sbatch: Job 9 to start at 2026-12-06T16:50:01 using 1 processors on nodes n1 in "
+                                   "partition debug\n2026-12-06T17:00:00\n")
+                     .value_or(-1),
+                 0); // a start in the past: no wait
+        QCOMPARE(parseTestOnlyWait("sbatch: Job 9 to start at 2026-12-07T00:00:00 using 1 processors\n"
+                                   "2026-12-06T23:00:00\n")
+                     .value_or(-1),
+                 3600); // across midnight
+        QVERIFY(!parseTestOnlyWait(data("sbatch_bad_partition.txt")));
+        QVERIFY(!parseTestOnlyWait(data("sbatch_test_only_too_big.txt")));
+        QVERIFY(!parseTestOnlyWait("sbatch: Job 9 to start at 2026-12-06T16:50:01 using 1 processors\n")); // no clock
+        QVERIFY(!parseTestOnlyWait("2026-12-06T16:50:01\n"));
+        QVERIFY(!parseTestOnlyWait(""));
+    }
+
     void durations() {
         QCOMPARE(parseDuration(QStringLiteral("00:01:00")), 60);
         QCOMPARE(parseDuration(QStringLiteral("1:00:00")), 3600);

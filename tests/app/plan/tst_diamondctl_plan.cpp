@@ -137,6 +137,9 @@ private Q_SLOTS:
         QVERIFY(plan.value(QStringLiteral("signal_seconds")).toDouble() >= 60);
         QVERIFY(plan.value(QStringLiteral("checkpoint_every_steps")).toInteger() >= 1);
         QCOMPARE(plan.value(QStringLiteral("chain")).toObject().value(QStringLiteral("jobs")).toInt(), jobs);
+        // Nobody answers for "tiny": its queue wait is unknown, and the plan says why rather than failing.
+        QVERIFY2(!plan.value(QStringLiteral("queue_wait_problems")).toArray().isEmpty(), r.out.constData());
+        QVERIFY(!plan.contains(QStringLiteral("queue_wait_s")));
     }
 
     /// --measure-width trains each width briefly; the measured step times replace the predictions and decide.

@@ -117,6 +117,46 @@ private Q_SLOTS:
         QVERIFY2(unknown.error.contains(QStringLiteral("nowhere")), qPrintable(unknown.error));
     }
 
+    /// The scheduler's queue waits (RunPlanRequest::queueWaitSeconds) are part of each option's predicted finish:
+    /// of two partitions that compute equally fast, the one with the shorter wait is recommended.
+    void queueWaitsDecideBetweenPartitions() {
+        QFile recorded(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread.json")));
+        QVERIFY(recorded.open(QIODevice::ReadOnly));
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = app::DeviceProfile::fromJson(QJsonDocument::fromJson(recorded.readAll()).object(), &error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("hpc");
+        for (const char *name : {"busy", "free"}) {
+            remote::PartitionInfo partition;
+            partition.name = QLatin1String(name);
+            partition.cpusPerNode = 2;
+            partition.maxWalltimeMinutes = 60;
+            cluster.partitions.append(partition);
+        }
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        request.fixedRanks = 1;
+        const auto plan = [&](double busyWait, double freeWait) {
+            request.queueWaitSeconds = {{QStringLiteral("busy"), busyWait}, {QStringLiteral("free"), freeWait}};
+            return app::recommendRun(request, profiles, cluster, dryRun(20000), &error);
+        };
+        auto p = plan(3600, 0);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("partition")).toString(), QStringLiteral("free"));
+        QCOMPARE(p->document.value(QStringLiteral("queue_wait_s")).toDouble(), 0.0);
+        p = plan(0, 3600);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("partition")).toString(), QStringLiteral("busy"));
+        for (const QJsonValue &v : p->document.value(QStringLiteral("options")).toArray()) {
+            const QJsonObject o = v.toObject();
+            const double wait = o.value(QStringLiteral("partition")).toString() == QLatin1String("free") ? 3600 : 0;
+            QCOMPARE(o.value(QStringLiteral("queue_wait_s")).toDouble(), wait);
+        }
+        QCOMPARE(p->document.value(QStringLiteral("predicted_finish_s")).toDouble(),
+                 p->document.value(QStringLiteral("predicted_total_s")).toDouble());
+    }
+
     void anEngineThatCannotCalibrateIsReportedOnce() {
         app::Workspace ws;
         QVERIFY(ws.create(dir_.filePath(QStringLiteral("broken"))));

@@ -250,6 +250,12 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject plan = r.json();
         const int jobs = plan.value(QStringLiteral("jobs")).toInt();
+        // The scheduler's queue-wait estimate (sbatch --test-only) is part of the predicted finish.
+        QVERIFY2(plan.contains(QStringLiteral("queue_wait_s")), r.out.constData());
+        QVERIFY(plan.value(QStringLiteral("queue_wait_s")).toDouble() >= 0);
+        QCOMPARE(plan.value(QStringLiteral("predicted_finish_s")).toDouble(),
+                 plan.value(QStringLiteral("predicted_total_s")).toDouble() +
+                     plan.value(QStringLiteral("queue_wait_s")).toDouble());
         const int signal = int(std::ceil(plan.value(QStringLiteral("signal_seconds")).toDouble()));
         QVERIFY2(jobs >= 2, r.out.constData());
         qInfo("plan: %d jobs of 3 min, USR1 %d s before the end, a checkpoint every %lld steps", jobs, signal,
