@@ -590,6 +590,9 @@ private:
         return stop;
     }
 
+    /// Samples per forward pass of an evaluation.
+    std::int64_t evaluationChunk() const { return std::max<std::int64_t>(config_.batchSize, 1024); }
+
     bool evaluateHere(bool withConfusion) {
         if (data_.validation.size() == 0) return false;
         MetricAccumulator acc(metrics_, data_.validation.numClasses, withConfusion);
@@ -597,7 +600,7 @@ private:
             torch::NoGradGuard noGrad;
             network_->train(false);
             const std::int64_t n = data_.validation.size();
-            const std::int64_t chunk = std::max<std::int64_t>(config_.batchSize, 1024);
+            const std::int64_t chunk = evaluationChunk();
             for (std::int64_t start = 0; start < n; start += chunk) {
                 const std::int64_t len = std::min(chunk, n - start);
                 torch::Tensor x = data_.validation.inputs.narrow(0, start, len);
@@ -736,6 +739,17 @@ private:
         const double perStep =
             std::chrono::duration<double>(Clock::now() - t0).count() / timed * config_.accumulationSteps;
         setCpuRngState(rng);
+        // One validation chunk as evaluation runs it: at max(batch, 1024) samples its activations are often the run's
+        // peak memory, which measured_memory must include.
+        if (data_.validation.size() > 0) {
+            torch::NoGradGuard noGrad;
+            network_->train(false);
+            torch::Tensor x =
+                data_.validation.inputs.narrow(0, 0, std::min(evaluationChunk(), data_.validation.size()));
+            if (device_ != "cpu") x = x.to(torch::Device(device_));
+            (void)network_->forward({x});
+            network_->train(true);
+        }
         const double checkpointSeconds = dryRunCheckpoint(spec::saturatingSum({memory.weights, memory.optimizerState}));
         events_.emit({{"event", "plan"},
                       {"parameters", network_->parameterCount()},

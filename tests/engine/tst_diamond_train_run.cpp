@@ -349,9 +349,13 @@ private Q_SLOTS:
 
     void dryRunPrintsThePlan() {
         const QString runDir = dir_.filePath(QStringLiteral("dry"));
-        const EngineRun r =
-            runEngine(trainArgs(example("shapes_cnn", "spec.json"), example("shapes_cnn", "run.json"), runDir)
-                      << QStringLiteral("--dry-run"));
+        QJsonObject config = readJson(example("shapes_cnn", "run.json"));
+        QJsonObject data = config.value(QStringLiteral("data")).toObject();
+        data.insert(QStringLiteral("samples"), 6000); // 1,200 held out: a whole evaluation chunk of 1,024
+        config.insert(QStringLiteral("data"), data);
+        const EngineRun r = runEngine(trainArgs(example("shapes_cnn", "spec.json"),
+                                                writeJson(dir_.filePath(QStringLiteral("dry.json")), config), runDir)
+                                      << QStringLiteral("--dry-run"));
         QCOMPARE(r.exitCode, 0);
         const QJsonObject plan = r.last(QStringLiteral("plan"));
         QCOMPARE(plan.value(QStringLiteral("parameters")).toInt(), 105476);
@@ -372,6 +376,14 @@ private Q_SLOTS:
         const QJsonObject measured = plan.value(QStringLiteral("measured_memory")).toObject();
         QVERIFY(measured.value(QStringLiteral("peak_growth_bytes")).toInteger() >=
                 plan.value(QStringLiteral("data_bytes")).toInteger());
+        // It evaluated one validation chunk as training will (1024 samples): conv1's 16 x 28 x 28 output of those
+        // alone is 49 MiB, far more than a training step at batch 64 holds.
+        QVERIFY(plan.value(QStringLiteral("validation_samples")).toInteger() >= 1024);
+        const qint64 evalActivation = qint64(1024) * 16 * 28 * 28 * 4;
+        QVERIFY2(measured.value(QStringLiteral("peak_growth_bytes")).toInteger() -
+                         plan.value(QStringLiteral("data_bytes")).toInteger() >=
+                     evalActivation,
+                 QJsonDocument(measured).toJson().constData());
     }
 
     /// The `memory` figures of the finished event, which the performance model's peak-memory prediction is measured
