@@ -100,9 +100,19 @@ bool SshChannel::write(const QByteArray &data, QString *error, int timeoutMs) {
         }
         const uint32_t chunk = uint32_t(qMin<qsizetype>(data.size() - pos, 32768));
         const int n = ssh_channel_write(m_channel, data.constData() + pos, chunk);
-        if (n == SSH_ERROR && atEnd() && m_session->isConnected()) { // the command ended meanwhile
-            m_inputRefused = true;
-            return true;
+        if (n == SSH_ERROR && m_session->isConnected()) {
+            // The command may have ended meanwhile: libssh refuses writes once its close arrived, while
+            // ssh_channel_is_eof stays false until the output buffered before it is read. Read it, then look again.
+            bool got = false;
+            QString readError;
+            if (!atEnd() && !drainOutput(&m_pendingOut, &m_pendingErr, &got, &readError)) {
+                *error = readError;
+                return false;
+            }
+            if (atEnd()) { // the command ended without reading the rest
+                m_inputRefused = true;
+                return true;
+            }
         }
         if (n == SSH_ERROR) break;
         pos += n;
