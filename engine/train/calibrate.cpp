@@ -1,5 +1,8 @@
 #include "calibrate.h"
 
+#include "compute_device.h"
+#include "torch_compat.h"
+
 #include "distributed.h"
 #include "engine_cli.h"
 #include "engine_error.h"
@@ -364,15 +367,16 @@ int runCalibrate(int argc, char **argv) {
     const int threads = o.threads > 0 ? o.threads : physicalCoreCount();
     at::set_num_threads(threads);
     torch::manual_seed(1);
-    const torch::Device device(o.device == "cuda" ? "cuda:0" : o.device);
-    if (device.is_cuda() && !torch::cuda::is_available())
-        throw UsageError("calibrate: --device " + o.device +
-                             " needs a CUDA build of the engine and a GPU; this one "
-                             "sees no CUDA device (it can calibrate --device cpu).",
-                         "--device");
-
     const Rendezvous rendezvous = rendezvousFromEnvironment();
-    std::unique_ptr<Communicator> comm = connect(rendezvous, std::chrono::seconds(60), o.device);
+    std::string deviceName;
+    try {
+        deviceName = chooseDevice(o.device, rendezvous.localRank, deviceSupport());
+    } catch (const EngineError &e) {
+        throw UsageError(std::string("calibrate: --device: ") + e.what(), "--device", {}, e.hint());
+    }
+    const torch::Device device(deviceName);
+    if (device.is_cuda()) compat::setCurrentCudaDevice(device.index());
+    std::unique_ptr<Communicator> comm = connect(rendezvous, std::chrono::seconds(60), deviceName);
     // The reference step first (its memory is measured from a fresh process) on every rank together, then the
     // all-reduce probe, then the reference step on rank 0 alone.
     const bool severalRanks = rendezvous.world > 1;
@@ -380,7 +384,7 @@ int runCalibrate(int argc, char **argv) {
     json allReduce = json::array();
     if (severalRanks) allReduce = allReduceProbe(*comm, o, device);
     if (rendezvous.rank != 0) return kExitFinished;
-    const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), o.device);
+    const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), deviceName);
     const json reference = referenceStep(o, *alone, threads, !severalRanks);
 
     json profile = {{"format", "diamond.device-profile/1"},

@@ -148,6 +148,7 @@ public:
     std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &) override {
         return std::make_unique<DonePending>();
     }
+    torch::Device device() const override { return torch::kCPU; }
     int rank() const override { return 0; }
     int world() const override { return 1; }
     void broadcast(torch::Tensor &) override {}
@@ -160,23 +161,27 @@ public:
 /// they derive from c10d::ProcessGroup, in 2.x from c10d::Backend; both offer these collectives.
 template <typename Group> class ProcessGroupCommunicator final : public Communicator {
 public:
-    ProcessGroupCommunicator(c10::intrusive_ptr<Group> group, int rank, int world)
-        : group_(std::move(group)), rank_(rank), world_(world) {}
+    ProcessGroupCommunicator(c10::intrusive_ptr<Group> group, int rank, int world, torch::Device device)
+        : group_(std::move(group)), rank_(rank), world_(world), device_(device) {}
+    torch::Device device() const override { return device_; }
     int rank() const override { return rank_; }
     int world() const override { return world_; }
     void broadcast(torch::Tensor &tensor) override {
+        requireOnDevice(tensor, "a broadcast");
         guarded("a broadcast", [&] {
             std::vector<at::Tensor> tensors{tensor};
             group_->broadcast(tensors)->wait();
         });
     }
     void allReduceSum(torch::Tensor &tensor) override {
+        requireOnDevice(tensor, "an all-reduce");
         guarded("an all-reduce", [&] {
             std::vector<at::Tensor> tensors{tensor};
             group_->allreduce(tensors)->wait();
         });
     }
     std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &tensor) override {
+        requireOnDevice(tensor, "an all-reduce");
         c10::intrusive_ptr<c10d::Work> work;
         guarded("an all-reduce", [&] {
             std::vector<at::Tensor> tensors{tensor};
@@ -185,6 +190,7 @@ public:
         return std::make_unique<Pending>(this, std::move(work));
     }
     std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) override {
+        requireOnDevice(tensor, "an all-gather");
         std::vector<std::vector<at::Tensor>> outputs(1);
         for (int r = 0; r < world_; ++r)
             outputs[0].push_back(torch::empty_like(tensor));
@@ -212,6 +218,14 @@ private:
         c10::intrusive_ptr<c10d::Work> work_;
     };
 
+    void requireOnDevice(const torch::Tensor &tensor, const char *what) const {
+        if (tensor.device() != device_)
+            throw EngineError(std::string("Rank ") + std::to_string(rank_) + " was handed a tensor on " +
+                                  tensor.device().str() + " for " + what + ", but its process group runs on " +
+                                  device_.str() + ".",
+                              "device");
+    }
+
     /// A failed collective almost always means another rank died or hung: say so.
     template <typename F> void guarded(const char *what, F &&f) {
         try {
@@ -227,6 +241,7 @@ private:
 
     c10::intrusive_ptr<Group> group_;
     int rank_, world_;
+    torch::Device device_;
 };
 
 /// Every rank announces itself; rank 0 waits for all and names the ones missing at the timeout.
@@ -410,7 +425,8 @@ std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::millisec
         auto nccl = c10d::ProcessGroupNCCL::Options::create();
         nccl->timeout = timeout;
         auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, r.rank, r.world, nccl);
-        return std::make_unique<ProcessGroupCommunicator<c10d::ProcessGroupNCCL>>(group, r.rank, r.world);
+        return std::make_unique<ProcessGroupCommunicator<c10d::ProcessGroupNCCL>>(group, r.rank, r.world,
+                                                                                  torch::Device(device));
 #else
         throw EngineError("This engine was built against a libtorch without CUDA/NCCL; multi-rank CUDA training is "
                           "not available.",
@@ -423,7 +439,7 @@ std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::millisec
     gloo->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
                                      : c10d::ProcessGroupGloo::createDefaultDevice());
     auto group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, r.rank, r.world, gloo);
-    return std::make_unique<ProcessGroupCommunicator<c10d::ProcessGroupGloo>>(group, r.rank, r.world);
+    return std::make_unique<ProcessGroupCommunicator<c10d::ProcessGroupGloo>>(group, r.rank, r.world, torch::kCPU);
 }
 
 namespace {

@@ -48,10 +48,14 @@ public:
     virtual void wait() = 0;
 };
 
-/// Collectives over all ranks. With world == 1 every call is a no-op.
+/// Collectives over all ranks. With world == 1 every call is a no-op. Every tensor handed to a collective must be on
+/// device(): CPU for Gloo, the rank's GPU for NCCL (which refuses host tensors); a tensor elsewhere throws
+/// EngineError naming both devices.
 class Communicator {
 public:
     virtual ~Communicator() = default;
+    /// Where this communicator's collectives run.
+    virtual torch::Device device() const = 0;
     /// Starts an in-place sum over ranks; the tensor must not be touched until wait().
     virtual std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &tensor) = 0;
     virtual int rank() const = 0;
@@ -90,7 +94,8 @@ private:
 /// Connects to the other ranks. Every rank registers in the store (a file store for local ranks, see
 /// Rendezvous::fileStore; else a TCP store that rank 0 serves); when one has not arrived within `timeout`,
 /// throws EngineError naming the missing rank(s). Gloo binds to 127.0.0.1 when the master is local.
-/// Collectives that wait longer than `timeout` (a dead peer) throw.
+/// Collectives that wait longer than `timeout` (a dead peer) throw. `device`: "cpu" (Gloo) or "cuda:N" (NCCL, from
+/// chooseDevice()).
 std::unique_ptr<Communicator> connect(const Rendezvous &rendezvous, std::chrono::milliseconds timeout,
                                       const std::string &device);
 

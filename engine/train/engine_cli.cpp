@@ -1,5 +1,7 @@
 #include "engine_cli.h"
+
 #include "calibrate.h"
+#include "compute_device.h"
 #include "data/array_listing.h"
 #include "export/predict.h"
 #include "trial_pack.h"
@@ -192,12 +194,13 @@ int train(int argc, char **argv, std::unique_ptr<EventWriter> &events) {
     options.initWeights = args.initWeights;
     options.dryRun = args.dryRun;
     options.threadsOverride = args.threads;
-    options.deviceOverride = args.device;
+    // The rank's own device ("cuda" -> the GPU of its local rank), for the process group and the trainer alike.
+    options.deviceOverride =
+        chooseDevice(args.device.empty() ? config.device : args.device, rendezvous.localRank, deviceSupport());
     const char *timeoutEnv = std::getenv("DIAMOND_DIST_TIMEOUT_S");
     const auto timeout =
         std::chrono::milliseconds(static_cast<long>(1000 * (timeoutEnv ? std::atof(timeoutEnv) : 60.0)));
-    std::unique_ptr<Communicator> comm =
-        connect(rendezvous, timeout, options.deviceOverride.empty() ? config.device : options.deviceOverride);
+    std::unique_ptr<Communicator> comm = connect(rendezvous, timeout, options.deviceOverride);
     if (leader) announceStopSignalsReady(); // every rank installed its handlers before the rendezvous
     return runTraining(parsed.spec, config, options, *events, *comm);
 }

@@ -91,6 +91,7 @@ void MetricAccumulator::add(const torch::Tensor &output, const torch::Tensor &ta
         targetCount_ += t.numel();
     }
     if (confusion_.defined() && classification) {
+        if (confusion_.device() != output.device()) confusion_ = confusion_.to(output.device()); // counted there
         const torch::Tensor flat = target * numClasses_ + output.argmax(1);
         confusion_.add_(torch::bincount(flat, {}, numClasses_ * numClasses_).view({numClasses_, numClasses_}));
     }

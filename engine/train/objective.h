@@ -34,7 +34,7 @@ public:
     /// "loss" and each configured metric, averaged over the samples added.
     std::map<std::string, double> values() const;
     /// [C, C] counts, rows = true class, columns = predicted (only with confusion = true; undefined when C >
-    /// kMaxConfusionClasses).
+    /// kMaxConfusionClasses), on the device of the outputs added (counted there, without copying them).
     torch::Tensor confusion() const { return confusion_; }
     /// The running sums as one float64 tensor, and back: for summing across ranks.
     torch::Tensor sums() const;

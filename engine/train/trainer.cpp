@@ -3,14 +3,17 @@
 #include "export/tensor_io.h"
 
 #include "checkpoint.h"
+#include "compute_device.h"
 #include "data/batch_prefetcher.h"
 #include "data/dataset.h"
 #include "engine_error.h"
 #include "model/network.h"
 #include "objective.h"
 #include "optimizer.h"
+#include "precision.h"
 #include "process_memory.h"
 #include "sha256.h"
+#include "torch_compat.h"
 
 #include "diamond/spec/analysis.h"
 #include "diamond/version.h"
@@ -34,86 +37,6 @@ namespace diamond::engine {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-std::atomic<int> gStopSignal{0};
-
-namespace {
-extern "C" void onStopSignal(int signal) { gStopSignal.store(signal); }
-
-sigset_t stopSignalSet(bool trialStop) {
-    sigset_t set;
-    sigemptyset(&set);
-    for (int s : {SIGTERM, SIGINT, SIGUSR1})
-        sigaddset(&set, s);
-    if (trialStop) sigaddset(&set, SIGUSR2);
-    return set;
-}
-} // namespace
-
-void installStopSignalHandlers(bool trialStop) {
-    // The handler stays as a fallback for a thread that existed before this call with the signals unblocked.
-    struct sigaction action {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    const sigset_t set = stopSignalSet(trialStop);
-    for (int s : {SIGTERM, SIGINT, SIGUSR1, SIGUSR2})
-        if (sigismember(&set, s)) sigaction(s, &action, nullptr);
-    // Blocked here, the signals stay blocked in every thread started later (intra-op pool, Gloo, data): none of
-    // them is interrupted in the middle of a kernel. One thread takes them with sigwait.
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    std::thread([set] {
-        for (;;) {
-            int signal = 0;
-            if (sigwait(&set, &signal) == 0) gStopSignal.store(signal);
-        }
-    }).detach();
-}
-
-void unblockStopSignals() {
-    const sigset_t set = stopSignalSet(false);
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-}
-
-void announceStopSignalsReady() {
-    const char *path = std::getenv("DIAMOND_READY_FILE");
-    if (!path || !*path) return;
-    std::ofstream ready(path, std::ios::trunc);
-    if (!ready) std::cerr << "diamond-train: cannot create " << path << "; the batch script holds stop signals.\n";
-}
-
-bool setFlushDenormals(bool on) {
-    if (!at::globalContext().setFlushDenormal(on)) return false;
-    // The mode is per thread (MXCSR): one chunk of size 1 per worker sets it on each of them.
-    at::parallel_for(0, at::get_num_threads(), 1,
-                     [on](std::int64_t, std::int64_t) { at::globalContext().setFlushDenormal(on); });
-    return true;
-}
-
-void tuneAllocator() {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest on 64-bit
-    mallopt(M_MMAP_MAX, 0);              // and larger blocks from the heap too: no fresh pages each step
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-}
-
-int physicalCoreCount() {
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    std::set<std::pair<std::string, std::string>> cores;
-    std::string line, physical = "0";
-    while (std::getline(cpuinfo, line)) {
-        const auto colon = line.find(':');
-        if (colon == std::string::npos) continue;
-        std::string key = line.substr(0, colon);
-        key.erase(key.find_last_not_of(" \t") + 1);
-        const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
-        if (key == "physical id")
-            physical = value;
-        else if (key == "core id")
-            cores.emplace(physical, value);
-    }
-    const int hw = static_cast<int>(std::thread::hardware_concurrency());
-    if (cores.empty()) return std::max(1, hw);
-    return std::max(1, std::min(static_cast<int>(cores.size()), hw > 0 ? hw : 1 << 20));
-}
 
 namespace {
 
@@ -163,12 +86,12 @@ private:
                                                 : physicalCoreCount();
         at::set_num_threads(threads_);
         flushDenormals_ = setFlushDenormals(config_.flushDenormals) && config_.flushDenormals;
-        device_ = options_.deviceOverride.empty() ? config_.device : options_.deviceOverride;
-        if (device_ != "cpu") {
-            if (!torch::cuda::is_available())
-                throw EngineError("device '" + device_ + "' was requested but this engine has no usable CUDA device.",
-                                  "device", {}, "Use \"device\": \"cpu\", or run on a GPU node.");
-        }
+        device_ = chooseDevice(options_.deviceOverride.empty() ? config_.device : options_.deviceOverride, 0,
+                               deviceSupport());
+        torchDevice_ = torch::Device(device_);
+        checkPrecision(config_.precision, torchDevice_);
+        scaler_ = LossScaler(config_.precision == "fp16");
+        setAlgorithmChoices();
         torch::manual_seed(config_.seed);
         if (spec_.inputs.size() != 1 || spec_.outputs.size() != 1)
             throw EngineError("The engine trains networks with exactly one input and one output; this spec has " +
@@ -197,7 +120,7 @@ private:
         if (loss_.name.empty()) loss_.name = defaultLoss(data_.train.task);
         metrics_ = config_.metrics.empty() ? defaultMetrics(data_.train.task) : config_.metrics;
         if (device_ != "cpu")
-            network_->to(torch::Device(device_));
+            network_->to(torchDevice_);
         else
             network_->useChannelsLast(); // oneDNN's channels-last convolutions and pooling are faster on CPU
         flat_ = std::make_unique<FlatParameters>(network_->parameters());
@@ -240,8 +163,13 @@ private:
         prefetcher_ = std::make_unique<BatchPrefetcher>(
             [this](std::int64_t micro) {
                 const torch::Tensor idx = sampler_->indices(micro / batchesPerEpoch_, micro % batchesPerEpoch_);
-                return BatchPrefetcher::Batch{gatherRows(data_.train.inputs, idx),
-                                              gatherRows(data_.train.targets, idx)};
+                BatchPrefetcher::Batch b{gatherRows(data_.train.inputs, idx), gatherRows(data_.train.targets, idx)};
+                if (torchDevice_.is_cuda()) {
+                    // Page-locked, so that microStep's copies to the GPU are asynchronous.
+                    b.first = b.first.pin_memory();
+                    b.second = b.second.pin_memory();
+                }
+                return b;
             },
             batchBytes >= (std::int64_t(64) << 10) &&
                 threads_ < static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
@@ -249,6 +177,16 @@ private:
         totalSteps_ = config_.steps > 0 ? config_.steps : config_.epochs * stepsPerEpoch;
         evalEvery_ = config_.evalEverySteps > 0 ? config_.evalEverySteps : stepsPerEpoch;
         if (!options_.runDir.empty() && leader_) fs::create_directories(options_.runDir);
+    }
+
+    /// The run config's deterministic and cudnn_benchmark (process-wide settings, set for every run in the process)
+    /// and this thread's current CUDA device.
+    void setAlgorithmChoices() {
+        if (torchDevice_.is_cuda()) compat::setCurrentCudaDevice(torchDevice_.index());
+        if (config_.deterministic) ::setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", 0); // read by cuBLAS's first handle
+        at::globalContext().setDeterministicAlgorithms(config_.deterministic, false);
+        at::globalContext().setDeterministicCuDNN(config_.deterministic);
+        at::globalContext().setBenchmarkCuDNN(config_.cudnnBenchmark && !config_.deterministic);
     }
 
     /// oneDNN's GEMM kernels generated on a spare thread while the data loads (see
@@ -364,6 +302,8 @@ private:
                       {"engine_version", DIAMOND_VERSION},
                       {"libtorch_version", TORCH_VERSION},
                       {"device", device_},
+                      {"precision", config_.precision},
+                      {"deterministic", config_.deterministic},
                       {"threads", threads_},
                       {"flush_denormals", flushDenormals_},
                       {"world_size", comm_.world()},
@@ -434,16 +374,21 @@ private:
         auto [x, y] = prefetcher_->take(micro);
         loaderSeconds_ += std::chrono::duration<double>(Clock::now() - loadStart).count();
         if (device_ != "cpu") {
-            x = x.to(torch::Device(device_), true);
-            y = y.to(torch::Device(device_), true);
+            x = x.to(torchDevice_, true);
+            y = y.to(torchDevice_, true);
         }
-        const torch::Tensor out = network_->forward({x}).front();
-        torch::Tensor loss = computeLoss(loss_, out, y);
+        torch::Tensor out, loss;
+        {
+            AutocastScope autocast(config_.precision, torchDevice_);
+            out = network_->forward({x}).front();
+            loss = computeLoss(loss_, out, y);
+        }
+        if (loss.scalar_type() != torch::kFloat) loss = loss.to(torch::kFloat);
         const double value = loss.item<double>();
         lossFinite_ = std::isfinite(value);
         if (config_.accumulationSteps > 1) loss = loss / static_cast<double>(config_.accumulationSteps);
-        loss.backward();
-        acc.add(out.detach(), y, value * static_cast<double>(x.size(0)));
+        scaler_.scaled(loss).backward();
+        acc.add(out.detach().to(torch::kFloat), y, value * static_cast<double>(x.size(0)));
         return value;
     }
 
@@ -481,8 +426,10 @@ private:
             bool stopRequested = gStopSignal.load() != 0;
             if (comm_.world() > 1) {
                 // One small all-reduce carries every rank's stop request and loss health.
-                torch::Tensor control = torch::tensor({stopRequested ? 1.0 : 0.0, finite ? 0.0 : 1.0}, torch::kFloat64);
+                torch::Tensor control =
+                    torch::tensor({stopRequested ? 1.0 : 0.0, finite ? 0.0 : 1.0}, torch::kFloat64).to(comm_.device());
                 comm_.allReduceSum(control);
+                control = control.cpu();
                 stopRequested = control[0].item<double>() > 0;
                 finite = control[1].item<double>() == 0;
             }
@@ -499,7 +446,11 @@ private:
                 const double norm = flat_->grads().norm().item<double>();
                 if (norm > config_.gradClipNorm) flat_->grads().mul_(config_.gradClipNorm / (norm + 1e-6));
             }
-            if (fusedTargets_.empty())
+            // fp16: a step whose gradients overflowed is skipped (the scale halves); the same on every rank, since
+            // the gradients were reduced before.
+            if (!scaler_.unscaleAndUpdate(flat_->grads()))
+                flat_->zeroGrad();
+            else if (fusedTargets_.empty())
                 optimizer_->step(*flat_, lr);
             else
                 optimizer_->stepFused(*flat_, lr, partsThisStep_);
@@ -511,9 +462,9 @@ private:
             if (step_ % config_.logEverySteps == 0 || step_ == totalSteps_) {
                 const double interval = std::chrono::duration<double>(now - lastLog).count();
                 if (comm_.world() > 1) {
-                    torch::Tensor sums = trainAcc.sums();
+                    torch::Tensor sums = trainAcc.sums().to(comm_.device());
                     comm_.allReduceSum(sums);
-                    trainAcc.setSums(sums);
+                    trainAcc.setSums(sums.cpu());
                 }
                 emitMetrics("train", trainAcc.values(), samplesSinceLog / std::max(interval, 1e-9), now);
                 if (leader_)
@@ -583,9 +534,9 @@ private:
     bool evaluate(bool withConfusion) {
         bool stop = leader_ && evaluateHere(withConfusion);
         if (comm_.world() > 1) {
-            torch::Tensor flag = torch::tensor({stop ? 1.0 : 0.0}, torch::kFloat64);
+            torch::Tensor flag = torch::tensor({stop ? 1.0 : 0.0}, torch::kFloat64).to(comm_.device());
             comm_.broadcast(flag);
-            stop = flag.item<double>() > 0;
+            stop = flag.cpu().item<double>() > 0;
         }
         return stop;
     }
@@ -606,11 +557,16 @@ private:
                 torch::Tensor x = data_.validation.inputs.narrow(0, start, len);
                 torch::Tensor y = data_.validation.targets.narrow(0, start, len);
                 if (device_ != "cpu") {
-                    x = x.to(torch::Device(device_));
-                    y = y.to(torch::Device(device_));
+                    x = x.to(torchDevice_);
+                    y = y.to(torchDevice_);
                 }
-                const torch::Tensor out = network_->forward({x}).front();
-                acc.add(out, y, computeLoss(loss_, out, y).item<double>() * static_cast<double>(len));
+                torch::Tensor out, loss;
+                {
+                    AutocastScope autocast(config_.precision, torchDevice_);
+                    out = network_->forward({x}).front();
+                    loss = computeLoss(loss_, out, y);
+                }
+                acc.add(out.to(torch::kFloat), y, loss.item<double>() * static_cast<double>(len));
             }
             network_->train(true);
         }
@@ -619,12 +575,13 @@ private:
         if (step_ != lastValidationStep_) emitMetrics("val", lastValidation_, 0, Clock::now());
         lastValidationStep_ = step_;
         if (withConfusion && acc.confusion().defined()) {
-            const torch::Tensor c = acc.confusion();
+            const torch::Tensor c = acc.confusion().cpu().contiguous();
+            const auto counts = c.accessor<std::int64_t, 2>();
             json rows = json::array();
             for (std::int64_t i = 0; i < c.size(0); ++i) {
                 json row = json::array();
                 for (std::int64_t j = 0; j < c.size(1); ++j)
-                    row.push_back(c[i][j].item<std::int64_t>());
+                    row.push_back(counts[i][j]);
                 rows.push_back(row);
             }
             json e = {{"event", "eval"}, {"step", step_}, {"split", "val"}, {"confusion_matrix", rows}};
@@ -654,7 +611,9 @@ private:
         s.step = step_;
         s.rngState = cpuRngState();
         s.world = comm_.world();
-        s.rankRngStates = comm_.allGather(s.rngState);
+        s.rankRngStates = comm_.allGather(s.rngState.to(comm_.device()));
+        for (torch::Tensor &state : s.rankRngStates)
+            state = state.cpu();
         comm_.barrier();
         if (!leader_) return {};
         s.bestMetric = bestMetric_;
@@ -690,6 +649,8 @@ private:
                       {"world_size", comm_.world()},
                       {"allreduce_s_per_step", stepsTimed_ > 0 ? allReduceSeconds_ / stepsTimed_ : 0.0},
                       {"memory", memoryFigures()},
+                      {"loss_scale", scaler_.enabled() ? json(scaler_.scale()) : json()},
+                      {"skipped_steps", scaler_.skippedSteps()},
                       {"wall_s", seconds}});
     }
 
@@ -699,11 +660,19 @@ private:
         const ResidentMemory now = readResidentMemory();
         const std::int64_t growth =
             peakReset_ && now.peakBytes > 0 ? std::max<std::int64_t>(0, now.peakBytes - baselineResidentBytes_) : 0;
-        return {{"baseline_rss_bytes", baselineResidentBytes_},
-                {"peak_rss_bytes", now.peakBytes},
-                {"peak_growth_bytes", growth},
-                {"peak_counted_from_baseline", peakReset_},
-                {"data_bytes", dataBytes()}};
+        json m = {{"baseline_rss_bytes", baselineResidentBytes_},
+                  {"peak_rss_bytes", now.peakBytes},
+                  {"peak_growth_bytes", growth},
+                  {"peak_counted_from_baseline", peakReset_},
+                  {"data_bytes", dataBytes()}};
+        if (torchDevice_.is_cuda()) {
+            const compat::GpuMemory g = compat::gpuMemory(torchDevice_.index());
+            m["gpu"] = {{"allocated_bytes", g.allocated},
+                        {"reserved_bytes", g.reserved},
+                        {"peak_allocated_bytes", g.peakAllocated},
+                        {"peak_reserved_bytes", g.peakReserved}};
+        }
+        return m;
     }
 
     std::int64_t dataBytes() const {
@@ -746,7 +715,8 @@ private:
             network_->train(false);
             torch::Tensor x =
                 data_.validation.inputs.narrow(0, 0, std::min(evaluationChunk(), data_.validation.size()));
-            if (device_ != "cpu") x = x.to(torch::Device(device_));
+            if (device_ != "cpu") x = x.to(torchDevice_);
+            AutocastScope autocast(config_.precision, torchDevice_);
             (void)network_->forward({x});
             network_->train(true);
         }
@@ -806,7 +776,9 @@ private:
     LossConfig loss_;
     std::vector<std::string> metrics_;
     int threads_ = 1;
-    std::string device_ = "cpu";
+    std::string device_ = "cpu"; ///< the concrete device: "cpu" or "cuda:N" (chooseDevice)
+    torch::Device torchDevice_ = torch::kCPU;
+    LossScaler scaler_{false};
     bool flushDenormals_ = false;
     bool peakReset_ = false;                 ///< the peak resident memory counts from baselineResidentBytes_
     std::int64_t baselineResidentBytes_ = 0; ///< before the model and the data (memoryFigures)

@@ -1,5 +1,7 @@
 #include "trial_pack.h"
 
+#include "compute_device.h"
+
 #include "distributed.h"
 #include "engine_cli.h"
 #include "engine_error.h"
@@ -111,9 +113,10 @@ int runTrial(const PackTrial &trial, const PackArguments &args) {
         options.runDir = trial.runDir;
         options.resume = trial.resume;
         options.threadsOverride = args.threads;
-        options.deviceOverride = args.device;
+        options.deviceOverride = chooseDevice(args.device.empty() ? config.device : args.device,
+                                              rendezvousFromEnvironment().localRank, deviceSupport());
         std::unique_ptr<Communicator> comm =
-            connect(Rendezvous{}, std::chrono::milliseconds(60000), args.device.empty() ? config.device : args.device);
+            connect(Rendezvous{}, std::chrono::milliseconds(60000), options.deviceOverride);
         return runTraining(parsed.spec, config, options, events, *comm);
     } catch (const UsageError &e) {
         emitTrialError(events, e.what(), e.field(), e.node(), e.hint());

@@ -108,7 +108,8 @@ private Q_SLOTS:
             "schedule": {"name": "constant", "warmup_steps": 0, "step_size": 0, "gamma": 0.1, "min_lr": 0.0,
                          "pct_start": 0.3, "div_factor": 25.0, "final_div_factor": 10000.0},
             "loss": {"label_smoothing": 0.0, "delta": 1.0},
-            "metrics": [], "seed": 0, "threads": 0, "device": "cpu", "flush_denormals": true,
+            "metrics": [], "seed": 0, "threads": 0, "device": "cpu", "precision": "fp32", "deterministic": false,
+            "cudnn_benchmark": false, "flush_denormals": true,
             "checkpoint": {"every_steps": 0, "every_seconds": 0.0, "keep_last": 3},
             "early_stopping": {"enabled": false, "metric": "val_loss", "mode": "min", "patience": 5, "min_delta": 0.0},
             "grad_clip_norm": 0.0, "accumulation_steps": 1, "log_every_steps": 10, "eval_every_steps": 0
@@ -172,7 +173,7 @@ private Q_SLOTS:
         QTest::newRow("everything") << QByteArray(R"({
             "format": "diamond.run/1", "data": {"source": "blobs", "samples": 500, "validation_split": 0.25},
             "batch_size": 64, "epochs": 2, "steps": 300, "seed": 7, "threads": 2, "device": "cuda",
-            "flush_denormals": false, "grad_clip_norm": 1.5, "accumulation_steps": 4, "log_every_steps": 5,
+            "precision": "bf16", "deterministic": true, "cudnn_benchmark": true, "flush_denormals": false, "grad_clip_norm": 1.5, "accumulation_steps": 4, "log_every_steps": 5,
             "eval_every_steps": 50,
             "optimizer": {"name": "rmsprop", "lr": 0.01, "momentum": 0.5, "alpha": 0.9, "eps": 1e-6,
                           "weight_decay": 0.001},
@@ -222,6 +223,8 @@ private Q_SLOTS:
         QTest::newRow("steps negative") << QByteArray(R"({"steps": -1})") << QStringLiteral("steps");
         QTest::newRow("seed negative") << QByteArray(R"({"seed": -1})") << QStringLiteral("seed");
         QTest::newRow("device") << QByteArray(R"({"device": "tpu"})") << QStringLiteral("device");
+        QTest::newRow("precision") << QByteArray(R"({"precision": "fp8"})") << QStringLiteral("precision");
+        QTest::newRow("deterministic") << QByteArray(R"({"deterministic": 1})") << QStringLiteral("deterministic");
         QTest::newRow("keep_last zero") << QByteArray(R"({"checkpoint": {"keep_last": 0}})")
                                         << QStringLiteral("checkpoint.keep_last");
         QTest::newRow("schedule unknown")

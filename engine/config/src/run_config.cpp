@@ -167,6 +167,9 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
     top.integer("seed", c.seed, 0, std::numeric_limits<std::int64_t>::max());
     top.integer("threads", c.threads, 0, 1024);
     top.choice("device", c.device, {"cpu", "cuda"});
+    top.choice("precision", c.precision, {"fp32", "bf16", "fp16"});
+    top.boolean("deterministic", c.deterministic);
+    top.boolean("cudnn_benchmark", c.cudnnBenchmark);
     top.boolean("flush_denormals", c.flushDenormals);
     top.number("grad_clip_norm", c.gradClipNorm, 0.0, 1e12);
     top.integer("accumulation_steps", c.accumulationSteps, 1, 4096);
@@ -310,6 +313,9 @@ json toJson(const RunConfig &c) {
         {"seed", c.seed},
         {"threads", c.threads},
         {"device", c.device},
+        {"precision", c.precision},
+        {"deterministic", c.deterministic},
+        {"cudnn_benchmark", c.cudnnBenchmark},
         {"flush_denormals", c.flushDenormals},
         {"checkpoint",
          {{"every_steps", c.checkpoint.everySteps},

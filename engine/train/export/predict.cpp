@@ -1,5 +1,6 @@
 #include "export/predict.h"
 
+#include "compute_device.h"
 #include "engine_cli.h"
 #include "engine_error.h"
 #include "events.h"
@@ -70,7 +71,7 @@ int runPredict(int argc, char **argv) {
     loadNetworkWeights(*net, weights, args.weights);
     weights = SafetensorsFile();
     net->train(false);
-    const torch::Device device(args.device);
+    const torch::Device device(chooseDevice(args.device, 0, deviceSupport()));
     if (!device.is_cpu()) net->to(device);
 
     const SafetensorsFile inputFile = readSafetensors(args.inputs);

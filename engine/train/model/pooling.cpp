@@ -1,5 +1,6 @@
 // MaxPool1d/2d, AvgPool1d/2d and AdaptiveAvgPool2d as torch::nn modules; an absent stride
-// means stride = kernel_size, as in PyTorch.
+// means stride = kernel_size, as in PyTorch. AdaptiveAvgPool2d to 1x1 on CUDA in deterministic mode is a mean over
+// the spatial dimensions (the same values): adaptive_avg_pool2d's CUDA backward has no deterministic kernel.
 #include "model/layer_support.h"
 
 namespace diamond::engine::layers {
@@ -35,6 +36,13 @@ void addPoolingFactories(LayerFactoryMap &m) {
     m["AvgPool2d"] = avgPool<2, torch::nn::AvgPool2d>;
     m["AdaptiveAvgPool2d"] = [](const LayerBuildContext &ctx) {
         const auto size = intListArg(ctx, "output_size", 2);
+        if (size[0] == 1 && size[1] == 1) {
+            torch::nn::AdaptiveAvgPool2d pool(torch::nn::AdaptiveAvgPool2dOptions({1, 1}));
+            return unary([pool](const torch::Tensor &x) mutable {
+                if (x.is_cuda() && at::globalContext().deterministicAlgorithms()) return x.mean({-2, -1}, true);
+                return pool->forward(x);
+            });
+        }
         return wrapUnary(torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions({size[0], size[1]})));
     };
 }
