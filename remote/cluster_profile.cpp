@@ -151,6 +151,8 @@ QJsonObject PartitionInfo::toJson() const {
     return o;
 }
 
+QString ContainerSettings::program() const { return command.isEmpty() ? containerRuntimeName(runtime) : command; }
+
 bool ClusterProfile::operator==(const ClusterProfile &o) const { return toJson() == o.toJson(); }
 
 QString ClusterProfile::validate() const {
@@ -190,6 +192,11 @@ QString ClusterProfile::validate() const {
     for (int i = 0; i < modules.size(); ++i)
         if (!moduleRe.match(modules[i]).hasMatch())
             return tr("modules[%1]: '%2' is not a module name").arg(i).arg(modules[i]);
+    static const QRegularExpression programRe(QStringLiteral("^(/[A-Za-z0-9._/+@-]+|[A-Za-z0-9._+-]+)$"));
+    if (!container.command.isEmpty() && !programRe.match(container.command).hasMatch())
+        return tr("container.command: '%1' is not a program name or an absolute path").arg(container.command);
+    if (gpuDirective != QLatin1String("gpus-per-node") && gpuDirective != QLatin1String("gres"))
+        return tr("gpu_directive: '%1' is not gpus-per-node or gres").arg(gpuDirective);
     if (container.runtime != ContainerRuntime::None && container.image.trimmed().isEmpty())
         return tr("container.image: is required when container.runtime is %1")
             .arg(containerRuntimeName(container.runtime));
@@ -208,12 +215,14 @@ QJsonObject ClusterProfile::configJson() const {
         o.insert(QStringLiteral("partitions"), a);
     }
     if (!modules.isEmpty()) o.insert(QStringLiteral("modules"), toArray(modules));
-    if (container.runtime != ContainerRuntime::None || !container.image.isEmpty()) {
+    if (container.runtime != ContainerRuntime::None || !container.image.isEmpty() || !container.command.isEmpty()) {
         QJsonObject c{{QStringLiteral("runtime"), containerRuntimeName(container.runtime)},
                       {QStringLiteral("image"), container.image}};
         if (!container.options.isEmpty()) c.insert(QStringLiteral("options"), toArray(container.options));
+        if (!container.command.isEmpty()) c.insert(QStringLiteral("command"), container.command);
         o.insert(QStringLiteral("container"), c);
     }
+    if (gpuDirective != QLatin1String("gpus-per-node")) o.insert(QStringLiteral("gpu_directive"), gpuDirective);
     if (!scratchDir.isEmpty()) o.insert(QStringLiteral("scratch_dir"), scratchDir);
     o.insert(QStringLiteral("engine_path"), enginePath);
     if (!identityFile.isEmpty()) o.insert(QStringLiteral("identity_file"), identityFile);
@@ -245,7 +254,7 @@ std::optional<ClusterProfile> ClusterProfile::fromJson(const QJsonObject &json, 
                  QStringLiteral("scheduler"), QStringLiteral("account"), QStringLiteral("partitions"),
                  QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("scratch_dir"),
                  QStringLiteral("engine_path"), QStringLiteral("identity_file"), QStringLiteral("known_hosts_file"),
-                 QStringLiteral("environment")});
+                 QStringLiteral("environment"), QStringLiteral("gpu_directive")});
     p.name = r.string(QStringLiteral("name"), true);
     p.host = r.string(QStringLiteral("host"), true);
     p.port = int(r.integer(QStringLiteral("port"), 22, 1, 65535));
@@ -261,6 +270,8 @@ std::optional<ClusterProfile> ClusterProfile::fromJson(const QJsonObject &json, 
     p.modules = r.strings(QStringLiteral("modules"));
     p.scratchDir = r.string(QStringLiteral("scratch_dir"));
     p.enginePath = r.string(QStringLiteral("engine_path"));
+    if (const QString directive = r.string(QStringLiteral("gpu_directive")); !directive.isEmpty())
+        p.gpuDirective = directive;
     p.identityFile = r.string(QStringLiteral("identity_file"));
     p.knownHostsFile = r.string(QStringLiteral("known_hosts_file"));
     const QJsonValue parts = r.value(QStringLiteral("partitions"));
@@ -294,7 +305,8 @@ std::optional<ClusterProfile> ClusterProfile::fromJson(const QJsonObject &json, 
             r.fail(QStringLiteral("container"), tr("expected an object"));
         } else {
             Reader cr(container.toObject(), QStringLiteral("container"), error);
-            cr.allowOnly({QStringLiteral("runtime"), QStringLiteral("image"), QStringLiteral("options")});
+            cr.allowOnly({QStringLiteral("runtime"), QStringLiteral("image"), QStringLiteral("options"),
+                          QStringLiteral("command")});
             const QString runtime = cr.string(QStringLiteral("runtime"));
             if (!runtime.isEmpty()) {
                 if (const auto rt = containerRuntimeFromName(runtime))
@@ -304,6 +316,7 @@ std::optional<ClusterProfile> ClusterProfile::fromJson(const QJsonObject &json, 
             }
             p.container.image = cr.string(QStringLiteral("image"));
             p.container.options = cr.strings(QStringLiteral("options"));
+            p.container.command = cr.string(QStringLiteral("command"));
         }
     }
     const QJsonValue env = r.value(QStringLiteral("environment"));

@@ -6,7 +6,8 @@
 //   {"name":"hpc","host":"login.hpc.example","port":22,"user":"alice","scheduler":"slurm","account":"proj1",
 //    "partitions":[{"name":"gpu","gpu_type":"a100","gpus_per_node":4,"cpus_per_node":64,"memory_mb":512000,
 //                   "max_walltime_minutes":2880,"nodes":12,"default":true}],
-//    "modules":["cuda/12.1"],"container":{"runtime":"apptainer","image":"/scratch/diamond.sif","options":[]},
+//    "modules":["cuda/12.1"],"container":{"runtime":"apptainer","image":"/scratch/diamond.sif","options":[],
+//                                         "command":"/opt/apptainer/bin/apptainer"},"gpu_directive":"gres",
 //    "scratch_dir":"/scratch/alice/diamond","engine_path":"/scratch/alice/diamond/engine/diamond-train",
 //    "identity_file":"~/.ssh/id_ed25519","known_hosts_file":"","environment":{"OMP_PROC_BIND":"close"}}
 // Unknown keys are refused (a typo would otherwise be silently ignored); every error names the field.
@@ -50,9 +51,12 @@ struct ContainerSettings {
     ContainerRuntime runtime = ContainerRuntime::None;
     QString image;       ///< apptainer/singularity: a .sif path or URI; podman/docker: an image reference
     QStringList options; ///< extra arguments for `apptainer exec` / `podman run`
+    QString command;     ///< the runtime's program (an absolute path, or a name on PATH); empty = the runtime's name
     bool operator==(const ContainerSettings &o) const {
-        return runtime == o.runtime && image == o.image && options == o.options;
+        return runtime == o.runtime && image == o.image && options == o.options && command == o.command;
     }
+    /// command, or the runtime's name ("apptainer", "podman", ...) when it is empty.
+    QString program() const;
 };
 
 struct ClusterProfile {
@@ -70,6 +74,9 @@ struct ClusterProfile {
     QString identityFile;
     QString knownHostsFile;
     QMap<QString, QString> environment; ///< exported in job scripts before the engine starts
+    /// How Slurm jobs ask for GPUs: "gpus-per-node" (--gpus-per-node=[type:]N, Slurm 19.05+) or "gres"
+    /// (--gres=gpu[:type]:N, what older sites and some GPU partitions require).
+    QString gpuDirective = QStringLiteral("gpus-per-node");
 
     bool operator==(const ClusterProfile &o) const;
 

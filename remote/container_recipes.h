@@ -25,4 +25,23 @@ QString containerfile(const ContainerRecipeOptions &options = {});
 /// Engine path inside an image built from these recipes.
 QString containerEnginePath(const ContainerRecipeOptions &options = {});
 
+/// A GPU cluster's engine built from source inside a PyTorch CUDA image, against that image's libtorch (what
+/// `diamondctl cluster deploy --container` uploads and builds with `apptainer build` in a job).
+struct SourceImageOptions {
+    /// PyTorch with CUDA, cuDNN and NCCL, and a compiler (a -devel image).
+    QString baseImage = QStringLiteral("docker.io/pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel");
+    /// The source archive (CMakeLists.txt, cmake/, engine/, third_party/include/), next to the .def file.
+    QString sourceArchive = QStringLiteral("diamond-engine-src.tar.gz");
+    /// Where the engine goes in the image; the engine is <installDir>/diamond-train.
+    QString installDir = QStringLiteral("/opt/diamond");
+    QString version; ///< label; Diamond's version when empty
+};
+
+/// Apptainer definition that unpacks the sources, installs the build tools and the libraries the engine needs from
+/// the image's distribution (HDF5, zlib), configures with DIAMOND_ENGINE_ONLY against the image's PyTorch
+/// (torch.utils.cmake_prefix_path) and checks the result with --version (%post and %test).
+QString apptainerSourceDefinition(const SourceImageOptions &options = {});
+/// Engine path inside an image built by apptainerSourceDefinition().
+QString sourceImageEnginePath(const SourceImageOptions &options = {});
+
 } // namespace diamond::remote

@@ -8,6 +8,13 @@
 
 namespace diamond::remote {
 
+QString shellWords(const QStringList &words) {
+    QStringList quoted;
+    for (const QString &w : words)
+        quoted << shellWord(w);
+    return quoted.join(QLatin1Char(' '));
+}
+
 namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("diamond::remote::JobScript", text); }
@@ -31,13 +38,6 @@ QString checkPath(const QString &field, const QString &path, bool required) {
     return {};
 }
 
-QString shellWords(const QStringList &words) {
-    QStringList quoted;
-    for (const QString &w : words)
-        quoted << shellWord(w);
-    return quoted.join(QLatin1Char(' '));
-}
-
 QString containerPrefix(const JobRequest &r) {
     const ContainerSettings &c = r.container;
     QStringList words;
@@ -45,17 +45,14 @@ QString containerPrefix(const JobRequest &r) {
     case ContainerRuntime::None: return {};
     case ContainerRuntime::Apptainer:
     case ContainerRuntime::Singularity:
-        words << (c.runtime == ContainerRuntime::Apptainer ? QStringLiteral("apptainer")
-                                                           : QStringLiteral("singularity"))
-              << QStringLiteral("exec");
+        words << c.program() << QStringLiteral("exec");
         if (r.gpusPerNode > 0) words << QStringLiteral("--nv");
         words << QStringLiteral("--bind") << r.engine.runDir;
         words << c.options << c.image;
         return shellWords(words) + QLatin1Char(' ');
     case ContainerRuntime::Podman:
     case ContainerRuntime::Docker: {
-        words << (c.runtime == ContainerRuntime::Podman ? QStringLiteral("podman") : QStringLiteral("docker"))
-              << QStringLiteral("run") << QStringLiteral("--rm") << QStringLiteral("--sig-proxy=true");
+        words << c.program() << QStringLiteral("run") << QStringLiteral("--rm") << QStringLiteral("--sig-proxy=true");
         bool hasNetwork = false;
         for (const QString &o : c.options)
             hasNetwork =
@@ -194,6 +191,18 @@ void JobRequest::applyProfile(const ClusterProfile &profile) {
     for (auto it = profile.environment.begin(); it != profile.environment.end(); ++it)
         if (!environment.contains(it.key())) environment.insert(it.key(), it.value());
     if (engine.enginePath.isEmpty()) engine.enginePath = profile.enginePath;
+    gpuDirective = profile.gpuDirective;
+}
+
+QString fitGpusToDevice(JobRequest &r, const QString &device) {
+    if (!device.startsWith(QLatin1String("cuda"))) return {};
+    if (r.gpusPerNode == 0) r.gpusPerNode = r.tasksPerNode;
+    if (r.tasksPerNode > r.gpusPerNode)
+        return tr("tasks_per_node: %1 processes per node on %2 GPU(s) per node: each process of a cuda run takes a "
+                  "GPU of its own")
+            .arg(r.tasksPerNode)
+            .arg(r.gpusPerNode);
+    return {};
 }
 
 std::optional<JobRequest> jobRequestFromJson(const QJsonObject &json, QString *error) {
@@ -390,10 +399,12 @@ QString renderSlurmScript(const JobRequest &r, QString *error) {
     if (!r.account.isEmpty()) d << QStringLiteral("--account=%1").arg(r.account);
     if (!r.qos.isEmpty()) d << QStringLiteral("--qos=%1").arg(r.qos);
     d << QStringLiteral("--nodes=%1").arg(r.nodes) << QStringLiteral("--ntasks-per-node=%1").arg(r.tasksPerNode);
-    if (r.gpusPerNode > 0)
-        d << QStringLiteral("--gpus-per-node=%1")
-                 .arg(r.gpuType.isEmpty() ? QString::number(r.gpusPerNode)
-                                          : QStringLiteral("%1:%2").arg(r.gpuType).arg(r.gpusPerNode));
+    if (r.gpusPerNode > 0) {
+        const QString count = r.gpuType.isEmpty() ? QString::number(r.gpusPerNode)
+                                                  : QStringLiteral("%1:%2").arg(r.gpuType).arg(r.gpusPerNode);
+        d << (r.gpuDirective == QLatin1String("gres") ? QStringLiteral("--gres=gpu:%1").arg(count)
+                                                      : QStringLiteral("--gpus-per-node=%1").arg(count));
+    }
     if (r.cpusPerTask > 0) d << QStringLiteral("--cpus-per-task=%1").arg(r.cpusPerTask);
     if (!r.memory.isEmpty()) d << QStringLiteral("--mem=%1").arg(r.memory);
     if (r.timeLimitMinutes > 0) d << QStringLiteral("--time=%1").arg(slurmDuration(r.timeLimitMinutes));

@@ -39,8 +39,9 @@ struct JobRequest {
     int nodes = 1;
     int tasksPerNode = 1; ///< engine ranks per node
     int gpusPerNode = 0;
-    QString gpuType;          ///< e.g. "a100" -> --gpus-per-node=a100:4
-    int cpusPerTask = 0;      ///< 0 = scheduler default
+    QString gpuType;                                        ///< e.g. "a100" -> --gpus-per-node=a100:4
+    QString gpuDirective = QStringLiteral("gpus-per-node"); ///< or "gres" (ClusterProfile::gpuDirective)
+    int cpusPerTask = 0;                                    ///< 0 = scheduler default
     QString memory;           ///< per node, e.g. "16G", "4000M"; empty = scheduler default
     int timeLimitMinutes = 0; ///< 0 = partition default
     int signalSeconds = 0;    ///< pre-timeout USR1 to the batch shell this many seconds before the limit; 0 = none
@@ -63,9 +64,15 @@ struct JobRequest {
     QStringList extraDirectives;        ///< appended verbatim after the generated directives ("--constraint=x")
     EngineCommand engine;               ///< the engine command of one attempt (paths on the cluster)
 
-    /// Fills scheduler-independent fields from a profile: account, modules, container, environment, engine path.
+    /// Fills scheduler-independent fields from a profile: account, modules, container, environment, engine path,
+    /// GPU directive.
     void applyProfile(const ClusterProfile &profile);
 };
+
+/// Matches the GPUs asked for to the engine's device (the run config's "device", or --device): a "cuda" run that asks
+/// for none gets one per process (gpus_per_node = tasks_per_node); one with fewer GPUs than processes per node is
+/// refused (every process takes the GPU of its local rank). A CPU run is left as it is. Returns the problem, or "".
+QString fitGpusToDevice(JobRequest &request, const QString &device);
 
 /// The resource fields of a JobRequest from JSON (a run's execution["job"]): partition, account, qos, nodes,
 /// tasks_per_node, gpus_per_node, gpu_type, cpus_per_task, memory, time_limit_minutes, signal_seconds, threads,
@@ -83,6 +90,8 @@ inline int worldSize(const JobRequest &r) { return r.nodes * r.tasksPerNode; }
 
 /// Single-quotes `text` for /bin/sh. A leading "~/" stays unquoted so that the shell expands it.
 QString shellWord(const QString &text);
+/// shellWord() of each, joined by spaces.
+QString shellWords(const QStringList &words);
 /// Minutes as Slurm's "[D-]HH:MM:SS".
 QString slurmDuration(int minutes);
 /// Minutes as PBS' "HH:MM:SS" (hours may exceed 24).

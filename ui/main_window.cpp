@@ -107,6 +107,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
         return copy.isEmpty() ? QString() : app::DatasetStore::dataPathIn(copy, *version, {});
     });
     connect(clusters_, &ClusterManagerPage::profilesChanged, runSetup_, &RunSetupPage::setClusterTargets);
+    runSetup_->setGpuTypesProvider([this](const QString &cluster) { return clusters_->gpuTypes(cluster); });
     clusters_->setCalibrationSaver([this](const QString &cluster, const QString &partition, const QJsonObject &profile,
                                           QString *error) -> QStringList {
         if (!workspace_) return *error = tr("No workspace is open."), QStringList();

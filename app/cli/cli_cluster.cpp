@@ -1,4 +1,4 @@
-// diamondctl cluster add|list|show|remove|test|probe|calibrate: cluster profiles of the workspace
+// diamondctl cluster add|list|show|remove|test|probe|calibrate|deploy: cluster profiles of the workspace
 // (app/cluster_store.h), their connection test and partition probe (over SSH, or on this machine for host "local").
 #include "cli.h"
 #include "terminal_prompter.h"
@@ -6,6 +6,7 @@
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_link.h"
 #include "app/cluster/cluster_store.h"
+#include "app/cluster/engine_deploy.h"
 #include "app/plan/cluster_calibration.h"
 #include "app/workspace/workspace.h"
 #include "remote/scheduler.h"
@@ -36,6 +37,12 @@ QString clusterUsage() {
               "  diamondctl cluster probe NAME [--save] [--json]   partitions from sinfo/scontrol (qstat -Qf)\n"
               "  diamondctl cluster calibrate NAME [--partition P] [--json]\n"
               "                                          measure a node's speed (a short srun job) for the planner\n"
+              "  diamondctl cluster deploy NAME [--engine FILE] [--json]\n"
+              "                                          put this computer's engine and its libraries on the cluster\n"
+              "  diamondctl cluster deploy NAME --container [--partition P] [--source DIR] [--image BASE]\n"
+              "                             [--build-minutes N] [--json]\n"
+              "                                          build an Apptainer image with the engine on the cluster\n"
+              "                                          (GPU clusters: against the image's PyTorch with CUDA)\n"
               "HOST \"local\" means this computer (no SSH).\n");
 }
 
@@ -121,6 +128,62 @@ int add(const CommandOptions &o, app::ClusterStore &store, Io &io) {
     return kOk;
 }
 
+/// `cluster deploy`: app/cluster/engine_deploy.h. The profile then uses the deployed engine.
+int deploy(app::ClusterLink &link, const remote::ClusterProfile &profile, const CommandOptions &o,
+           app::ClusterStore &store, Io &io) {
+    app::EngineDeployOptions options;
+    options.container = o.flags.contains(QStringLiteral("--container"));
+    options.localEngine = o.values.value(QStringLiteral("--engine"));
+    options.sourceDir = o.values.value(QStringLiteral("--source"));
+    options.partition = o.values.value(QStringLiteral("--partition"));
+    options.baseImage = o.values.value(QStringLiteral("--image"));
+    if (o.values.contains(QStringLiteral("--build-minutes"))) {
+        bool ok = false;
+        options.buildMinutes = o.values.value(QStringLiteral("--build-minutes")).toInt(&ok);
+        if (!ok || options.buildMinutes < 1 || options.buildMinutes > 1440)
+            return io.err << tr("diamondctl: --build-minutes must be a whole number from 1 to 1440\n"), kUsage;
+    }
+    if (!options.container)
+        for (const char *containerOnly : {"--partition", "--source", "--image", "--build-minutes"})
+            if (o.values.contains(QString::fromLatin1(containerOnly)))
+                return io.err << tr("diamondctl: %1 is for --container deployments\n")
+                                     .arg(QString::fromLatin1(containerOnly)),
+                       kUsage;
+    QString error;
+    std::optional<app::EngineDeployment> deployed;
+    app::runAndWait(link, [&] {
+        if (remote::CommandRunner *runner = link.runner(&error))
+            deployed = app::deployEngine(
+                *runner, profile, options,
+                [&io, json = o.json](const QString &step) {
+                    if (!json) io.err << step << QLatin1Char('\n');
+                },
+                &error);
+    });
+    if (!deployed) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    const remote::ClusterProfile updated = app::withDeployment(profile, options, *deployed);
+    if (!store.update(updated)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    if (o.json) {
+        printJson(io,
+                  {{QStringLiteral("cluster"), profile.name},
+                   {QStringLiteral("kind"), options.container ? QStringLiteral("container") : QStringLiteral("bundle")},
+                   {QStringLiteral("engine_path"), deployed->enginePath},
+                   {QStringLiteral("image"), deployed->image},
+                   {QStringLiteral("version"), deployed->version},
+                   {QStringLiteral("uploaded_bytes"), deployed->uploadedBytes},
+                   {QStringLiteral("seconds"), deployed->seconds}});
+        return kOk;
+    }
+    io.out << tr("Deployed %1 on %2 in %3 s (%4 MB sent): %5%6\n")
+                  .arg(deployed->version, profile.name)
+                  .arg(deployed->seconds, 0, 'f', 1)
+                  .arg(double(deployed->uploadedBytes) / 1e6, 0, 'f', 1)
+                  .arg(deployed->enginePath,
+                       deployed->image.isEmpty() ? QString() : tr(" in the image %1").arg(deployed->image));
+    io.out << tr("The cluster profile now uses it.\n");
+    return kOk;
+}
+
 /// `cluster calibrate`: app/plan/cluster_calibration.h.
 int calibrate(app::ClusterLink &link, const remote::ClusterProfile &profile, const CommandOptions &o,
               app::Workspace &ws, Io &io) {
@@ -167,9 +230,9 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
         return args.isEmpty() ? kUsage : kOk;
     }
     const QString sub = args.first();
-    static const QStringList known{QStringLiteral("add"),      QStringLiteral("list"), QStringLiteral("show"),
-                                   QStringLiteral("remove"),   QStringLiteral("test"), QStringLiteral("probe"),
-                                   QStringLiteral("calibrate")};
+    static const QStringList known{QStringLiteral("add"),       QStringLiteral("list"),  QStringLiteral("show"),
+                                   QStringLiteral("remove"),    QStringLiteral("test"),  QStringLiteral("probe"),
+                                   QStringLiteral("calibrate"), QStringLiteral("deploy")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown cluster command '%1'\n").arg(sub) << clusterUsage();
         return kUsage;
@@ -182,8 +245,13 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
                           QStringLiteral("--engine"),    QStringLiteral("--modules"),     QStringLiteral("--container"),
                           QStringLiteral("--identity"),  QStringLiteral("--known-hosts"), QStringLiteral("--from-json")}
         : sub == QLatin1String("calibrate") ? QStringList{QStringLiteral("--partition")}
-                                            : QStringList{};
-    const QStringList flags = sub == QLatin1String("probe") ? QStringList{QStringLiteral("--save")} : QStringList{};
+        : sub == QLatin1String("deploy")
+            ? QStringList{QStringLiteral("--partition"), QStringLiteral("--engine"), QStringLiteral("--source"),
+                          QStringLiteral("--image"), QStringLiteral("--build-minutes")}
+            : QStringList{};
+    const QStringList flags = sub == QLatin1String("probe")    ? QStringList{QStringLiteral("--save")}
+                              : sub == QLatin1String("deploy") ? QStringList{QStringLiteral("--container")}
+                                                               : QStringList{};
     if (!parseOptions(args.mid(1), valued, flags, &o, io)) return kUsage;
     if (args.contains(QStringLiteral("--help"))) {
         io.out << clusterUsage();
@@ -258,6 +326,7 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
         return allOk ? kOk : kFailed;
     }
     if (sub == QLatin1String("calibrate")) return calibrate(*link, *profile, o, ws, io);
+    if (sub == QLatin1String("deploy")) return deploy(*link, *profile, o, store, io);
     // probe
     QString error;
     std::optional<QList<remote::PartitionInfo>> partitions;

@@ -10,6 +10,7 @@ ClusterClient::ClusterClient(ClusterLinks *links, QObject *parent) : QObject(par
     qRegisterMetaType<ClusterProbeResult>();
     qRegisterMetaType<ClusterCalibrationResult>();
     qRegisterMetaType<ClusterQueueResult>();
+    qRegisterMetaType<ClusterDeployResult>();
 }
 
 int ClusterClient::post(const remote::ClusterProfile &profile,
@@ -119,6 +120,23 @@ int ClusterClient::cancelJob(const remote::ClusterProfile &profile, const QStrin
         bool ok = false;
         if (remote::Scheduler *scheduler = link.scheduler(&error)) ok = scheduler->cancel(jobId, &error);
         reply.finish([id, ok, error](ClusterClient *c) { Q_EMIT c->cancelFinished(id, ok, ok ? QString() : error); });
+    });
+}
+
+int ClusterClient::deployEngine(const remote::ClusterProfile &profile, const EngineDeployOptions &options) {
+    return post(profile, [profile, options](ClusterLink &link, int id, const Reply &reply) {
+        ClusterDeployResult result;
+        result.options = options;
+        if (remote::CommandRunner *runner = link.runner(&result.error)) {
+            auto deployed = app::deployEngine(
+                *runner, profile, options, [&reply, id](const QString &step) { reply.progress(id, step); },
+                &result.error);
+            if (deployed) {
+                result.ok = true;
+                result.deployment = *deployed;
+            }
+        }
+        reply.finish([id, result](ClusterClient *c) { Q_EMIT c->deployFinished(id, result); });
     });
 }
 

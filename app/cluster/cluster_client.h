@@ -6,6 +6,7 @@
 
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_link.h"
+#include "app/cluster/engine_deploy.h"
 #include "remote/cluster_profile.h"
 #include "remote/scheduler.h"
 
@@ -42,6 +43,13 @@ struct ClusterCalibrationResult {
     QString error;
 };
 
+struct ClusterDeployResult {
+    bool ok = false;
+    EngineDeployOptions options;
+    EngineDeployment deployment;
+    QString error;
+};
+
 struct ClusterQueueResult {
     bool ok = false;
     QList<remote::JobStatus> jobs; ///< the connected user's queued and running jobs
@@ -64,6 +72,8 @@ public:
     /// The connected user's jobs from the profile's scheduler (squeue, qstat).
     int fetchQueue(const remote::ClusterProfile &profile);
     int cancelJob(const remote::ClusterProfile &profile, const QString &jobId);
+    /// Puts an engine on the cluster (engine_deploy.h); progress() reports each step. The profile is not saved.
+    int deployEngine(const remote::ClusterProfile &profile, const EngineDeployOptions &options);
 
     /// Requests started and not finished yet.
     int pendingCount() const { return pending_; }
@@ -78,6 +88,7 @@ Q_SIGNALS:
     void queueFinished(int requestId, const diamond::app::ClusterQueueResult &result);
     void calibrateFinished(int requestId, const diamond::app::ClusterCalibrationResult &result);
     void cancelFinished(int requestId, bool ok, const QString &error);
+    void deployFinished(int requestId, const diamond::app::ClusterDeployResult &result);
 
 private:
     /// How work on a link's thread answers: queued onto the client's thread, dropped when the client is gone.
@@ -103,3 +114,4 @@ Q_DECLARE_METATYPE(diamond::app::ClusterTestResult)
 Q_DECLARE_METATYPE(diamond::app::ClusterProbeResult)
 Q_DECLARE_METATYPE(diamond::app::ClusterQueueResult)
 Q_DECLARE_METATYPE(diamond::app::ClusterCalibrationResult)
+Q_DECLARE_METATYPE(diamond::app::ClusterDeployResult)

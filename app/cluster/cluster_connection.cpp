@@ -62,7 +62,7 @@ QList<ClusterCheck> testCluster(remote::CommandRunner &runner, const remote::Clu
     checks << ClusterCheck{QStringLiteral("scratch_dir"), r.ok(), p.scratchDir + QStringLiteral(": ") + outputOf(r)};
     QString engineCommand = remote::shellWord(p.enginePath) + QStringLiteral(" --version");
     if (p.container.runtime != remote::ContainerRuntime::None) {
-        const QString runtime = remote::containerRuntimeName(p.container.runtime);
+        const QString runtime = remote::shellWord(p.container.program());
         r = runner.run(QStringLiteral("%1 --version").arg(runtime), {}, 30000);
         checks << ClusterCheck{QStringLiteral("container"), r.ok(), outputOf(r)};
         engineCommand = QStringLiteral("%1 %2 %3 %4 --version")

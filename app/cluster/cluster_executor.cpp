@@ -29,6 +29,7 @@ namespace {
 constexpr qint64 kReadChunk = 1 << 20;
 /// No engine writes that much; a cluster that does is not followed further (the local disk is not filled).
 constexpr qint64 kMaxEventsBytes = qint64(4) << 30;
+constexpr qint64 kMaxConfigBytes = 16 << 20; ///< a run.json read for its device
 
 QByteArray fileSha256(const QString &path) {
     QFile f(path);
@@ -704,6 +705,16 @@ std::optional<remote::JobRequest> ClusterExecutor::jobFor(const ExecutionRequest
     if (request.nproc > 1 && job->nodes * job->tasksPerNode == 1) job->tasksPerNode = request.nproc;
     if (request.threads > 0) job->engine.threads = request.threads;
     if (job->engine.threads == 0 && job->cpusPerTask > 0) job->engine.threads = job->cpusPerTask; // not every core
+    // A cuda run asks for a GPU per process unless its job names the GPUs.
+    QFile config(request.configPath);
+    const QString device =
+        config.size() <= kMaxConfigBytes && config.open(QIODevice::ReadOnly)
+            ? QJsonDocument::fromJson(config.readAll()).object().value(QStringLiteral("device")).toString()
+            : QString();
+    if (const QString problem = remote::fitGpusToDevice(*job, device); !problem.isEmpty()) {
+        error_ = tr("Run %1: %2").arg(request.runId).arg(problem);
+        return std::nullopt;
+    }
     return job;
 }
 

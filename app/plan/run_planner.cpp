@@ -174,21 +174,25 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     // Options: every partition (or this computer) with 1, 2, 4 … ranks while the batch divides and, with scaling
     // efficiency T1 / (N * TN) at or above 0.7 (T1: one process with the threads each of the N has; predicted, or
     // measured by the width probes), unless --nproc fixes the count.
+    // A cuda run: one process per GPU, so a partition's width is its GPUs per node, and a partition without GPUs
+    // (or this computer, whose engine is a CPU build) is shown with the reason. -1: GPUs unknown (not probed).
+    const bool gpuRun = config.value(QStringLiteral("device")).toString().startsWith(QLatin1String("cuda"));
     struct Place {
         QString partition;
         int maxMinutes = 0;
         qint64 memoryBytes = 0;
         int cores = 0;
+        int gpus = 0;
     };
     QList<Place> places;
     if (!cluster) {
-        places.append({QString(), 0, physicalMemoryBytes(), QThread::idealThreadCount()});
+        places.append({QString(), 0, physicalMemoryBytes(), QThread::idealThreadCount(), 0});
     } else {
         const QString &only = request.partition;
         for (const remote::PartitionInfo &p : cluster->partitions)
             if (only.isEmpty() || p.name == only)
-                places.append({p.name, p.maxWalltimeMinutes, p.memoryMb * 1024 * 1024, p.cpusPerNode});
-        if (places.isEmpty()) places.append({only, 0, 0, profiles.base->threads});
+                places.append({p.name, p.maxWalltimeMinutes, p.memoryMb * 1024 * 1024, p.cpusPerNode, p.gpusPerNode});
+        if (places.isEmpty()) places.append({only, 0, 0, profiles.base->threads, -1});
     }
     QJsonArray options;
     QJsonObject best;
@@ -202,7 +206,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
         const DeviceProfile *profile = &profiles.of(place.partition, &profileName);
         QList<int> counts{1}; // 1 first: the baseline of the scaling efficiency
         if (fixedRanks > 1) counts.append(fixedRanks);
-        for (int ranks = 2; fixedRanks == 0 && ranks <= place.cores; ranks *= 2)
+        const int widest = gpuRun && place.gpus > 0 ? place.gpus : place.cores;
+        for (int ranks = 2; fixedRanks == 0 && ranks <= widest; ranks *= 2)
             counts.append(ranks);
         QList<QPair<int, int>> widths; // (ranks, threads per rank)
         for (const int ranks : counts) {
@@ -267,7 +272,23 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("time_limit_s"), chain.timeLimitSeconds},
                 {QStringLiteral("profile"), profileName}};
             if (queueWait >= 0) option.insert(QStringLiteral("queue_wait_s"), queueWait);
-            if (!fits)
+            if (gpuRun) {
+                option.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+                option.insert(QStringLiteral("gpus_per_node"), ranks);
+                if (profile->device != QLatin1String("cuda"))
+                    option.insert(
+                        QStringLiteral("note"),
+                        tr("step time predicted from a CPU profile: no GPU of this partition was calibrated"));
+            }
+            if (gpuRun && !cluster)
+                option.insert(QStringLiteral("reason"),
+                              tr("this computer's engine runs on the CPU only; a GPU run needs a GPU cluster"));
+            else if (gpuRun && place.gpus == 0)
+                option.insert(QStringLiteral("reason"), tr("partition %1 has no GPUs").arg(place.partition));
+            else if (gpuRun && place.gpus > 0 && ranks > place.gpus)
+                option.insert(QStringLiteral("reason"),
+                              tr("%1 processes need %1 GPUs, a node has %2").arg(ranks).arg(place.gpus));
+            else if (!fits)
                 option.insert(QStringLiteral("reason"),
                               tr("needs %1 MiB, the node has %2 MiB")
                                   .arg(double(p.peakMemoryBytes * ranks) / 1048576.0, 0, 'f', 0)
@@ -319,6 +340,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     {QStringLiteral("options"), options}};
     if (best.contains(QStringLiteral("queue_wait_s")))
         doc.insert(QStringLiteral("queue_wait_s"), best.value(QStringLiteral("queue_wait_s")));
+    for (const char *key : {"device", "gpus_per_node", "note"})
+        if (best.contains(QLatin1String(key))) doc.insert(QLatin1String(key), best.value(QLatin1String(key)));
     if (!request.measuredStepSeconds.isEmpty()) {
         QJsonArray widths;
         for (auto it = request.measuredStepSeconds.cbegin(); it != request.measuredStepSeconds.cend(); ++it)

@@ -56,8 +56,13 @@ void EnginePlanJob::start(const QJsonObject &spec, const QJsonObject &config, in
     cancel();
     dir_ = std::make_unique<QTemporaryDir>();
     const QDir dir(dir_->path());
+    // The dry run measures shapes, data and memory on this computer's CPU: a GPU run's fp16 (GPU only) becomes fp32
+    // here, and --device cpu below.
+    QJsonObject here = config;
+    if (here.value(QStringLiteral("precision")).toString() == QLatin1String("fp16"))
+        here.remove(QStringLiteral("precision"));
     if (!dir_->isValid() || !writeJson(dir.filePath(QStringLiteral("spec.json")), spec) ||
-        !writeJson(dir.filePath(QStringLiteral("run.json")), config)) {
+        !writeJson(dir.filePath(QStringLiteral("run.json")), here)) {
         Q_EMIT failed(tr("Cannot write the files for the dry run in %1.").arg(dir_->path()), {});
         return;
     }
@@ -69,6 +74,7 @@ void EnginePlanJob::start(const QJsonObject &spec, const QJsonObject &config, in
     command.runDir = dir.filePath(QStringLiteral("run"));
     command.threads = threads;
     command.dataPath = dataPath;
+    command.device = QStringLiteral("cpu");
     const QStringList args = command.arguments();
     connect(process_, &QProcess::finished, this, &EnginePlanJob::onFinished);
     connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {

@@ -24,6 +24,7 @@ public:
     void setEnginePath(const QString &path) { enginePath_ = path; }
     /// Starts the dry run; a running one is abandoned. threads <= 0 lets the engine choose. `dataPath`: where the
     /// registered dataset of data.dataset is on this computer (DatasetStore::localCopy()), passed as --data-path.
+    /// It runs on this computer's CPU whatever the config's device (fp16, GPU only, as fp32).
     void start(const QJsonObject &spec, const QJsonObject &config, int threads = 1, const QString &dataPath = {});
     /// Abandons the running dry run, if any: it emits neither planReady() nor failed().
     void cancel();

@@ -24,7 +24,9 @@ class TestClusterProfile : public QObject {
             {"name": "cpu", "cpus_per_node": 128}
           ],
           "modules": ["cuda/12.1", "nccl"],
-          "container": {"runtime": "apptainer", "image": "/scratch/diamond.sif", "options": ["--cleanenv"]},
+          "container": {"runtime": "apptainer", "image": "/scratch/diamond.sif", "options": ["--cleanenv"],
+                        "command": "/opt/apptainer/bin/apptainer"},
+          "gpu_directive": "gres",
           "scratch_dir": "/scratch/alice/diamond", "engine_path": "/opt/diamond/diamond-train",
           "identity_file": "/home/alice/.ssh/id_ed25519", "environment": {"OMP_PROC_BIND": "close"}
         })")
@@ -47,6 +49,13 @@ private Q_SLOTS:
         QVERIFY(!p->partition(QStringLiteral("none")));
         QCOMPARE(p->container.runtime, remote::ContainerRuntime::Apptainer);
         QCOMPARE(p->container.options, QStringList{QStringLiteral("--cleanenv")});
+        QCOMPARE(p->container.program(), QStringLiteral("/opt/apptainer/bin/apptainer"));
+        QCOMPARE(p->gpuDirective, QStringLiteral("gres"));
+        QCOMPARE(ClusterProfile{}.gpuDirective, QStringLiteral("gpus-per-node")); // and left out of the JSON
+        QVERIFY(!ClusterProfile{}.configJson().contains(QStringLiteral("gpu_directive")));
+        remote::ContainerSettings podman;
+        podman.runtime = remote::ContainerRuntime::Podman;
+        QCOMPARE(podman.program(), QStringLiteral("podman"));
         QCOMPARE(p->environment.value(QStringLiteral("OMP_PROC_BIND")), QStringLiteral("close"));
         QCOMPARE(p->toJson(), full());
         const auto again = ClusterProfile::fromJson(p->toJson(), &error);
@@ -89,6 +98,12 @@ private Q_SLOTS:
         QTest::newRow("image") << "container"
                                << R"({"runtime":"podman"})"
                                << "container.image:";
+        QTest::newRow("container command") << "container"
+                                           << R"({"runtime":"apptainer","image":"x","command":"apptainer; rm -rf ~"})"
+                                           << "container.command:";
+        QTest::newRow("gpu directive") << "gpu_directive"
+                                       << R"("gpus")"
+                                       << "gpu_directive:";
         QTest::newRow("modules") << "modules"
                                  << R"(["ok", 3])"
                                  << "modules[1]:";

@@ -35,6 +35,29 @@ private Q_SLOTS:
         QCOMPARE(containerEnginePath(o), QStringLiteral("/usr/local/diamond/diamond-train"));
     }
 
+    // The GPU clusters' image: built from the uploaded sources against the image's own PyTorch, engine only, checked.
+    void sourceImageDefinition() {
+        const QString def = apptainerSourceDefinition();
+        QVERIFY(def.contains(QLatin1String("\nBootstrap: docker\nFrom: docker.io/pytorch/pytorch:")));
+        QVERIFY(def.contains(QLatin1String("-devel\n"))); // a compiler and the CUDA headers
+        QVERIFY(def.contains(QLatin1String("%files\n    diamond-engine-src.tar.gz /opt/diamond-src.tar.gz\n")));
+        QVERIFY(def.contains(QLatin1String("python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'")));
+        QVERIFY(def.contains(QLatin1String("-DDIAMOND_ENGINE_ONLY=ON")));
+        QVERIFY(def.contains(QLatin1String("-DDIAMOND_THIRD_PARTY_INCLUDE=/opt/diamond-src/third_party/include")));
+        QVERIFY(def.contains(QLatin1String("--target diamond-train")));
+        QVERIFY(def.contains(QLatin1String("%test\n    /opt/diamond/diamond-train --version\n")));
+        // %post stops at the first failing command, and checks the engine it built.
+        const qsizetype post = def.indexOf(QLatin1String("%post\n    set -e\n"));
+        QVERIFY(post > 0);
+        QVERIFY(def.indexOf(QLatin1String("/opt/diamond/diamond-train --version"), post) <
+                def.indexOf(QLatin1String("%environment")));
+        SourceImageOptions o;
+        o.baseImage = QStringLiteral("docker://nvcr.io/nvidia/pytorch:24.10-py3");
+        o.installDir = QStringLiteral("/usr/local/diamond");
+        QVERIFY(apptainerSourceDefinition(o).contains(QLatin1String("From: nvcr.io/nvidia/pytorch:24.10-py3\n")));
+        QCOMPARE(sourceImageEnginePath(o), QStringLiteral("/usr/local/diamond/diamond-train"));
+    }
+
     void containerfileText() {
         const QString c = containerfile();
         QVERIFY(c.contains(QLatin1String("\nFROM docker.io/nvidia/cuda:")));

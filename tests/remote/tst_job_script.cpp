@@ -150,6 +150,40 @@ private Q_SLOTS:
         checkSyntax(s);
     }
 
+    // GPUs: --gres for sites that need it, the runtime's own program, and a cuda run's GPUs matched to its processes.
+    void gpusAndContainerPrograms() {
+        JobRequest r = request();
+        r.gpuDirective = QStringLiteral("gres");
+        r.container = {
+            ContainerRuntime::Apptainer, QStringLiteral("/images/d.sif"), {}, QStringLiteral("/sw/bin/apptainer")};
+        QString error;
+        const QString s = renderSlurmScript(r, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(s.contains(QLatin1String("#SBATCH --gres=gpu:a100:4\n")));
+        QVERIFY(!s.contains(QLatin1String("--gpus-per-node")));
+        QVERIFY(s.contains(QLatin1String(" /sw/bin/apptainer exec --nv --bind ")));
+        r.gpuType.clear();
+        QVERIFY(renderSlurmScript(r, &error).contains(QLatin1String("#SBATCH --gres=gpu:4\n")));
+        ClusterProfile profile;
+        profile.gpuDirective = QStringLiteral("gres");
+        JobRequest fromProfile;
+        fromProfile.applyProfile(profile);
+        QCOMPARE(fromProfile.gpuDirective, QStringLiteral("gres"));
+
+        JobRequest cuda;
+        cuda.tasksPerNode = 4;
+        QCOMPARE(fitGpusToDevice(cuda, QStringLiteral("cpu")), QString());
+        QCOMPARE(cuda.gpusPerNode, 0);
+        QCOMPARE(fitGpusToDevice(cuda, QStringLiteral("cuda")), QString());
+        QCOMPARE(cuda.gpusPerNode, 4); // one per process
+        cuda.gpusPerNode = 2;
+        const QString tooFew = fitGpusToDevice(cuda, QStringLiteral("cuda"));
+        QVERIFY2(tooFew.startsWith(QLatin1String("tasks_per_node: 4 processes per node on 2 GPU(s)")),
+                 qPrintable(tooFew));
+        cuda.gpusPerNode = 8;
+        QCOMPARE(fitGpusToDevice(cuda, QStringLiteral("cuda:0")), QString()); // more GPUs than processes is allowed
+    }
+
     // A calibration as one blocking job step (diamondctl cluster calibrate): srun with the request's resources, the
     // engine's own mode and arguments, modules and environment before it, the work folder created; no spec needed;
     // more than one task is refused.

@@ -4,6 +4,7 @@
 // one); Stop in the run monitor cancels the job (gone from squeue within 15 s) and the run ends cancelled. The run
 // set-up asks for a chain of 3 jobs: all 3 are queued at once, followed after the restart, and Stop removes all.
 #include "common/cluster_runs.h"
+#include "diamond/version.h"
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/main_window.h"
 
@@ -17,8 +18,10 @@
 #include "ui/run/runs_model.h"
 #include "ui/run/runs_panel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -62,10 +65,10 @@ private Q_SLOTS:
 
     void queuedRunIsFollowedAgainAndStopped() {
         const QString folder = dir_.filePath(QStringLiteral("ws"));
+        remote::ClusterProfile lc = runs_->localProfile();
         {
             app::Workspace ws;
             QVERIFY(ws.create(folder));
-            remote::ClusterProfile lc = runs_->localProfile();
             remote::PartitionInfo partition; // as `cluster probe` finds the fixture's (MaxTime=01:00:00)
             partition.name = cluster_.partition();
             partition.cpusPerNode = 2;
@@ -102,6 +105,21 @@ private Q_SLOTS:
                                   QStringLiteral(".json")));
             QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
             QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/clusters-calibrated.png")));
+
+            // Deploy engine ▸ Copy this computer's engine: bundled, copied into the scratch folder, started there; the
+            // profile then runs it (the run below trains with it).
+            QSignalSpy deployed(clusters, &ui::ClusterManagerPage::deployFinished);
+            QVERIFY(clusters->deployButton()->isEnabled() && clusters->deployButton()->menu());
+            clusters->deployButton()->menu()->findChild<QAction *>(QStringLiteral("deployBundleAction"))->trigger();
+            QVERIFY(!clusters->deployButton()->isEnabled());
+            QVERIFY(deployed.wait(300000));
+            QVERIFY2(deployed.at(0).at(0).toBool(), qPrintable(clusters->statusText()));
+            const QString deployedEngine = lc.scratchDir + QStringLiteral("/engine/diamond-train-") +
+                                           QStringLiteral(DIAMOND_VERSION) + QStringLiteral("/diamond-train");
+            QVERIFY2(clusters->statusText().contains(QStringLiteral("deployed")), qPrintable(clusters->statusText()));
+            QCOMPARE(clusters->editedProfile().enginePath, deployedEngine);
+            QVERIFY(!clusters->isModified()); // stored, not just shown
+            QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/clusters-deployed.png")));
             blockerId = runs_->blockNode(); // from here on, the run's jobs wait in the queue
             QVERIFY(!blockerId.isEmpty());
 
@@ -115,6 +133,43 @@ private Q_SLOTS:
             QCOMPARE(setup->target(), QStringLiteral("lc"));
             auto *chain = setup->findChild<QSpinBox *>(QStringLiteral("chainJobs"));
             QVERIFY(chain && chain->isVisible());
+
+            // Device GPU: the job asks for GPUs (one per process unless set), of a type; precision goes into the
+            // config. Back to CPU for the run itself (the fixture's node has no GPU).
+            auto *device = setup->findChild<QComboBox *>(QStringLiteral("device"));
+            auto *gpus = setup->findChild<QSpinBox *>(QStringLiteral("gpusPerNode"));
+            auto *gpuType = setup->findChild<QComboBox *>(QStringLiteral("gpuType"));
+            auto *precision = setup->findChild<QComboBox *>(QStringLiteral("precision"));
+            QVERIFY(device && gpus && gpuType && precision);
+            QVERIFY(!gpus->isVisible());
+            device->setCurrentIndex(device->findData(QStringLiteral("cuda")));
+            QVERIFY(gpus->isVisible() && gpuType->isVisible());
+            precision->setCurrentIndex(precision->findData(QStringLiteral("fp16")));
+            QCOMPARE(setup->config().value(QStringLiteral("device")).toString(), QStringLiteral("cuda"));
+            QCOMPARE(setup->config().value(QStringLiteral("precision")).toString(), QStringLiteral("fp16"));
+            QJsonObject gpuJob = setup->execution().value(QStringLiteral("job")).toObject();
+            QCOMPARE(gpuJob.value(QStringLiteral("nodes")).toInt(), 1);
+            QVERIFY(!gpuJob.contains(QStringLiteral("gpus_per_node"))); // one per process, decided at submission
+            gpus->setValue(2);
+            gpuType->setEditText(QStringLiteral("a100"));
+            gpuJob = setup->execution().value(QStringLiteral("job")).toObject();
+            QCOMPARE(gpuJob.value(QStringLiteral("gpus_per_node")).toInt(), 2);
+            QCOMPARE(gpuJob.value(QStringLiteral("gpu_type")).toString(), QStringLiteral("a100"));
+            QTest::qWait(100); // the form's new rows laid out
+            for (QWidget *w = gpuType; w; w = w->parentWidget())
+                if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
+                    scroll->ensureWidgetVisible(gpuType);
+                    break;
+                }
+            QTest::qWait(50);
+            QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-setup-gpu.png")));
+            device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+            QCOMPARE(precision->currentData().toString(), QStringLiteral("bf16")); // fp16 needs the GPU
+            precision->setCurrentIndex(precision->findData(QStringLiteral("fp32")));
+            QVERIFY(!setup->config().contains(QStringLiteral("device")));
+            QVERIFY(!setup->config().contains(QStringLiteral("precision")));
+            QVERIFY(
+                !setup->execution().value(QStringLiteral("job")).toObject().contains(QStringLiteral("gpus_per_node")));
 
             // A run of about 2.6 hours: the recommendation cuts it into jobs of the partition's hour, queued at
             // once (the run goes on with the app closed), drawn as a Gantt chart; "Use these settings" copies it.

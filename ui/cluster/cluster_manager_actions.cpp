@@ -2,6 +2,7 @@
 // prompts they raise (host key, passphrase, password, keyboard-interactive). All asynchronous via app::ClusterClient.
 #include "ui/cluster/cluster_manager_page.h"
 
+#include "app/cluster/cluster_store.h"
 #include "ui/cluster/cluster_models.h"
 
 #include <QApplication>
@@ -172,6 +173,52 @@ int ClusterManagerPage::calibrate() {
                                   : tr("Calibrating a node of partition %1…").arg(partition));
     updateActions();
     return m_calibrateRequest;
+}
+
+int ClusterManagerPage::deployEngine(bool container) {
+    app::ClusterProfile p;
+    if (!validProfile(&p) || m_originalName.isEmpty() || m_modified) {
+        setStatus(tr("Save the profile before deploying the engine."), true);
+        return 0;
+    }
+    app::EngineDeployOptions options;
+    options.container = container;
+    const QModelIndex selected = m_partitionsView->currentIndex();
+    if (container && selected.isValid())
+        options.partition = m_partitions->index(selected.row(), PartitionsModel::Name).data().toString();
+    m_deployRequest = m_client->deployEngine(p, options);
+    setStatus(container ? tr("Building an engine image on %1…").arg(p.name)
+                        : tr("Copying this computer's engine to %1…").arg(p.name));
+    updateActions();
+    return m_deployRequest;
+}
+
+void ClusterManagerPage::onDeployFinished(int id, const app::ClusterDeployResult &result) {
+    if (id != m_deployRequest) return;
+    m_deployRequest = 0;
+    bool ok = result.ok;
+    if (!ok) {
+        setStatus(tr("Deploying the engine failed: %1").arg(result.error), true);
+    } else if (const app::ClusterProfile updated = app::withDeployment(m_original, result.options, result.deployment);
+               !m_store || !m_store->update(updated)) {
+        ok = false;
+        setStatus(tr("The engine was deployed, but the profile could not be saved: %1")
+                      .arg(m_store ? m_store->errorString() : tr("no workspace")),
+                  true);
+    } else {
+        const QString name = m_originalName;
+        reloadProfiles(name);
+        showProfile(updated, name);
+        setStatus(tr("Engine deployed in %1 s (%2 MB sent); this profile now uses it.")
+                      .arg(result.deployment.seconds, 0, 'f', 1)
+                      .arg(double(result.deployment.uploadedBytes) / 1e6, 0, 'f', 1),
+                  false, true);
+        m_status->setToolTip(
+            result.deployment.version + QLatin1Char('\n') +
+            (result.deployment.image.isEmpty() ? result.deployment.enginePath : result.deployment.image));
+    }
+    updateActions();
+    Q_EMIT deployFinished(ok);
 }
 
 void ClusterManagerPage::onCalibrateFinished(int id, const app::ClusterCalibrationResult &result) {

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -72,6 +73,7 @@ void ClusterManagerPage::connectClient() {
     connect(m_client, &app::ClusterClient::testFinished, this, &ClusterManagerPage::onTestFinished);
     connect(m_client, &app::ClusterClient::probeFinished, this, &ClusterManagerPage::onProbeFinished);
     connect(m_client, &app::ClusterClient::calibrateFinished, this, &ClusterManagerPage::onCalibrateFinished);
+    connect(m_client, &app::ClusterClient::deployFinished, this, &ClusterManagerPage::onDeployFinished);
     connect(m_client, &app::ClusterClient::queueFinished, this, &ClusterManagerPage::onQueueFinished);
     connect(m_client, &app::ClusterClient::cancelFinished, this, [this](int id, bool ok, const QString &error) {
         if (id != m_cancelRequest) return;
@@ -85,7 +87,7 @@ void ClusterManagerPage::connectClient() {
 
 void ClusterManagerPage::setLinks(app::ClusterLinks *links, SignInPrompter *prompter) {
     delete m_client; // requests in flight are dropped with it
-    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = 0;
+    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = m_deployRequest = 0;
     m_client = new app::ClusterClient(links ? links : m_ownLinks.get(), this);
     connectClient();
     if (m_prompter != m_ownPrompter) disconnect(m_prompter, nullptr, this, nullptr);
@@ -245,6 +247,8 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     m_image->setPlaceholderText(tr(".sif path or image reference"));
     m_containerOptions = mark(new QLineEdit);
     m_containerOptions->setPlaceholderText(tr("extra runtime arguments, space separated"));
+    m_containerCommand = mark(new QLineEdit);
+    m_containerCommand->setPlaceholderText(tr("empty: the runtime's name on PATH"));
     m_environment = mark(new QPlainTextEdit);
     m_environment->setPlaceholderText(tr("NAME=value, one per line"));
     m_environment->setMaximumHeight(72);
@@ -254,7 +258,23 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     df->addRow(tr("Container runtime"), field(m_runtime, QStringLiteral("container.runtime")));
     df->addRow(tr("Container image"), field(m_image, QStringLiteral("container.image")));
     df->addRow(tr("Container options"), field(m_containerOptions, QStringLiteral("container.options")));
+    df->addRow(tr("Container program"), field(m_containerCommand, QStringLiteral("container.command")));
     df->addRow(tr("Environment"), field(m_environment, QStringLiteral("environment")));
+    m_deployButton = new QPushButton(tr("Deploy engine"));
+    m_deployButton->setObjectName(QStringLiteral("deployEngineButton"));
+    m_deployButton->setToolTip(tr("Put a working diamond-train on the cluster and use it in this profile"));
+    auto *deployMenu = new QMenu(m_deployButton);
+    QAction *bundle = deployMenu->addAction(tr("Copy this computer's engine (CPU nodes)"));
+    bundle->setObjectName(QStringLiteral("deployBundleAction"));
+    bundle->setToolTip(tr("The engine and its libraries go into the scratch folder (about 200 MB)"));
+    QAction *image = deployMenu->addAction(tr("Build an Apptainer image there (GPU nodes)"));
+    image->setObjectName(QStringLiteral("deployContainerAction"));
+    image->setToolTip(tr("Built from source against PyTorch with CUDA, as a job on the selected partition"));
+    deployMenu->setToolTipsVisible(true);
+    m_deployButton->setMenu(deployMenu);
+    connect(bundle, &QAction::triggered, this, [this] { deployEngine(false); });
+    connect(image, &QAction::triggered, this, [this] { deployEngine(true); });
+    df->addRow(QString(), m_deployButton);
 
     // Right column: scheduler, partitions, connection test.
     auto *scheduler = new QGroupBox(tr("Scheduler"));
@@ -270,6 +290,10 @@ QWidget *ClusterManagerPage::buildProfileTab() {
     m_account->setPlaceholderText(tr("project to charge (optional)"));
     sf->addRow(tr("Scheduler"), field(m_scheduler, QStringLiteral("scheduler")));
     sf->addRow(tr("Account"), field(m_account, QStringLiteral("account")));
+    m_gpuDirective = mark(new QComboBox);
+    m_gpuDirective->addItem(tr("--gpus-per-node (Slurm 19.05 and later)"), QStringLiteral("gpus-per-node"));
+    m_gpuDirective->addItem(tr("--gres=gpu (older sites)"), QStringLiteral("gres"));
+    sf->addRow(tr("GPU request"), field(m_gpuDirective, QStringLiteral("gpu_directive")));
     sv->addLayout(sf);
     m_partitionsView = new QTableView;
     m_partitionsView->setObjectName(QStringLiteral("partitionsView"));
@@ -388,6 +412,15 @@ QString ClusterManagerPage::workspaceFolder() const { return m_workspace ? m_wor
 
 QStringList ClusterManagerPage::clusterNames() const { return m_profiles->names(); }
 
+QStringList ClusterManagerPage::gpuTypes(const QString &cluster) const {
+    const int row = m_profiles->rowOf(cluster);
+    QStringList types;
+    if (row < 0) return types;
+    for (const auto &partition : m_profiles->profileAt(row).partitions)
+        if (!partition.gpuType.isEmpty() && !types.contains(partition.gpuType)) types << partition.gpuType;
+    return types;
+}
+
 void ClusterManagerPage::reloadProfiles(const QString &select) {
     const QStringList before = m_profiles->names();
     QList<app::ClusterProfile> profiles;
@@ -420,7 +453,7 @@ void ClusterManagerPage::onCurrentRowChanged(int row) {
 
 void ClusterManagerPage::showProfile(const app::ClusterProfile &p, const QString &originalName) {
     // Results of requests for the profile shown before are dropped when they arrive.
-    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = 0;
+    m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = m_deployRequest = 0;
     m_refreshButton->setEnabled(true);
     m_loading = true;
     m_originalName = originalName;
@@ -438,6 +471,8 @@ void ClusterManagerPage::showProfile(const app::ClusterProfile &p, const QString
     m_runtime->setCurrentIndex(m_runtime->findData(app::containerRuntimeName(p.container.runtime)));
     m_image->setText(p.container.image);
     m_containerOptions->setText(p.container.options.join(QLatin1Char(' ')));
+    m_containerCommand->setText(p.container.command);
+    m_gpuDirective->setCurrentIndex(std::max(0, m_gpuDirective->findData(p.gpuDirective)));
     m_scratch->setText(p.scratchDir);
     m_engine->setText(p.enginePath);
     m_environment->setPlainText(joinEnvironment(p.environment));
@@ -471,6 +506,8 @@ app::ClusterProfile ClusterManagerPage::editedProfile(QString *error) const {
         app::containerRuntimeFromName(m_runtime->currentData().toString()).value_or(app::ContainerRuntime::None);
     p.container.image = m_image->text().trimmed();
     p.container.options = m_containerOptions->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    p.container.command = m_containerCommand->text().trimmed();
+    p.gpuDirective = m_gpuDirective->currentData().toString();
     p.scratchDir = m_scratch->text().trimmed();
     p.enginePath = m_engine->text().trimmed();
     const QStringList lines = m_environment->toPlainText().split(QLatin1Char('\n'));
@@ -637,6 +674,7 @@ QString ClusterManagerPage::fieldError(const QString &field) const {
 
 void ClusterManagerPage::setStatus(const QString &text, bool error, bool success) {
     m_status->setText(text);
+    m_status->setToolTip({});
     m_status->setStyleSheet(error     ? QStringLiteral("color: #b3261e; font-weight: 600;")
                             : success ? QStringLiteral("color: #1b7f3b; font-weight: 600;")
                                       : QString());
@@ -656,7 +694,9 @@ void ClusterManagerPage::updateActions() {
     m_testButton->setEnabled(!testing);
     m_probeButton->setEnabled(!probing);
     m_calibrateButton->setEnabled(!calibrating && stored && !m_modified);
-    m_busy->setVisible(testing || probing || calibrating);
+    const bool deploying = m_deployRequest != 0;
+    m_deployButton->setEnabled(!deploying && stored && !m_modified);
+    m_busy->setVisible(testing || probing || calibrating || deploying);
     m_removePartition->setEnabled(m_partitions->rowCount() > 0);
     m_cancelJobButton->setEnabled(m_cancelRequest == 0 && m_jobsView->currentIndex().isValid());
 }

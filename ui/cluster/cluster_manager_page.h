@@ -64,6 +64,8 @@ public:
 
     /// Names of the stored profiles, for the run set-up's target list (also sent as profilesChanged).
     QStringList clusterNames() const;
+    /// The GPU types of a stored profile's partitions (for the run set-up's GPU type list).
+    QStringList gpuTypes(const QString &cluster) const;
 
     // ---- editing ----
     /// Shows the stored profile `name` in the form; false when there is none.
@@ -103,6 +105,12 @@ public:
                                                        const QJsonObject &profile, QString *error)>;
     void setCalibrationSaver(CalibrationSaver saver) { m_saveCalibration = std::move(saver); }
     QPushButton *calibrateButton() const { return m_calibrateButton; }
+    /// Puts an engine on the saved profile's cluster (app/cluster/engine_deploy.h): this computer's engine as a
+    /// bundle, or (`container`) an Apptainer image built there in a job on the partition selected in the partitions
+    /// table; then stores the profile with the deployed engine. 0 when the profile is not saved.
+    int deployEngine(bool container);
+    /// "Deploy engine" with its menu (bundle / container).
+    QPushButton *deployButton() const { return m_deployButton; }
     /// Refreshes the job list of the form's profile; 0 when the form is invalid or a refresh is running.
     int refreshQueue();
     /// Cancels the job `jobId` on the form's cluster.
@@ -135,6 +143,7 @@ Q_SIGNALS:
     void testFinished(bool ok);
     void probeFinished(bool ok);
     void calibrateFinished(bool ok);
+    void deployFinished(bool ok);
     void queueRefreshed(bool ok);
     void jobCancelled(bool ok);
 
@@ -159,6 +168,7 @@ private:
     void onTestFinished(int id, const app::ClusterTestResult &result);
     void onProbeFinished(int id, const app::ClusterProbeResult &result);
     void onCalibrateFinished(int id, const app::ClusterCalibrationResult &result);
+    void onDeployFinished(int id, const app::ClusterDeployResult &result);
     void onQueueFinished(int id, const app::ClusterQueueResult &result);
     void connectClient();
     void showMessage(const QString &title, const QString &text, const QString &details);
@@ -182,9 +192,9 @@ private:
     QLabel *m_errorBanner = nullptr;
     QLineEdit *m_name = nullptr, *m_host = nullptr, *m_user = nullptr, *m_account = nullptr;
     QSpinBox *m_port = nullptr;
-    QComboBox *m_scheduler = nullptr, *m_runtime = nullptr;
+    QComboBox *m_scheduler = nullptr, *m_runtime = nullptr, *m_gpuDirective = nullptr;
     QLineEdit *m_identity = nullptr, *m_knownHosts = nullptr, *m_modules = nullptr, *m_image = nullptr,
-              *m_containerOptions = nullptr, *m_scratch = nullptr, *m_engine = nullptr;
+              *m_containerOptions = nullptr, *m_containerCommand = nullptr, *m_scratch = nullptr, *m_engine = nullptr;
     QPlainTextEdit *m_environment = nullptr;
     QTableView *m_partitionsView = nullptr;
     QPushButton *m_addPartition = nullptr, *m_removePartition = nullptr;
@@ -207,6 +217,8 @@ private:
     bool m_loading = false;
     int m_testRequest = 0, m_probeRequest = 0, m_queueRequest = 0, m_cancelRequest = 0, m_calibrateRequest = 0;
     QPushButton *m_calibrateButton = nullptr;
+    int m_deployRequest = 0;
+    QPushButton *m_deployButton = nullptr;
     CalibrationSaver m_saveCalibration;
 };
 

@@ -1,5 +1,7 @@
 #include "ui/run/run_setup_page.h"
 
+#include "ui/run/compute_options.h"
+
 #include "app/data/dataset_inspector.h"
 
 #include "app/plan/run_planner.h"
@@ -222,6 +224,10 @@ void RunSetupPage::buildUi() {
     nproc_ = intBox(where, 1, 64);
     nproc_->setToolTip(tr("Data-parallel processes (on a cluster: tasks of the job)"));
     whereForm->addRow(tr("&Processes:"), nproc_);
+    compute_ = new ComputeOptions(where, whereForm);
+    connect(compute_, &ComputeOptions::changed, this, [this] {
+        if (!loading_) schedulePlan();
+    });
     partition_ = new QLineEdit(where);
     partition_->setPlaceholderText(tr("the cluster's default"));
     auto *partitionLabel = new QLabel(tr("P&artition:"), where);
@@ -249,6 +255,7 @@ void RunSetupPage::buildUi() {
         const bool cluster = target() != QLatin1String("local") && !app::isClassServerTarget(target());
         for (QWidget *w : std::as_const(clusterOnly_))
             w->setVisible(cluster);
+        compute_->setCluster(cluster, cluster && gpuTypes_ ? gpuTypes_(target()) : QStringList());
         updateAdvice(); // the dry run does not depend on the target; the recommendation does
     });
     connect(timeLimit_, &QSpinBox::valueChanged, this, [this] { signalSeconds_ = 0; });
@@ -402,6 +409,7 @@ void RunSetupPage::loadForm(const QJsonObject &c) {
     batch_->setValue(value("batch_size").toInt());
     seed_->setValue(value("seed").toInt());
     threads_->setValue(value("threads").toInt());
+    compute_->load(c);
     loading_ = false;
 }
 
@@ -492,6 +500,7 @@ QJsonObject RunSetupPage::config() const {
     c.insert(QStringLiteral("batch_size"), batch_->value());
     c.insert(QStringLiteral("seed"), seed_->value());
     c.remove(QStringLiteral("threads")); // threads go through execution(), like the CLI's --threads
+    compute_->applyToConfig(c);
     return c;
 }
 
@@ -512,13 +521,13 @@ QJsonObject RunSetupPage::execution() const {
         if (nproc_->value() > 1) e.insert(QStringLiteral("nproc"), nproc_->value());
         return e;
     }
-    QJsonObject job{{QStringLiteral("nodes"), 1},
-                    {QStringLiteral("tasks_per_node"), nproc_->value()},
+    QJsonObject job{{QStringLiteral("tasks_per_node"), nproc_->value()},
                     {QStringLiteral("time_limit_minutes"), timeLimit_->value()},
                     // The stop signal (checkpoint, then exit 85 for the next job) a quarter of the limit before
                     // its end, from 30 s to 2 min.
                     {QStringLiteral("signal_seconds"),
                      signalSeconds_ > 0 ? signalSeconds_ : std::clamp(timeLimit_->value() * 60 / 4, 30, 120)}};
+    compute_->applyToJob(job);
     if (chainJobs_->value() > 1) job.insert(QStringLiteral("chain_jobs"), chainJobs_->value());
     if (!partition_->text().trimmed().isEmpty()) job.insert(QStringLiteral("partition"), partition_->text().trimmed());
     e.insert(QStringLiteral("job"), job);

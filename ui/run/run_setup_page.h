@@ -31,6 +31,7 @@ class EnginePlanJob;
 
 namespace diamond::ui {
 
+class ComputeOptions;
 class DatasetPreviewWidget;
 
 /// A registered dataset the form offers as data (from the workspace's DatasetStore).
@@ -57,6 +58,10 @@ public:
     QString initialWeights() const { return initWeights_; }
     /// Compute targets besides this computer (cluster profile names).
     void setClusterTargets(const QStringList &names);
+    /// The GPU types of a cluster's partitions, offered in the GPU type list (the main window: the Clusters page).
+    void setGpuTypesProvider(std::function<QStringList(const QString &cluster)> provider) {
+        gpuTypes_ = std::move(provider);
+    }
     /// Signed-in class servers, offered as "Class server: NAME" (the server's computer) and "Class server: NAME ›
     /// CLUSTER" for each of its clusters (app::classServerTarget()).
     void setServerTargets(const QList<app::ClassServer> &servers);
@@ -123,6 +128,8 @@ private:
     QJsonObject plan_;
     QString planError_;
     RunRecommender recommender_;
+    std::function<QStringList(const QString &cluster)> gpuTypes_;
+    ComputeOptions *compute_ = nullptr;
     WidthMeasurer measureWidths_;
     RunRecommendationView *advice_ = nullptr;
     int signalSeconds_ = 0; ///< the applied plan's stop-signal lead; 0 = from the time limit

@@ -142,6 +142,54 @@ private Q_SLOTS:
         QVERIFY(!plan.contains(QStringLiteral("queue_wait_s")));
     }
 
+    /// A GPU run (device cuda, fp16): its dry run measures on this computer's CPU, the plan puts it on the partition
+    /// with GPUs, one process per GPU; on this computer (a CPU engine) it is refused with the reason.
+    void aGpuRunIsPlannedOnGpus() {
+        app::Workspace ws;
+        QVERIFY(ws.open(dir_.filePath(QStringLiteral("ws"))));
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("gpus");
+        cluster.host = QStringLiteral("127.0.0.1");
+        cluster.user = QStringLiteral("nobody");
+        cluster.scratchDir = QStringLiteral("/tmp/diamond-scratch");
+        cluster.enginePath = QStringLiteral("diamond-train");
+        remote::PartitionInfo cpu, gpu;
+        cpu.name = QStringLiteral("cpu");
+        cpu.cpusPerNode = 32;
+        cpu.maxWalltimeMinutes = 60;
+        cpu.isDefault = true;
+        gpu.name = QStringLiteral("a100");
+        gpu.cpusPerNode = 32;
+        gpu.gpusPerNode = 4;
+        gpu.gpuType = QStringLiteral("a100");
+        gpu.maxWalltimeMinutes = 60;
+        cluster.partitions = {cpu, gpu};
+        app::ClusterStore clusters(ws);
+        QVERIFY2(clusters.add(cluster), qPrintable(clusters.errorString()));
+        const QString config = writeConfig(QStringLiteral("gpu.json"), 2);
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject c = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        c.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        c.insert(QStringLiteral("precision"), QStringLiteral("fp16"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(c).toJson());
+        f.close();
+        Result r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                        QStringLiteral("--config"), config, QStringLiteral("--target"), QStringLiteral("gpus"),
+                        QStringLiteral("--no-queue-wait"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject plan = r.json();
+        QCOMPARE(plan.value(QStringLiteral("partition")).toString(), QStringLiteral("a100"));
+        QCOMPARE(plan.value(QStringLiteral("device")).toString(), QStringLiteral("cuda"));
+        QVERIFY(plan.value(QStringLiteral("ranks")).toInt() <= 4);
+        r = ctl({QStringLiteral("run"), QStringLiteral("plan"), QStringLiteral("--spec"), spec_,
+                 QStringLiteral("--config"), config, QStringLiteral("--json")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("CPU only"), r.err.constData());
+    }
+
     /// --measure-width trains each width briefly; the measured step times replace the predictions and decide.
     void measuredWidthsReplaceThePredictions() {
         Result r =

@@ -157,6 +157,53 @@ private Q_SLOTS:
                  p->document.value(QStringLiteral("predicted_total_s")).toDouble());
     }
 
+    // A cuda run goes to a partition with GPUs, one process per GPU at most; CPU partitions and this computer are
+    // shown with the reason; without a GPU calibration the prediction says it came from a CPU profile.
+    void aGpuRunIsPlacedOnGpus() {
+        QFile recorded(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread.json")));
+        QVERIFY(recorded.open(QIODevice::ReadOnly));
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = app::DeviceProfile::fromJson(QJsonDocument::fromJson(recorded.readAll()).object(), &error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("hpc");
+        for (const auto &[name, gpus] : {std::pair{"cpu", 0}, std::pair{"gpu", 2}}) {
+            remote::PartitionInfo partition;
+            partition.name = QLatin1String(name);
+            partition.cpusPerNode = 8;
+            partition.gpusPerNode = gpus;
+            partition.maxWalltimeMinutes = 60;
+            cluster.partitions.append(partition);
+        }
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        request.config.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        const auto p = app::recommendRun(request, profiles, cluster, dryRun(20000), &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("partition")).toString(), QStringLiteral("gpu"));
+        QCOMPARE(p->document.value(QStringLiteral("device")).toString(), QStringLiteral("cuda"));
+        QVERIFY(p->document.value(QStringLiteral("ranks")).toInt() <= 2);
+        QVERIFY(p->document.value(QStringLiteral("note")).toString().contains(QStringLiteral("CPU profile")));
+        int cpuOptions = 0, gpuOptions = 0;
+        for (const QJsonValue &v : p->document.value(QStringLiteral("options")).toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QStringLiteral("partition")).toString() == QLatin1String("cpu")) {
+                ++cpuOptions;
+                QCOMPARE(o.value(QStringLiteral("reason")).toString(), QStringLiteral("partition cpu has no GPUs"));
+            } else {
+                ++gpuOptions;
+                QVERIFY(o.value(QStringLiteral("ranks")).toInt() <= 2); // widths up to the GPUs, not the 8 cores
+                QCOMPARE(o.value(QStringLiteral("gpus_per_node")).toInt(), o.value(QStringLiteral("ranks")).toInt());
+            }
+        }
+        QVERIFY(cpuOptions >= 1 && gpuOptions >= 1);
+        // This computer (a CPU engine) cannot run it: no option, and the reason says why.
+        app::RunPlanRequest local = spirals();
+        local.config.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        QVERIFY(!app::recommendRun(local, profiles, std::nullopt, dryRun(20000), &error));
+        QVERIFY2(error.contains(QStringLiteral("CPU only")), qPrintable(error));
+    }
+
     void anEngineThatCannotCalibrateIsReportedOnce() {
         app::Workspace ws;
         QVERIFY(ws.create(dir_.filePath(QStringLiteral("broken"))));

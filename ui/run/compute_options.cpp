@@ -1,0 +1,101 @@
+#include "ui/run/compute_options.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QStandardItemModel>
+
+namespace diamond::ui {
+
+ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(parent), form_(form) {
+    device_ = new QComboBox(parent);
+    device_->setObjectName(QStringLiteral("device"));
+    device_->addItem(tr("CPU"), QStringLiteral("cpu"));
+    device_->addItem(tr("GPU (CUDA)"), QStringLiteral("cuda"));
+    device_->setToolTip(tr("On a GPU every process takes one GPU of its node"));
+    form->addRow(tr("De&vice:"), device_);
+    precision_ = new QComboBox(parent);
+    precision_->setObjectName(QStringLiteral("precision"));
+    precision_->addItem(tr("fp32 (full precision)"), QStringLiteral("fp32"));
+    precision_->addItem(tr("bf16 (mixed precision)"), QStringLiteral("bf16"));
+    precision_->addItem(tr("fp16 (mixed precision, GPU only)"), QStringLiteral("fp16"));
+    precision_->setToolTip(tr("Mixed precision computes layers in 16 bits (faster, less memory); the weights stay "
+                              "32-bit"));
+    form->addRow(tr("P&recision:"), precision_);
+    nodes_ = new QSpinBox(parent);
+    nodes_->setObjectName(QStringLiteral("nodes"));
+    nodes_->setRange(1, 4096);
+    nodes_->setToolTip(tr("Nodes of the job; the processes run on each of them"));
+    form->addRow(tr("N&odes:"), nodes_);
+    gpus_ = new QSpinBox(parent);
+    gpus_->setObjectName(QStringLiteral("gpusPerNode"));
+    gpus_->setRange(0, 64);
+    gpus_->setSpecialValueText(tr("one per process"));
+    form->addRow(tr("&GPUs per node:"), gpus_);
+    gpuType_ = new QComboBox(parent);
+    gpuType_->setObjectName(QStringLiteral("gpuType"));
+    gpuType_->setEditable(true);
+    gpuType_->lineEdit()->setPlaceholderText(tr("any"));
+    form->addRow(tr("GPU &type:"), gpuType_);
+    connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+        updateRows();
+        Q_EMIT changed();
+    });
+    connect(precision_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
+    connect(nodes_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
+    connect(gpus_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
+    connect(gpuType_, &QComboBox::currentTextChanged, this, &ComputeOptions::changed);
+    updateRows();
+}
+
+QString ComputeOptions::device() const { return device_->currentData().toString(); }
+
+void ComputeOptions::load(const QJsonObject &config) {
+    device_->setCurrentIndex(std::max(0, device_->findData(config.value(QStringLiteral("device")).toString())));
+    precision_->setCurrentIndex(
+        std::max(0, precision_->findData(config.value(QStringLiteral("precision")).toString())));
+    updateRows();
+}
+
+void ComputeOptions::applyToConfig(QJsonObject &config) const {
+    const QString precision = precision_->currentData().toString();
+    if (device() == QLatin1String("cpu"))
+        config.remove(QStringLiteral("device"));
+    else
+        config.insert(QStringLiteral("device"), device());
+    if (precision == QLatin1String("fp32"))
+        config.remove(QStringLiteral("precision"));
+    else
+        config.insert(QStringLiteral("precision"), precision);
+}
+
+void ComputeOptions::applyToJob(QJsonObject &job) const {
+    job.insert(QStringLiteral("nodes"), nodes_->value());
+    if (device() != QLatin1String("cuda")) return;
+    if (gpus_->value() > 0) job.insert(QStringLiteral("gpus_per_node"), gpus_->value());
+    const QString type = gpuType_->currentText().trimmed();
+    if (!type.isEmpty()) job.insert(QStringLiteral("gpu_type"), type);
+}
+
+void ComputeOptions::setCluster(bool cluster, const QStringList &gpuTypes) {
+    cluster_ = cluster;
+    const QString typed = gpuType_->currentText();
+    gpuType_->clear();
+    gpuType_->addItems(gpuTypes);
+    gpuType_->setEditText(gpuTypes.contains(typed) || gpuTypes.isEmpty() ? typed : QString());
+    updateRows();
+}
+
+void ComputeOptions::updateRows() {
+    const bool gpu = device() == QLatin1String("cuda");
+    // fp16 needs a GPU (the CPU's autocast is bfloat16 only).
+    if (auto *model = qobject_cast<QStandardItemModel *>(precision_->model()))
+        if (QStandardItem *fp16 = model->item(2)) fp16->setEnabled(gpu);
+    if (!gpu && precision_->currentIndex() == 2) precision_->setCurrentIndex(1);
+    form_->setRowVisible(nodes_, cluster_);
+    form_->setRowVisible(gpus_, cluster_ && gpu);
+    form_->setRowVisible(gpuType_, cluster_ && gpu);
+}
+
+} // namespace diamond::ui
