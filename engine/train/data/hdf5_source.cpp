@@ -11,6 +11,7 @@
 #include "data/data_internal.h"
 #include "data/isolated_reader.h"
 
+#ifndef DIAMOND_NO_HDF5 // defined in engine-only builds made without libhdf5 (the #else at the end of the file)
 #include <hdf5.h>
 #include <zlib.h>
 
@@ -367,3 +368,32 @@ std::vector<ArrayInfo> listHdf5Arrays(const std::string &path, std::size_t maxAr
 }
 
 } // namespace diamond::engine::data
+
+#else // DIAMOND_NO_HDF5: an engine-only build made where libhdf5's development files were missing
+
+namespace diamond::engine::data {
+
+namespace {
+
+const char *const kNoHdf5 =
+    "This diamond-train was built without HDF5 support (an engine-only build), so it cannot read HDF5 files.";
+const char *const kNoHdf5Hint = "Convert the data to .npy/.npz, or use a diamond-train built with HDF5.";
+
+class Hdf5Source : public DataSource {
+public:
+    Dataset load(const DataConfig &, std::uint64_t) override {
+        throw EngineError(kNoHdf5, "data.source", {}, kNoHdf5Hint);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<DataSource> makeHdf5Source() { return std::make_unique<Hdf5Source>(); }
+
+std::vector<ArrayInfo> listHdf5Arrays(const std::string &, std::size_t, bool *) {
+    throw EngineError(kNoHdf5, "path", {}, kNoHdf5Hint);
+}
+
+} // namespace diamond::engine::data
+
+#endif // DIAMOND_NO_HDF5
