@@ -604,6 +604,138 @@
         <source>The probe with %1 processes of %2 threads failed: %3</source>
         <translation>The probe with %1 processes of %2 threads failed: %3</translation>
     </message>
+    <message>
+        <source>Cannot read the cluster&apos;s architecture: %1</source>
+        <translation>Cannot read the cluster's architecture: %1</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s CPUs are %1, this computer&apos;s %2: a bundle of this computer&apos;s engine cannot run there. Deploy a container (--container) instead.</source>
+        <translation>The cluster's CPUs are %1, this computer's %2: a bundle of this computer's engine cannot run there. Deploy a container (--container) instead.</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s C library is glibc %1.%2, older than this computer&apos;s %3.%4: a bundle of this computer&apos;s engine would not start there. Deploy a container (--container) instead.</source>
+        <translation>The cluster's C library is glibc %1.%2, older than this computer's %3.%4: a bundle of this computer's engine would not start there. Deploy a container (--container) instead.</translation>
+    </message>
+    <message>
+        <source>Uploading %1: %2 %…</source>
+        <translation>Uploading %1: %2 %…</translation>
+    </message>
+    <message>
+        <source>Uploading %1 failed: %2</source>
+        <translation>Uploading %1 failed: %2</translation>
+    </message>
+    <message>
+        <source>%1 arrived damaged on the cluster (SHA-256 differs): %2</source>
+        <translation>%1 arrived damaged on the cluster (SHA-256 differs): %2</translation>
+    </message>
+    <message>
+        <source>The deployed engine does not start on the cluster: %1</source>
+        <translation>The deployed engine does not start on the cluster: %1</translation>
+    </message>
+    <message>
+        <source>%1 is not an engine this computer can bundle.</source>
+        <translation>%1 is not an engine this computer can bundle.</translation>
+    </message>
+    <message>
+        <source>Checking the cluster&apos;s architecture…</source>
+        <translation>Checking the cluster's architecture…</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder: %1</source>
+        <translation>Cannot create a temporary folder: %1</translation>
+    </message>
+    <message>
+        <source>Packing the engine and its libraries…</source>
+        <translation>Packing the engine and its libraries…</translation>
+    </message>
+    <message>
+        <source>Cannot create %1 on the cluster: %2</source>
+        <translation>Cannot create %1 on the cluster: %2</translation>
+    </message>
+    <message>
+        <source>Unpacking on the cluster…</source>
+        <translation>Unpacking on the cluster…</translation>
+    </message>
+    <message>
+        <source>Unpacking the engine on the cluster failed: %1</source>
+        <translation>Unpacking the engine on the cluster failed: %1</translation>
+    </message>
+    <message>
+        <source>Starting the engine there…</source>
+        <translation>Starting the engine there…</translation>
+    </message>
+    <message>
+        <source>A container is built from Diamond&apos;s sources; %1 does not hold them (give the source folder).</source>
+        <translation>A container is built from Diamond's sources; %1 does not hold them (give the source folder).</translation>
+    </message>
+    <message>
+        <source>this installation</source>
+        <translation>this installation</translation>
+    </message>
+    <message>
+        <source>Packing the engine&apos;s sources…</source>
+        <translation>Packing the engine's sources…</translation>
+    </message>
+    <message>
+        <source>Cannot write %1 on the cluster: %2</source>
+        <translation>Cannot write %1 on the cluster: %2</translation>
+    </message>
+    <message>
+        <source>Building the image on the cluster (a job of up to %1 min; about 10 min once it runs)…</source>
+        <translation>Building the image on the cluster (a job of up to %1 min; about 10 min once it runs)…</translation>
+    </message>
+    <message>
+        <source>Building the image failed (exit %1): %2</source>
+        <translation>Building the image failed (exit %1): %2</translation>
+    </message>
+    <message>
+        <source>The build left no image: %1</source>
+        <translation>The build left no image: %1</translation>
+    </message>
+    <message>
+        <source>Starting the engine in the image…</source>
+        <translation>Starting the engine in the image…</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a partition name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;).</source>
+        <translation>"%1" is not a partition name (letters, digits, '.', '_' and '-').</translation>
+    </message>
+    <message>
+        <source>The build&apos;s time limit must be 1 to 1440 minutes.</source>
+        <translation>The build's time limit must be 1 to 1440 minutes.</translation>
+    </message>
+    <message>
+        <source>Building an image on &quot;%1&quot; needs Slurm (one srun job step) or no scheduler; it uses PBS.</source>
+        <translation>Building an image on "%1" needs Slurm (one srun job step) or no scheduler; it uses PBS.</translation>
+    </message>
+    <message>
+        <source>Copying the engine&apos;s header libraries failed: %1</source>
+        <translation>Copying the engine's header libraries failed: %1</translation>
+    </message>
+    <message>
+        <source>Packing the engine&apos;s sources failed: %1</source>
+        <translation>Packing the engine's sources failed: %1</translation>
+    </message>
+    <message>
+        <source>Cluster &quot;%1&quot; has no scratch folder to deploy into.</source>
+        <translation>Cluster "%1" has no scratch folder to deploy into.</translation>
+    </message>
+    <message>
+        <source>step time predicted from a CPU profile: no GPU of this partition was calibrated</source>
+        <translation>step time predicted from a CPU profile: no GPU of this partition was calibrated</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s engine runs on the CPU only; a GPU run needs a GPU cluster</source>
+        <translation>this computer's engine runs on the CPU only; a GPU run needs a GPU cluster</translation>
+    </message>
+    <message>
+        <source>partition %1 has no GPUs</source>
+        <translation>partition %1 has no GPUs</translation>
+    </message>
+    <message>
+        <source>%1 processes need %1 GPUs, a node has %2</source>
+        <translation>%1 processes need %1 GPUs, a node has %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -2428,6 +2560,10 @@
         <source>nodes, tasks_per_node: a job step command runs one task on one node</source>
         <translation>nodes, tasks_per_node: a job step command runs one task on one node</translation>
     </message>
+    <message>
+        <source>tasks_per_node: %1 processes per node on %2 GPU(s) per node: each process of a cuda run takes a GPU of its own</source>
+        <translation>tasks_per_node: %1 processes per node on %2 GPU(s) per node: each process of a cuda run takes a GPU of its own</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::ClusterProfile</name>
@@ -2526,6 +2662,14 @@
     <message>
         <source>expected a string</source>
         <translation>expected a string</translation>
+    </message>
+    <message>
+        <source>container.command: &apos;%1&apos; is not a program name or an absolute path</source>
+        <translation>container.command: '%1' is not a program name or an absolute path</translation>
+    </message>
+    <message>
+        <source>gpu_directive: &apos;%1&apos; is not gpus-per-node or gres</source>
+        <translation>gpu_directive: '%1' is not gpus-per-node or gres</translation>
     </message>
 </context>
 <context>
@@ -3039,6 +3183,78 @@ Runs already sent to it are kept.</translation>
         <source>Measure a node of the selected partition (a short srun job, about a minute) so that plans predict step times there</source>
         <translation>Measure a node of the selected partition (a short srun job, about a minute) so that plans predict step times there</translation>
     </message>
+    <message>
+        <source>Save the profile before deploying the engine.</source>
+        <translation>Save the profile before deploying the engine.</translation>
+    </message>
+    <message>
+        <source>Building an engine image on %1…</source>
+        <translation>Building an engine image on %1…</translation>
+    </message>
+    <message>
+        <source>Copying this computer&apos;s engine to %1…</source>
+        <translation>Copying this computer's engine to %1…</translation>
+    </message>
+    <message>
+        <source>Deploying the engine failed: %1</source>
+        <translation>Deploying the engine failed: %1</translation>
+    </message>
+    <message>
+        <source>The engine was deployed, but the profile could not be saved: %1</source>
+        <translation>The engine was deployed, but the profile could not be saved: %1</translation>
+    </message>
+    <message>
+        <source>no workspace</source>
+        <translation>no workspace</translation>
+    </message>
+    <message>
+        <source>Engine deployed in %1 s (%2 MB sent); this profile now uses it.</source>
+        <translation>Engine deployed in %1 s (%2 MB sent); this profile now uses it.</translation>
+    </message>
+    <message>
+        <source>empty: the runtime&apos;s name on PATH</source>
+        <translation>empty: the runtime's name on PATH</translation>
+    </message>
+    <message>
+        <source>Container program</source>
+        <translation>Container program</translation>
+    </message>
+    <message>
+        <source>Deploy engine</source>
+        <translation>Deploy engine</translation>
+    </message>
+    <message>
+        <source>Put a working diamond-train on the cluster and use it in this profile</source>
+        <translation>Put a working diamond-train on the cluster and use it in this profile</translation>
+    </message>
+    <message>
+        <source>Copy this computer&apos;s engine (CPU nodes)</source>
+        <translation>Copy this computer's engine (CPU nodes)</translation>
+    </message>
+    <message>
+        <source>The engine and its libraries go into the scratch folder (about 200 MB)</source>
+        <translation>The engine and its libraries go into the scratch folder (about 200 MB)</translation>
+    </message>
+    <message>
+        <source>Build an Apptainer image there (GPU nodes)</source>
+        <translation>Build an Apptainer image there (GPU nodes)</translation>
+    </message>
+    <message>
+        <source>Built from source against PyTorch with CUDA, as a job on the selected partition</source>
+        <translation>Built from source against PyTorch with CUDA, as a job on the selected partition</translation>
+    </message>
+    <message>
+        <source>--gpus-per-node (Slurm 19.05 and later)</source>
+        <translation>--gpus-per-node (Slurm 19.05 and later)</translation>
+    </message>
+    <message>
+        <source>--gres=gpu (older sites)</source>
+        <translation>--gres=gpu (older sites)</translation>
+    </message>
+    <message>
+        <source>GPU request</source>
+        <translation>GPU request</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::ClusterProfilesModel</name>
@@ -3076,6 +3292,69 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>Step</source>
         <translation>Step</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ComputeOptions</name>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU (CUDA)</source>
+        <translation>GPU (CUDA)</translation>
+    </message>
+    <message>
+        <source>On a GPU every process takes one GPU of its node</source>
+        <translation>On a GPU every process takes one GPU of its node</translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation>De&amp;vice:</translation>
+    </message>
+    <message>
+        <source>fp32 (full precision)</source>
+        <translation>fp32 (full precision)</translation>
+    </message>
+    <message>
+        <source>bf16 (mixed precision)</source>
+        <translation>bf16 (mixed precision)</translation>
+    </message>
+    <message>
+        <source>fp16 (mixed precision, GPU only)</source>
+        <translation>fp16 (mixed precision, GPU only)</translation>
+    </message>
+    <message>
+        <source>Mixed precision computes layers in 16 bits (faster, less memory); the weights stay 32-bit</source>
+        <translation>Mixed precision computes layers in 16 bits (faster, less memory); the weights stay 32-bit</translation>
+    </message>
+    <message>
+        <source>Nodes of the job; the processes run on each of them</source>
+        <translation>Nodes of the job; the processes run on each of them</translation>
+    </message>
+    <message>
+        <source>N&amp;odes:</source>
+        <translation>N&amp;odes:</translation>
+    </message>
+    <message>
+        <source>one per process</source>
+        <translation>one per process</translation>
+    </message>
+    <message>
+        <source>&amp;GPUs per node:</source>
+        <translation>&amp;GPUs per node:</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>any</translation>
+    </message>
+    <message>
+        <source>Precisio&amp;n:</source>
+        <translation>Precisio&amp;n:</translation>
+    </message>
+    <message>
+        <source>GPU t&amp;ype:</source>
+        <translation>GPU t&amp;ype:</translation>
     </message>
 </context>
 <context>

@@ -604,6 +604,138 @@
         <source>The probe with %1 processes of %2 threads failed: %3</source>
         <translation>%1 个进程（每个 %2 个线程）的测试失败：%3</translation>
     </message>
+    <message>
+        <source>Cannot read the cluster&apos;s architecture: %1</source>
+        <translation>无法读取集群的体系结构：%1</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s CPUs are %1, this computer&apos;s %2: a bundle of this computer&apos;s engine cannot run there. Deploy a container (--container) instead.</source>
+        <translation>集群的 CPU 是 %1，本机的是 %2：本机引擎的打包无法在那里运行。请改为部署容器（--container）。</translation>
+    </message>
+    <message>
+        <source>The cluster&apos;s C library is glibc %1.%2, older than this computer&apos;s %3.%4: a bundle of this computer&apos;s engine would not start there. Deploy a container (--container) instead.</source>
+        <translation>集群的 C 库是 glibc %1.%2，比本机的 %3.%4 旧：本机引擎的打包无法在那里启动。请改为部署容器（--container）。</translation>
+    </message>
+    <message>
+        <source>Uploading %1: %2 %…</source>
+        <translation>正在上传 %1：%2 %…</translation>
+    </message>
+    <message>
+        <source>Uploading %1 failed: %2</source>
+        <translation>上传 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 arrived damaged on the cluster (SHA-256 differs): %2</source>
+        <translation>%1 到达集群时已损坏（SHA-256 不同）：%2</translation>
+    </message>
+    <message>
+        <source>The deployed engine does not start on the cluster: %1</source>
+        <translation>部署的引擎无法在集群上启动：%1</translation>
+    </message>
+    <message>
+        <source>%1 is not an engine this computer can bundle.</source>
+        <translation>%1 不是本机可以打包的引擎。</translation>
+    </message>
+    <message>
+        <source>Checking the cluster&apos;s architecture…</source>
+        <translation>正在检查集群的体系结构…</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder: %1</source>
+        <translation>无法创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Packing the engine and its libraries…</source>
+        <translation>正在打包引擎及其库…</translation>
+    </message>
+    <message>
+        <source>Cannot create %1 on the cluster: %2</source>
+        <translation>无法在集群上创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>Unpacking on the cluster…</source>
+        <translation>正在集群上解包…</translation>
+    </message>
+    <message>
+        <source>Unpacking the engine on the cluster failed: %1</source>
+        <translation>在集群上解包引擎失败：%1</translation>
+    </message>
+    <message>
+        <source>Starting the engine there…</source>
+        <translation>正在那里启动引擎…</translation>
+    </message>
+    <message>
+        <source>A container is built from Diamond&apos;s sources; %1 does not hold them (give the source folder).</source>
+        <translation>容器由 Diamond 的源代码构建；%1 中没有源代码（请指定源代码文件夹）。</translation>
+    </message>
+    <message>
+        <source>this installation</source>
+        <translation>此安装</translation>
+    </message>
+    <message>
+        <source>Packing the engine&apos;s sources…</source>
+        <translation>正在打包引擎的源代码…</translation>
+    </message>
+    <message>
+        <source>Cannot write %1 on the cluster: %2</source>
+        <translation>无法在集群上写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Building the image on the cluster (a job of up to %1 min; about 10 min once it runs)…</source>
+        <translation>正在集群上构建镜像（一个最长 %1 分钟的作业；开始运行后约 10 分钟）…</translation>
+    </message>
+    <message>
+        <source>Building the image failed (exit %1): %2</source>
+        <translation>构建镜像失败（退出码 %1）：%2</translation>
+    </message>
+    <message>
+        <source>The build left no image: %1</source>
+        <translation>构建没有生成镜像：%1</translation>
+    </message>
+    <message>
+        <source>Starting the engine in the image…</source>
+        <translation>正在镜像中启动引擎…</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a partition name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;).</source>
+        <translation>“%1”不是分区名（字母、数字、“.”、“_”和“-”）。</translation>
+    </message>
+    <message>
+        <source>The build&apos;s time limit must be 1 to 1440 minutes.</source>
+        <translation>构建的时间限制必须为 1 到 1440 分钟。</translation>
+    </message>
+    <message>
+        <source>Building an image on &quot;%1&quot; needs Slurm (one srun job step) or no scheduler; it uses PBS.</source>
+        <translation>在“%1”上构建镜像需要 Slurm（一个 srun 作业步）或不使用调度器；它使用的是 PBS。</translation>
+    </message>
+    <message>
+        <source>Copying the engine&apos;s header libraries failed: %1</source>
+        <translation>复制引擎的头文件库失败：%1</translation>
+    </message>
+    <message>
+        <source>Packing the engine&apos;s sources failed: %1</source>
+        <translation>打包引擎的源代码失败：%1</translation>
+    </message>
+    <message>
+        <source>Cluster &quot;%1&quot; has no scratch folder to deploy into.</source>
+        <translation>集群“%1”没有可部署的暂存文件夹。</translation>
+    </message>
+    <message>
+        <source>step time predicted from a CPU profile: no GPU of this partition was calibrated</source>
+        <translation>步时间由 CPU 配置文件预测：此分区的 GPU 尚未校准</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s engine runs on the CPU only; a GPU run needs a GPU cluster</source>
+        <translation>本机的引擎只能在 CPU 上运行；GPU 运行需要 GPU 集群</translation>
+    </message>
+    <message>
+        <source>partition %1 has no GPUs</source>
+        <translation>分区 %1 没有 GPU</translation>
+    </message>
+    <message>
+        <source>%1 processes need %1 GPUs, a node has %2</source>
+        <translation>%1 个进程需要 %1 个 GPU，一个节点只有 %2 个</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -2428,6 +2560,10 @@
         <source>nodes, tasks_per_node: a job step command runs one task on one node</source>
         <translation>nodes, tasks_per_node：作业步命令只在一个节点上运行一个任务</translation>
     </message>
+    <message>
+        <source>tasks_per_node: %1 processes per node on %2 GPU(s) per node: each process of a cuda run takes a GPU of its own</source>
+        <translation>tasks_per_node：每个节点 %1 个进程，但每个节点只有 %2 个 GPU：cuda 运行的每个进程都独占一个 GPU</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::ClusterProfile</name>
@@ -2526,6 +2662,14 @@
     <message>
         <source>expected a string</source>
         <translation>应为字符串</translation>
+    </message>
+    <message>
+        <source>container.command: &apos;%1&apos; is not a program name or an absolute path</source>
+        <translation>container.command：“%1”不是程序名或绝对路径</translation>
+    </message>
+    <message>
+        <source>gpu_directive: &apos;%1&apos; is not gpus-per-node or gres</source>
+        <translation>gpu_directive：“%1”不是 gpus-per-node 或 gres</translation>
     </message>
 </context>
 <context>
@@ -3039,6 +3183,78 @@ Runs already sent to it are kept.</source>
         <source>Measure a node of the selected partition (a short srun job, about a minute) so that plans predict step times there</source>
         <translation>测量所选分区的一个节点（一个简短的 srun 作业，约一分钟），让计划能预测那里的每步耗时</translation>
     </message>
+    <message>
+        <source>Save the profile before deploying the engine.</source>
+        <translation>请先保存配置，再部署引擎。</translation>
+    </message>
+    <message>
+        <source>Building an engine image on %1…</source>
+        <translation>正在 %1 上构建引擎镜像…</translation>
+    </message>
+    <message>
+        <source>Copying this computer&apos;s engine to %1…</source>
+        <translation>正在将本机的引擎复制到 %1…</translation>
+    </message>
+    <message>
+        <source>Deploying the engine failed: %1</source>
+        <translation>部署引擎失败：%1</translation>
+    </message>
+    <message>
+        <source>The engine was deployed, but the profile could not be saved: %1</source>
+        <translation>引擎已部署，但无法保存配置：%1</translation>
+    </message>
+    <message>
+        <source>no workspace</source>
+        <translation>没有工作区</translation>
+    </message>
+    <message>
+        <source>Engine deployed in %1 s (%2 MB sent); this profile now uses it.</source>
+        <translation>引擎已在 %1 秒内部署（发送 %2 MB）；此配置现在使用它。</translation>
+    </message>
+    <message>
+        <source>empty: the runtime&apos;s name on PATH</source>
+        <translation>留空：使用 PATH 中的运行时名称</translation>
+    </message>
+    <message>
+        <source>Container program</source>
+        <translation>容器程序</translation>
+    </message>
+    <message>
+        <source>Deploy engine</source>
+        <translation>部署引擎</translation>
+    </message>
+    <message>
+        <source>Put a working diamond-train on the cluster and use it in this profile</source>
+        <translation>在集群上放置可用的 diamond-train，并在此配置中使用它</translation>
+    </message>
+    <message>
+        <source>Copy this computer&apos;s engine (CPU nodes)</source>
+        <translation>复制本机的引擎（CPU 节点）</translation>
+    </message>
+    <message>
+        <source>The engine and its libraries go into the scratch folder (about 200 MB)</source>
+        <translation>引擎及其库放入暂存文件夹（约 200 MB）</translation>
+    </message>
+    <message>
+        <source>Build an Apptainer image there (GPU nodes)</source>
+        <translation>在那里构建 Apptainer 镜像（GPU 节点）</translation>
+    </message>
+    <message>
+        <source>Built from source against PyTorch with CUDA, as a job on the selected partition</source>
+        <translation>针对带 CUDA 的 PyTorch 从源代码构建，作为所选分区上的一个作业</translation>
+    </message>
+    <message>
+        <source>--gpus-per-node (Slurm 19.05 and later)</source>
+        <translation>--gpus-per-node（Slurm 19.05 及以后）</translation>
+    </message>
+    <message>
+        <source>--gres=gpu (older sites)</source>
+        <translation>--gres=gpu（较旧的站点）</translation>
+    </message>
+    <message>
+        <source>GPU request</source>
+        <translation>GPU 申请方式</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::ClusterProfilesModel</name>
@@ -3076,6 +3292,69 @@ Runs already sent to it are kept.</source>
     <message>
         <source>Step</source>
         <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ComputeOptions</name>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU (CUDA)</source>
+        <translation>GPU（CUDA）</translation>
+    </message>
+    <message>
+        <source>On a GPU every process takes one GPU of its node</source>
+        <translation>在 GPU 上，每个进程占用其节点的一个 GPU</translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation>设备(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>fp32 (full precision)</source>
+        <translation>fp32（全精度）</translation>
+    </message>
+    <message>
+        <source>bf16 (mixed precision)</source>
+        <translation>bf16（混合精度）</translation>
+    </message>
+    <message>
+        <source>fp16 (mixed precision, GPU only)</source>
+        <translation>fp16（混合精度，仅限 GPU）</translation>
+    </message>
+    <message>
+        <source>Mixed precision computes layers in 16 bits (faster, less memory); the weights stay 32-bit</source>
+        <translation>混合精度以 16 位计算各层（更快、更省内存）；权重仍为 32 位</translation>
+    </message>
+    <message>
+        <source>Nodes of the job; the processes run on each of them</source>
+        <translation>作业的节点数；进程在每个节点上运行</translation>
+    </message>
+    <message>
+        <source>N&amp;odes:</source>
+        <translation>节点数(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>one per process</source>
+        <translation>每个进程一个</translation>
+    </message>
+    <message>
+        <source>&amp;GPUs per node:</source>
+        <translation>每节点 GPU 数(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Precisio&amp;n:</source>
+        <translation>精度(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>GPU t&amp;ype:</source>
+        <translation>GPU 类型(&amp;Y)：</translation>
     </message>
 </context>
 <context>

@@ -22,7 +22,7 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
     precision_->addItem(tr("fp16 (mixed precision, GPU only)"), QStringLiteral("fp16"));
     precision_->setToolTip(tr("Mixed precision computes layers in 16 bits (faster, less memory); the weights stay "
                               "32-bit"));
-    form->addRow(tr("P&recision:"), precision_);
+    form->addRow(tr("Precisio&n:"), precision_);
     nodes_ = new QSpinBox(parent);
     nodes_->setObjectName(QStringLiteral("nodes"));
     nodes_->setRange(1, 4096);
@@ -37,7 +37,7 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
     gpuType_->setObjectName(QStringLiteral("gpuType"));
     gpuType_->setEditable(true);
     gpuType_->lineEdit()->setPlaceholderText(tr("any"));
-    form->addRow(tr("GPU &type:"), gpuType_);
+    form->addRow(tr("GPU t&ype:"), gpuType_);
     connect(device_, &QComboBox::currentIndexChanged, this, [this] {
         updateRows();
         Q_EMIT changed();
