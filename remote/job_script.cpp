@@ -194,6 +194,13 @@ void JobRequest::applyProfile(const ClusterProfile &profile) {
     gpuDirective = profile.gpuDirective;
 }
 
+QString slurmGpuOption(const JobRequest &r) {
+    const QString count = r.gpuType.isEmpty() ? QString::number(r.gpusPerNode)
+                                              : QStringLiteral("%1:%2").arg(r.gpuType).arg(r.gpusPerNode);
+    return r.gpuDirective == QLatin1String("gres") ? QStringLiteral("--gres=gpu:%1").arg(count)
+                                                   : QStringLiteral("--gpus-per-node=%1").arg(count);
+}
+
 QString fitGpusToDevice(JobRequest &r, const QString &device) {
     if (!device.startsWith(QLatin1String("cuda"))) return {};
     if (r.gpusPerNode == 0) r.gpusPerNode = r.tasksPerNode;
@@ -399,12 +406,7 @@ QString renderSlurmScript(const JobRequest &r, QString *error) {
     if (!r.account.isEmpty()) d << QStringLiteral("--account=%1").arg(r.account);
     if (!r.qos.isEmpty()) d << QStringLiteral("--qos=%1").arg(r.qos);
     d << QStringLiteral("--nodes=%1").arg(r.nodes) << QStringLiteral("--ntasks-per-node=%1").arg(r.tasksPerNode);
-    if (r.gpusPerNode > 0) {
-        const QString count = r.gpuType.isEmpty() ? QString::number(r.gpusPerNode)
-                                                  : QStringLiteral("%1:%2").arg(r.gpuType).arg(r.gpusPerNode);
-        d << (r.gpuDirective == QLatin1String("gres") ? QStringLiteral("--gres=gpu:%1").arg(count)
-                                                      : QStringLiteral("--gpus-per-node=%1").arg(count));
-    }
+    if (r.gpusPerNode > 0) d << slurmGpuOption(r);
     if (r.cpusPerTask > 0) d << QStringLiteral("--cpus-per-task=%1").arg(r.cpusPerTask);
     if (!r.memory.isEmpty()) d << QStringLiteral("--mem=%1").arg(r.memory);
     if (r.timeLimitMinutes > 0) d << QStringLiteral("--time=%1").arg(slurmDuration(r.timeLimitMinutes));
@@ -444,6 +446,7 @@ QString renderSlurmStepCommand(const JobRequest &r, QString *error) {
     if (!r.account.isEmpty()) srun << QStringLiteral("--account=%1").arg(shellWord(r.account));
     if (!r.qos.isEmpty()) srun << QStringLiteral("--qos=%1").arg(shellWord(r.qos));
     if (r.cpusPerTask > 0) srun << QStringLiteral("--cpus-per-task=%1").arg(r.cpusPerTask);
+    if (r.gpusPerNode > 0) srun << slurmGpuOption(r);
     if (!r.memory.isEmpty()) srun << QStringLiteral("--mem=%1").arg(shellWord(r.memory));
     if (r.timeLimitMinutes > 0) srun << QStringLiteral("--time=%1").arg(slurmDuration(r.timeLimitMinutes));
     QString s = QStringLiteral("set -u\n");

@@ -74,6 +74,9 @@ struct JobRequest {
 /// refused (every process takes the GPU of its local rank). A CPU run is left as it is. Returns the problem, or "".
 QString fitGpusToDevice(JobRequest &request, const QString &device);
 
+/// The request's GPUs as a Slurm option: "--gpus-per-node=[type:]N", or "--gres=gpu[:type]:N" (gpuDirective "gres").
+QString slurmGpuOption(const JobRequest &request);
+
 /// The resource fields of a JobRequest from JSON (a run's execution["job"]): partition, account, qos, nodes,
 /// tasks_per_node, gpus_per_node, gpu_type, cpus_per_task, memory, time_limit_minutes, signal_seconds, threads,
 /// chain_jobs, extra_directives. Unknown keys and wrong types are refused with the field's name ("job.nodes: ...").

@@ -37,6 +37,14 @@ QString clusterCalibrationCommand(const remote::ClusterProfile &cluster, const Q
     job.engine.mode = remote::EngineCommand::Mode::Calibrate;
     job.engine.runDir = job.workDir;
     job.engine.nproc = 2; // the all-reduce and the two-rank reference step
+    // A partition with GPUs is calibrated on them: one GPU per rank (two where a node has them).
+    const remote::PartitionInfo *info = cluster.partition(partition);
+    if (info && info->gpusPerNode > 0) {
+        job.gpusPerNode = std::min(2, info->gpusPerNode);
+        job.gpuType = info->gpuType;
+        job.engine.nproc = job.gpusPerNode;
+        job.engine.device = QStringLiteral("cuda");
+    }
     return remote::renderSlurmStepCommand(job, error);
 }
 
