@@ -50,6 +50,18 @@ std::optional<qint64> Scheduler::estimatedWaitSeconds(const JobRequest &, QStrin
     return std::nullopt;
 }
 
+std::optional<QList<PartitionLoad>> Scheduler::load(QString *error) {
+    *error = QCoreApplication::translate("diamond::remote::Scheduler", "The %1 scheduler's load is not read.")
+                 .arg(schedulerKindName(kind()));
+    return std::nullopt;
+}
+
+std::optional<QList<FairShare>> Scheduler::fairShare(QString *error) {
+    *error = QCoreApplication::translate("diamond::remote::Scheduler", "The %1 scheduler reports no fair share.")
+                 .arg(schedulerKindName(kind()));
+    return std::nullopt;
+}
+
 QString schedulerCommandFailure(const QString &what, const CommandResult &r) {
     QString detail = QString::fromUtf8(r.stderrData).trimmed();
     if (detail.isEmpty()) detail = r.error;

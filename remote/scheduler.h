@@ -46,6 +46,22 @@ struct JobStatus {
     QString nodes;                ///< node list when running
 };
 
+/// A partition's load now: nodes allocated / idle / other (down, drained, reserved), CPUs allocated / idle / total.
+struct PartitionLoad {
+    QString name;
+    bool isDefault = false;
+    int nodesAllocated = 0, nodesIdle = 0, nodesOther = 0, nodesTotal = 0;
+    int cpusAllocated = 0, cpusIdle = 0, cpusTotal = 0;
+};
+
+/// The connected user's standing in one account: Slurm's fair-share factor (0..1, higher = sooner) and how much of
+/// the account's share it used (normalised). -1 = not reported.
+struct FairShare {
+    QString account;
+    double fairShare = -1;
+    double effectiveUsage = -1;
+};
+
 class Scheduler {
 public:
     explicit Scheduler(CommandRunner &runner) : runner_(runner) {}
@@ -68,6 +84,11 @@ public:
     /// memory, time limit) would wait in the queue if submitted now, as the scheduler estimates it; nothing is
     /// submitted. nullopt with *error when the scheduler cannot tell (PBS has no such estimate).
     virtual std::optional<qint64> estimatedWaitSeconds(const JobRequest &request, QString *error);
+    /// Every partition's load now (Slurm: sinfo). nullopt with *error where the scheduler cannot tell.
+    virtual std::optional<QList<PartitionLoad>> load(QString *error);
+    /// The connected user's fair share per account (Slurm: sshare, with accounting only). nullopt with *error where the
+    /// cluster does not report it.
+    virtual std::optional<QList<FairShare>> fairShare(QString *error);
 
     CommandRunner &runner() const { return runner_; }
 

@@ -248,6 +248,68 @@ qint64 parseMemoryMb(const QString &input) {
     return qint64(mb);
 }
 
+QList<PartitionLoad> parseSinfoLoad(const QByteArray &text) {
+    QList<PartitionLoad> out;
+    for (const QString &line : lines(text)) {
+        const QStringList f = line.split(QLatin1Char('|'));
+        if (f.size() < 3 || f[0].trimmed().isEmpty()) continue;
+        const QStringList nodes = f[1].trimmed().split(QLatin1Char('/'));
+        const QStringList cpus = f[2].trimmed().split(QLatin1Char('/'));
+        if (nodes.size() != 4 || cpus.size() != 4) continue;
+        bool ok = true;
+        auto number = [&ok](const QString &t) {
+            bool good = false;
+            const int v = t.toInt(&good);
+            ok = ok && good && v >= 0;
+            return v;
+        };
+        PartitionLoad p;
+        p.name = f[0].trimmed();
+        if (p.name.endsWith(QLatin1Char('*'))) {
+            p.name.chop(1);
+            p.isDefault = true;
+        }
+        p.nodesAllocated = number(nodes[0]);
+        p.nodesIdle = number(nodes[1]);
+        p.nodesOther = number(nodes[2]);
+        p.nodesTotal = number(nodes[3]);
+        p.cpusAllocated = number(cpus[0]);
+        p.cpusIdle = number(cpus[1]);
+        p.cpusTotal = number(cpus[3]);
+        if (!ok) continue;
+        auto same = std::find_if(out.begin(), out.end(), [&](const PartitionLoad &o) { return o.name == p.name; });
+        if (same == out.end()) {
+            out << p;
+            continue;
+        }
+        same->nodesAllocated += p.nodesAllocated;
+        same->nodesIdle += p.nodesIdle;
+        same->nodesOther += p.nodesOther;
+        same->nodesTotal += p.nodesTotal;
+        same->cpusAllocated += p.cpusAllocated;
+        same->cpusIdle += p.cpusIdle;
+        same->cpusTotal += p.cpusTotal;
+    }
+    return out;
+}
+
+QList<FairShare> parseSshare(const QByteArray &text) {
+    QList<FairShare> out;
+    for (const QString &line : lines(text)) {
+        const QStringList f = line.split(QLatin1Char('|'));
+        if (f.size() < 4 || f[1].trimmed().isEmpty()) continue; // account rows without a user are the tree above
+        FairShare s;
+        s.account = f[0].trimmed();
+        bool ok = false;
+        const double usage = f[2].trimmed().toDouble(&ok);
+        if (ok) s.effectiveUsage = usage;
+        const double share = f[3].trimmed().toDouble(&ok);
+        if (ok) s.fairShare = share;
+        out << s;
+    }
+    return out;
+}
+
 QList<PartitionInfo> parseSinfo(const QByteArray &text) {
     QList<PartitionInfo> out;
     for (const QString &line : lines(text)) {

@@ -54,6 +54,13 @@ qint64 parseMemoryMb(const QString &text);
 
 /// Partitions from `sinfo -h -o '%P|%a|%l|%D|%c|%m|%G|%T'` (see kSinfoFormat); the default partition ends in '*'.
 QList<PartitionInfo> parseSinfo(const QByteArray &text);
+/// Partition loads from `sinfo -h -o '%P|%F|%C'` (kSinfoLoadFormat): nodes "allocated/idle/other/total" and CPUs
+/// "allocated/idle/other/total"; lines of one partition are summed; malformed lines are skipped.
+inline constexpr const char *kSinfoLoadFormat = "%P|%F|%C";
+QList<PartitionLoad> parseSinfoLoad(const QByteArray &text);
+/// The user's lines of `sshare -h -P -U -o Account,User,EffectvUsage,FairShare` (kSshareFormat).
+inline constexpr const char *kSshareFormat = "Account,User,EffectvUsage,FairShare";
+QList<FairShare> parseSshare(const QByteArray &text);
 inline constexpr const char *kSinfoFormat = "%P|%a|%l|%D|%c|%m|%G|%T";
 /// Partitions from `scontrol show partition` (MaxTime, Default, TotalNodes/TotalCPUs, TRES).
 QList<PartitionInfo> parseScontrolPartitions(const QByteArray &text);

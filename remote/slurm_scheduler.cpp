@@ -95,6 +95,24 @@ std::optional<QList<PartitionInfo>> SlurmScheduler::probe(QString *error) {
     return partitions;
 }
 
+std::optional<QList<PartitionLoad>> SlurmScheduler::load(QString *error) {
+    const CommandResult r =
+        runner_.run(QStringLiteral("sinfo -h -o '%1'").arg(QLatin1String(slurm::kSinfoLoadFormat)), {}, 30000);
+    if (!r.ok()) return *error = schedulerCommandFailure(QStringLiteral("sinfo"), r), std::nullopt;
+    return slurm::parseSinfoLoad(r.stdoutData);
+}
+
+std::optional<QList<FairShare>> SlurmScheduler::fairShare(QString *error) {
+    // Without accounting (slurmdbd) sshare prints nothing or fails: not reported, not an error of the cluster.
+    const CommandResult r =
+        runner_.run(QStringLiteral("sshare -h -P -U -o %1").arg(QLatin1String(slurm::kSshareFormat)), {}, 30000);
+    if (!r.ok()) return *error = schedulerCommandFailure(QStringLiteral("sshare"), r), std::nullopt;
+    QList<FairShare> shares = slurm::parseSshare(r.stdoutData);
+    if (shares.isEmpty())
+        return *error = tr("This cluster keeps no fair-share accounting (sshare is empty)."), std::nullopt;
+    return shares;
+}
+
 std::optional<qint64> SlurmScheduler::estimatedWaitSeconds(const JobRequest &request, QString *error) {
     // The resource fields only, each checked like the batch script's; --wrap gives sbatch a command to test.
     QStringList options{QStringLiteral("--test-only"), QStringLiteral("--job-name=diamond-estimate")};

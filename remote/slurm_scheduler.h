@@ -19,6 +19,8 @@ public:
     std::optional<QList<PartitionInfo>> probe(QString *error) override;
     /// `sbatch --test-only` with the request's resources and the cluster's clock (`date`) in one command.
     std::optional<qint64> estimatedWaitSeconds(const JobRequest &request, QString *error) override;
+    std::optional<QList<PartitionLoad>> load(QString *error) override;
+    std::optional<QList<FairShare>> fairShare(QString *error) override;
 };
 
 } // namespace diamond::remote

@@ -5,6 +5,7 @@
 
 #include "app/cluster/cluster_connection.h"
 #include "app/cluster/cluster_link.h"
+#include "app/cluster/cluster_overview.h"
 #include "app/cluster/cluster_store.h"
 #include "app/cluster/engine_deploy.h"
 #include "app/plan/cluster_calibration.h"
@@ -12,9 +13,12 @@
 #include "remote/scheduler.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimer>
 
 namespace diamond::cli {
 
@@ -37,6 +41,9 @@ QString clusterUsage() {
               "  diamondctl cluster probe NAME [--save] [--json]   partitions from sinfo/scontrol (qstat -Qf)\n"
               "  diamondctl cluster calibrate NAME [--partition P] [--json]\n"
               "                                          measure a node's speed (a short srun job) for the planner\n"
+              "  diamondctl cluster status [--timeout S] [--json]\n"
+              "                                          every cluster: reachable, nodes idle/allocated, your jobs,\n"
+              "                                          fair share (read in parallel; S seconds at most, default 20)\n"
               "  diamondctl cluster deploy NAME [--engine FILE] [--json]\n"
               "                                          put this computer's engine and its libraries on the cluster\n"
               "  diamondctl cluster deploy NAME --container [--partition P] [--source DIR] [--image BASE]\n"
@@ -125,6 +132,68 @@ int add(const CommandOptions &o, app::ClusterStore &store, Io &io) {
     else
         io.out << tr("Added cluster \"%1\" (%2, %3)\n")
                       .arg(profile->name, profile->host, remote::schedulerKindName(profile->scheduler));
+    return kOk;
+}
+
+/// `cluster status`: every profile read once in parallel (app/cluster/cluster_overview.h). Without a prompter a
+/// sign-in question is declined: clusters reached by key or agent answer, the others say why.
+int status(app::ClusterStore &store, const CommandOptions &o, Io &io) {
+    int seconds = 20;
+    if (o.values.contains(QStringLiteral("--timeout"))) {
+        bool ok = false;
+        seconds = o.values.value(QStringLiteral("--timeout")).toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 600)
+            return io.err << tr("diamondctl: --timeout must be a whole number of seconds from 1 to 600\n"), kUsage;
+    }
+    const QList<remote::ClusterProfile> profiles = store.profiles();
+    if (!store.errorString().isEmpty()) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
+    app::ClusterLinks links;
+    app::ClusterOverview overview(&links);
+    overview.setProfiles(profiles);
+    QElapsedTimer clock;
+    clock.start();
+    QEventLoop loop;
+    QObject::connect(&overview, &app::ClusterOverview::refreshFinished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(seconds * 1000, &loop, &QEventLoop::quit);
+    overview.refresh();
+    if (overview.pendingCount() > 0) loop.exec();
+    const double took = double(clock.elapsed()) / 1000.0;
+    QList<app::ClusterStatusEntry> entries = overview.entries();
+    for (app::ClusterStatusEntry &e : entries)
+        if (e.stale && e.error.isEmpty()) e.error = tr("no answer within %1 s").arg(seconds);
+    if (o.json) {
+        QJsonArray a;
+        for (const app::ClusterStatusEntry &e : std::as_const(entries))
+            a.append(e.toJson());
+        printJson(io, {{QStringLiteral("clusters"), a}, {QStringLiteral("refresh_s"), took}});
+        return kOk;
+    }
+    if (entries.isEmpty()) io.out << tr("No clusters. Add one with: diamondctl cluster add NAME ...\n");
+    for (const app::ClusterStatusEntry &e : std::as_const(entries)) {
+        if (!e.reachable) {
+            io.out << tr("%1\tunreachable: %2\n").arg(e.cluster, e.error);
+            continue;
+        }
+        io.out << tr("%1\treachable (read in %2 s)\n").arg(e.cluster).arg(e.readSeconds, 0, 'f', 1);
+        for (const remote::PartitionLoad &p : e.partitions)
+            io.out << tr("  %1%2\tnodes: %3 idle, %4 allocated, %5 other of %6; CPUs %7 of %8 in use\n")
+                          .arg(p.name, p.isDefault ? QStringLiteral("*") : QString())
+                          .arg(p.nodesIdle)
+                          .arg(p.nodesAllocated)
+                          .arg(p.nodesOther)
+                          .arg(p.nodesTotal)
+                          .arg(p.cpusAllocated)
+                          .arg(p.cpusTotal);
+        for (const remote::JobStatus &j : e.jobs)
+            io.out << tr("  job %1\t%2%3\n")
+                          .arg(j.jobId, j.state,
+                               j.reason.isEmpty() ? QString() : QStringLiteral(" (") + j.reason + QLatin1Char(')'));
+        if (e.jobs.isEmpty()) io.out << tr("  no jobs of yours\n");
+        for (const remote::FairShare &s : e.shares)
+            io.out << tr("  fair share %1: %2\n").arg(s.account).arg(s.fairShare, 0, 'f', 3);
+        if (e.shares.isEmpty() && !e.sharesNote.isEmpty()) io.out << tr("  fair share: %1\n").arg(e.sharesNote);
+    }
+    io.out << tr("Read %n cluster(s) in %1 s.\n", nullptr, int(entries.size())).arg(took, 0, 'f', 1);
     return kOk;
 }
 
@@ -230,9 +299,9 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
         return args.isEmpty() ? kUsage : kOk;
     }
     const QString sub = args.first();
-    static const QStringList known{QStringLiteral("add"),       QStringLiteral("list"),  QStringLiteral("show"),
-                                   QStringLiteral("remove"),    QStringLiteral("test"),  QStringLiteral("probe"),
-                                   QStringLiteral("calibrate"), QStringLiteral("deploy")};
+    static const QStringList known{QStringLiteral("add"),       QStringLiteral("list"),   QStringLiteral("show"),
+                                   QStringLiteral("remove"),    QStringLiteral("test"),   QStringLiteral("probe"),
+                                   QStringLiteral("calibrate"), QStringLiteral("deploy"), QStringLiteral("status")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown cluster command '%1'\n").arg(sub) << clusterUsage();
         return kUsage;
@@ -245,6 +314,7 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
                           QStringLiteral("--engine"),    QStringLiteral("--modules"),     QStringLiteral("--container"),
                           QStringLiteral("--identity"),  QStringLiteral("--known-hosts"), QStringLiteral("--from-json")}
         : sub == QLatin1String("calibrate") ? QStringList{QStringLiteral("--partition")}
+        : sub == QLatin1String("status")    ? QStringList{QStringLiteral("--timeout")}
         : sub == QLatin1String("deploy")
             ? QStringList{QStringLiteral("--partition"), QStringLiteral("--engine"), QStringLiteral("--source"),
                           QStringLiteral("--image"), QStringLiteral("--build-minutes")}
@@ -261,6 +331,7 @@ int runCluster(const QStringList &args, const QString &workspaceOption, Io &io) 
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     app::ClusterStore store(ws);
     if (sub == QLatin1String("add")) return add(o, store, io);
+    if (sub == QLatin1String("status")) return status(store, o, io);
     if (sub == QLatin1String("list")) {
         const auto profiles = store.profiles();
         if (!store.errorString().isEmpty()) io.err << tr("diamondctl: %1\n").arg(store.errorString());

@@ -21,6 +21,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <QThread>
+
+#include <csignal>
 #include <cstdlib>
 
 namespace diamond::test {
@@ -103,6 +106,21 @@ public:
     bool stopSshd(int timeoutMs = 30000) {
         QByteArray out;
         return runScript(QStringLiteral("stop.sh"), {QStringLiteral("--sshd-only"), m_base}, timeoutMs, &out);
+    }
+
+    /// Stops only slurmctld (TERM to the pid in its pid file; true once it is gone): the scheduler stops answering.
+    bool stopSlurmctld(int timeoutMs = 30000) {
+        QFile pidFile(m_base + QStringLiteral("/slurm/run/slurmctld.pid"));
+        if (!pidFile.open(QIODevice::ReadOnly)) return false;
+        const pid_t pid = pid_t(pidFile.readAll().trimmed().toLong());
+        if (pid <= 1 || ::kill(pid, SIGTERM) != 0) return false;
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < timeoutMs) {
+            if (::kill(pid, 0) != 0) return true;
+            QThread::msleep(50);
+        }
+        return false;
     }
 
     bool isRunning() const { return m_running; }

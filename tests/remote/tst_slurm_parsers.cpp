@@ -37,6 +37,32 @@ private Q_SLOTS:
 
     /// `sbatch --test-only ... 2>&1 && date +%Y-%m-%dT%H:%M:%S` (SlurmScheduler::estimatedWaitSeconds): recorded
     /// with the fixture's only node busy (start at the running job's time limit) and idle.
+    /// `sinfo -h -o '%P|%F|%C'` (the first line recorded on the fixture; the gpu lines as a two-state partition
+    /// prints them) and `sshare -h -P -U` of a cluster with accounting.
+    void loadAndFairShare() {
+        const QList<PartitionLoad> load = parseSinfoLoad(data("sinfo_load.txt"));
+        QCOMPARE(load.size(), 2); // "broken" is skipped, gpu's two lines are summed
+        QCOMPARE(load[0].name, QStringLiteral("debug"));
+        QVERIFY(load[0].isDefault);
+        QCOMPARE(load[0].nodesIdle, 1);
+        QCOMPARE(load[0].cpusTotal, 2);
+        QCOMPARE(load[1].name, QStringLiteral("gpu"));
+        QCOMPARE(load[1].nodesAllocated, 3);
+        QCOMPARE(load[1].nodesIdle, 1);
+        QCOMPARE(load[1].nodesOther, 2);
+        QCOMPARE(load[1].nodesTotal, 6);
+        QCOMPARE(load[1].cpusAllocated, 96);
+        QCOMPARE(load[1].cpusIdle, 32);
+        QCOMPARE(load[1].cpusTotal, 192);
+        QVERIFY(parseSinfoLoad("p|1/2/3|1/2/3/4\n").isEmpty());
+        const QList<FairShare> shares = parseSshare(data("sshare_user.txt"));
+        QCOMPARE(shares.size(), 2);
+        QCOMPARE(shares[0].account, QStringLiteral("proj1"));
+        QCOMPARE(shares[0].fairShare, 0.71875);
+        QCOMPARE(shares[0].effectiveUsage, 0.125);
+        QVERIFY(parseSshare("proj1||0.5|0.5\n").isEmpty()); // the account's own row, not the user's
+    }
+
     void testOnlyWait() {
         QCOMPARE(parseTestOnlyWait(data("sbatch_test_only_busy.txt")).value_or(-1), 598);
         const auto idle = parseTestOnlyWait(data("sbatch_test_only_idle.txt"));

@@ -4,6 +4,7 @@
 
 #include "app/cluster/cluster_store.h"
 #include "ui/cluster/cluster_models.h"
+#include "ui/cluster/cluster_overview_view.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -297,6 +298,8 @@ int ClusterManagerPage::cancelJob(const QString &jobId) {
 }
 
 void ClusterManagerPage::showJobsTab(bool jobs) { m_tabs->setCurrentIndex(jobs ? 1 : 0); }
+
+void ClusterManagerPage::showOverviewTab() { m_tabs->setCurrentWidget(m_overview); }
 
 bool ClusterManagerPage::isBusy() const { return m_client->pendingCount() > 0; }
 

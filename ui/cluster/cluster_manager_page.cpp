@@ -5,6 +5,7 @@
 #include "app/cluster/cluster_store.h"
 #include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_models.h"
+#include "ui/cluster/cluster_overview_view.h"
 #include "ui/cluster/sign_in_prompter.h"
 
 #include <QCheckBox>
@@ -62,6 +63,7 @@ ClusterManagerPage::ClusterManagerPage(QWidget *parent)
     connect(m_partitions, &PartitionsModel::edited, this, &ClusterManagerPage::markModified);
     m_loading = true; // widgets emit change signals while they are set up
     buildUi();
+    m_overview->setLinks(m_client->links());
     m_loading = false;
     addProfile();
     m_modified = false;
@@ -90,6 +92,7 @@ void ClusterManagerPage::setLinks(app::ClusterLinks *links, SignInPrompter *prom
     m_testRequest = m_probeRequest = m_queueRequest = m_cancelRequest = m_calibrateRequest = m_deployRequest = 0;
     m_client = new app::ClusterClient(links ? links : m_ownLinks.get(), this);
     connectClient();
+    m_overview->setLinks(m_client->links());
     if (m_prompter != m_ownPrompter) disconnect(m_prompter, nullptr, this, nullptr);
     m_prompter = links && prompter ? prompter : m_ownPrompter;
     if (m_prompter != m_ownPrompter)
@@ -131,6 +134,8 @@ void ClusterManagerPage::buildUi() {
     m_tabs->addTab(buildProfileTab(), tr("Profile"));
     m_jobsTab = buildJobsTab();
     m_tabs->addTab(m_jobsTab, tr("Jobs"));
+    m_overview = new ClusterOverviewView;
+    m_tabs->addTab(m_overview, tr("All clusters"));
     m_jobsTab->installEventFilter(this);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -428,6 +433,7 @@ void ClusterManagerPage::reloadProfiles(const QString &select) {
         profiles = m_store->profiles();
         if (!m_store->errorString().isEmpty()) setStatus(m_store->errorString(), true);
     }
+    m_overview->setProfiles(profiles);
     m_loading = true;
     m_profiles->setProfiles(profiles);
     const int row = m_profiles->rowOf(select);

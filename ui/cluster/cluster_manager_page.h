@@ -46,6 +46,7 @@ class Workspace;
 
 namespace diamond::ui {
 
+class ClusterOverviewView;
 class ClusterProfilesModel;
 class JobQueueModel;
 class PartitionsModel;
@@ -117,6 +118,9 @@ public:
     int cancelJob(const QString &jobId);
     /// Shows the "Jobs" tab (starts its auto refresh) or the "Profile" tab.
     void showJobsTab(bool jobs = true);
+    /// The "All clusters" tab (every profile's reachability, load, your jobs, fair share).
+    ClusterOverviewView *overviewTab() const { return m_overview; }
+    void showOverviewTab();
     bool isBusy() const;
     /// Auto refresh of the job list while the Jobs tab is visible (10 s by default).
     QTimer *queueTimer() const { return m_queueTimer; }
@@ -219,6 +223,7 @@ private:
     QPushButton *m_calibrateButton = nullptr;
     int m_deployRequest = 0;
     QPushButton *m_deployButton = nullptr;
+    ClusterOverviewView *m_overview = nullptr;
     CalibrationSaver m_saveCalibration;
 };
 
