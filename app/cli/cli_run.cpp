@@ -54,8 +54,10 @@ QString runUsage() {
     return tr(
         "Usage:\n"
         "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
-        "                                         [--target local|CLUSTER [--job JSON]] [--nproc N] [--threads N]\n"
-        "                                         [--plan auto] [--follow|--detach] [--json]\n"
+        "                                         [--target local|CLUSTER|any|C1,C2 [--job JSON]] [--nproc N]\n"
+        "                                         [--threads N] [--plan auto] [--follow|--detach] [--json]\n"
+        "                               --target any (or a list): the cluster with the earliest predicted finish,\n"
+        "                               queue wait included; its plan is applied as with --plan auto\n"
         "  diamondctl [--workspace DIR] run plan --spec FILE --config FILE [--target local|CLUSTER]\n"
         "                                        [--partition P] [--nproc N] [--threads N] [--measure-width]\n"
         "                                        [--no-queue-wait] [--json]\n"
@@ -287,6 +289,63 @@ bool applyPlan(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
     return true;
 }
 
+/// `run start --target any` (every cluster profile) or `--target A,B`: the run is planned on each candidate, with the
+/// queue wait its scheduler estimates, and goes to the earliest predicted finish; that plan is applied as by --plan
+/// auto. The candidates' figures (or why one was left out) go to stderr.
+bool chooseCluster(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
+    QStringList candidates;
+    if (n.target == QLatin1String("any")) {
+        for (const remote::ClusterProfile &p : app::ClusterStore(ws).profiles())
+            if (p.scheduler != remote::SchedulerKind::None) candidates << p.name;
+    } else {
+        for (const QString &name : n.target.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            candidates << name.trimmed();
+    }
+    if (candidates.isEmpty())
+        return io.err << tr("diamondctl: --target any: no cluster with a scheduler (see diamondctl cluster list)\n"),
+               false;
+    const QJsonObject userJob = n.execution.value(QStringLiteral("job")).toObject();
+    QString best;
+    double bestFinish = 0;
+    QStringList lines;
+    for (const QString &cluster : std::as_const(candidates)) {
+        if (!app::ClusterStore(ws).profile(cluster)) {
+            io.err
+                << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n").arg(cluster);
+            return false;
+        }
+        app::RunPlanRequest request;
+        request.spec = n.spec;
+        request.config = n.config;
+        request.target = cluster;
+        request.partition = userJob.value(QStringLiteral("partition")).toString();
+        request.fixedRanks = n.execution.value(QStringLiteral("nproc")).toInt(0);
+        request.threads = n.execution.value(QStringLiteral("threads")).toInt(0);
+        QString error;
+        const auto plan = planRun(ws, request, true, io, &error);
+        if (!plan) {
+            lines << tr("  %1: left out: %2").arg(cluster, error.left(300));
+            continue;
+        }
+        const double finish = plan->document.value(QStringLiteral("predicted_finish_s")).toDouble();
+        const double wait = plan->document.value(QStringLiteral("queue_wait_s")).toDouble(-1);
+        lines << tr("  %1: finish in %2 s (queue %3)")
+                     .arg(cluster)
+                     .arg(finish, 0, 'f', 0)
+                     .arg(wait >= 0 ? tr("%1 s").arg(wait, 0, 'f', 0) : tr("not estimated"));
+        if (best.isEmpty() || finish < bestFinish) {
+            best = cluster;
+            bestFinish = finish;
+        }
+    }
+    io.err << tr("Start anywhere, the predicted finish on each cluster:\n") << lines.join(QLatin1Char('\n'))
+           << QLatin1Char('\n');
+    if (best.isEmpty()) return io.err << tr("diamondctl: no cluster can take this run\n"), false;
+    io.err << tr("Chosen: %1\n").arg(best);
+    n.target = best;
+    return applyPlan(ws, n, o, io);
+}
+
 int runStart(const Options &o, Workspace &ws, Io &io) {
     const QString specPath = o.values.value(QStringLiteral("--spec"));
     const QString configPath = o.values.value(QStringLiteral("--config"));
@@ -332,11 +391,15 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
     if (n.architectureName.isEmpty()) n.architectureName = QFileInfo(specPath).completeBaseName();
     n.name = o.values.value(QStringLiteral("--name"), n.architectureName);
 
-    if (n.target != QLatin1String("local") && !app::ClusterStore(ws).profile(n.target)) {
+    const bool anywhere = n.target == QLatin1String("any") || n.target.contains(QLatin1Char(','));
+    if (anywhere) {
+        if (!chooseCluster(ws, n, o, io)) return kFailed;
+    } else if (n.target != QLatin1String("local") && !app::ClusterStore(ws).profile(n.target)) {
         io.err << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n").arg(n.target);
         return kUsage;
+    } else if (o.values.contains(QStringLiteral("--plan")) && !applyPlan(ws, n, o, io)) {
+        return kFailed;
     }
-    if (o.values.contains(QStringLiteral("--plan")) && !applyPlan(ws, n, o, io)) return kFailed;
     if (n.target != QLatin1String("local")) {
         QString error;
         if (!remote::jobRequestFromJson(n.execution.value(QStringLiteral("job")).toObject(), &error))

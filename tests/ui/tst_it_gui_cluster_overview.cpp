@@ -68,6 +68,46 @@ private Q_SLOTS:
         QVERIFY2(store.add(runsB_->sshProfile(QStringLiteral("beta"))), qPrintable(store.errorString()));
     }
 
+    /// `run start --target any`: alpha's only node is held, so its queue wait (sbatch --test-only) puts beta first.
+    void startAnywherePicksTheFreeCluster() {
+        const QString holder = runsA_->blockNode();
+        QVERIFY(!holder.isEmpty());
+        const QString spec = dir_.filePath(QStringLiteral("spec.json")),
+                      config = dir_.filePath(QStringLiteral("run.json"));
+        for (const auto &[path, doc] :
+             {std::pair{spec, test::ClusterRuns::spec()}, std::pair{config, test::ClusterRuns::config(300)}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(doc).toJson());
+        }
+        const QJsonObject job = runsA_->execution().value(QStringLiteral("job")).toObject();
+        QProcess p;
+        p.start(test::binary(QStringLiteral("diamondctl")),
+                {QStringLiteral("--workspace"), ws_, QStringLiteral("run"), QStringLiteral("start"),
+                 QStringLiteral("--spec"), spec, QStringLiteral("--config"), config, QStringLiteral("--target"),
+                 QStringLiteral("any"), QStringLiteral("--job"),
+                 QString::fromUtf8(QJsonDocument(job).toJson(QJsonDocument::Compact)), QStringLiteral("--threads"),
+                 QStringLiteral("1"), QStringLiteral("--detach"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(240000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        qInfo("%s", err.constData());
+        const QJsonObject run = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(run.value(QStringLiteral("target")).toString(), QStringLiteral("beta"));
+        QVERIFY2(err.contains("alpha: finish in") && err.contains("beta: finish in") && err.contains("Chosen: beta"),
+                 err.constData());
+        // Both free again for what follows: the run cancelled, alpha's holder job gone.
+        QProcess cancel;
+        cancel.start(test::binary(QStringLiteral("diamondctl")),
+                     {QStringLiteral("--workspace"), ws_, QStringLiteral("run"), QStringLiteral("cancel"),
+                      QString::number(run.value(QStringLiteral("id")).toInteger())});
+        QVERIFY(cancel.waitForFinished(120000));
+        runsA_->slurm(QStringLiteral("scancel"), {holder});
+        QTRY_VERIFY_WITH_TIMEOUT(runsA_->jobsNamed(QStringLiteral("blocker")).isEmpty(), 60000);
+        const qint64 id = run.value(QStringLiteral("id")).toInteger();
+        QTRY_VERIFY_WITH_TIMEOUT(runsB_->jobsNamed(test::ClusterRuns::jobName(id)).isEmpty(), 60000);
+    }
+
     void bothClustersThenOneStale() {
         double seconds = 0;
         QMap<QString, QJsonObject> cli = status(&seconds);
