@@ -869,6 +869,17 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::ClusterOverview</name>
+    <message>
+        <source>No batch scheduler: nothing to show but the profile.</source>
+        <translation>No batch scheduler: nothing to show but the profile.</translation>
+    </message>
+    <message>
+        <source>no answer for %1 s</source>
+        <translation>no answer for %1 s</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::ClusterPromptBridge</name>
     <message>
         <source>Unknown host key</source>
@@ -2728,6 +2739,14 @@
         <source>The %1 scheduler gives no start-time estimate for a job not yet submitted.</source>
         <translation>The %1 scheduler gives no start-time estimate for a job not yet submitted.</translation>
     </message>
+    <message>
+        <source>The %1 scheduler&apos;s load is not read.</source>
+        <translation>The %1 scheduler's load is not read.</translation>
+    </message>
+    <message>
+        <source>The %1 scheduler reports no fair share.</source>
+        <translation>The %1 scheduler reports no fair share.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::SlurmScheduler</name>
@@ -2758,6 +2777,10 @@
     <message>
         <source>sbatch --test-only printed no start time: %1</source>
         <translation>sbatch --test-only printed no start time: %1</translation>
+    </message>
+    <message>
+        <source>This cluster keeps no fair-share accounting (sshare is empty).</source>
+        <translation>This cluster keeps no fair-share accounting (sshare is empty).</translation>
     </message>
 </context>
 <context>
@@ -3254,6 +3277,113 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>GPU request</source>
         <translation>GPU request</translation>
+    </message>
+    <message>
+        <source>All clusters</source>
+        <translation>All clusters</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterOverviewView</name>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Nodes idle / allocated</source>
+        <translation>Nodes idle / allocated</translation>
+    </message>
+    <message>
+        <source>CPUs in use</source>
+        <translation>CPUs in use</translation>
+    </message>
+    <message>
+        <source>Your jobs</source>
+        <translation>Your jobs</translation>
+    </message>
+    <message>
+        <source>Fair share</source>
+        <translation>Fair share</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Updated</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh all</source>
+        <translation>&amp;Refresh all</translation>
+    </message>
+    <message>
+        <source>Read every cluster now (also every 30 s while this tab is shown)</source>
+        <translation>Read every cluster now (also every 30 s while this tab is shown)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n cluster(s)…</source>
+        <translation><numerusform>Reading %n cluster…</numerusform><numerusform>Reading %n clusters…</numerusform></translation>
+    </message>
+    <message>
+        <source>reachable</source>
+        <translation>reachable</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>reading…</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>stale</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>unreachable</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (default)</translation>
+    </message>
+    <message>
+        <source>%1 / %2 of %3</source>
+        <translation>%1 / %2 of %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 of %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2 (%3)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>not reported</translation>
+    </message>
+    <message>
+        <source>%1 reachable, %2 stale, %3 reading</source>
+        <translation>%1 reachable, %2 stale, %3 reading</translation>
     </message>
 </context>
 <context>

@@ -869,6 +869,17 @@
     </message>
 </context>
 <context>
+    <name>diamond::app::ClusterOverview</name>
+    <message>
+        <source>No batch scheduler: nothing to show but the profile.</source>
+        <translation>没有批处理调度器：除配置外没有可显示的内容。</translation>
+    </message>
+    <message>
+        <source>no answer for %1 s</source>
+        <translation>%1 秒无应答</translation>
+    </message>
+</context>
+<context>
     <name>diamond::app::ClusterPromptBridge</name>
     <message>
         <source>Unknown host key</source>
@@ -2728,6 +2739,14 @@
         <source>The %1 scheduler gives no start-time estimate for a job not yet submitted.</source>
         <translation>%1 调度器无法为尚未提交的作业估计开始时间。</translation>
     </message>
+    <message>
+        <source>The %1 scheduler&apos;s load is not read.</source>
+        <translation>不读取 %1 调度器的负载。</translation>
+    </message>
+    <message>
+        <source>The %1 scheduler reports no fair share.</source>
+        <translation>%1 调度器不报告公平份额。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::remote::SlurmScheduler</name>
@@ -2758,6 +2777,10 @@
     <message>
         <source>sbatch --test-only printed no start time: %1</source>
         <translation>sbatch --test-only 没有给出开始时间：%1</translation>
+    </message>
+    <message>
+        <source>This cluster keeps no fair-share accounting (sshare is empty).</source>
+        <translation>此集群没有公平份额记账（sshare 为空）。</translation>
     </message>
 </context>
 <context>
@@ -3254,6 +3277,113 @@ Runs already sent to it are kept.</source>
     <message>
         <source>GPU request</source>
         <translation>GPU 申请方式</translation>
+    </message>
+    <message>
+        <source>All clusters</source>
+        <translation>所有集群</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::ClusterOverviewView</name>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Nodes idle / allocated</source>
+        <translation>节点 空闲 / 已分配</translation>
+    </message>
+    <message>
+        <source>CPUs in use</source>
+        <translation>使用中的 CPU</translation>
+    </message>
+    <message>
+        <source>Your jobs</source>
+        <translation>您的作业</translation>
+    </message>
+    <message>
+        <source>Fair share</source>
+        <translation>公平份额</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh all</source>
+        <translation>全部刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read every cluster now (also every 30 s while this tab is shown)</source>
+        <translation>立即读取每个集群（显示此标签页时也每 30 秒读取一次）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n cluster(s)…</source>
+        <translation><numerusform>正在读取 %n 个集群…</numerusform></translation>
+    </message>
+    <message>
+        <source>reachable</source>
+        <translation>可连接</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>过时</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>%1 / %2 of %3</source>
+        <translation>%1 / %2，共 %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2（%3）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <source>%1 reachable, %2 stale, %3 reading</source>
+        <translation>%1 个可连接，%2 个过时，%3 个读取中</translation>
     </message>
 </context>
 <context>
