@@ -1,9 +1,16 @@
 #include "app/cluster/cluster_overview.h"
 
+#include "app/cluster/cluster_connection.h"
+#include "remote/command_runner.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QPointer>
 #include <QTimer>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 namespace diamond::app {
 
@@ -71,6 +78,44 @@ ClusterStatusEntry readClusterStatus(remote::Scheduler &scheduler, const QString
     e.refreshedAt = QDateTime::currentDateTimeUtc();
     e.readSeconds = double(clock.elapsed()) / 1000.0;
     return e;
+}
+
+QList<ClusterStatusEntry> readAllClusterStatus(const QList<remote::ClusterProfile> &profiles, int timeoutMs) {
+    struct Shared {
+        std::mutex mutex;
+        std::condition_variable done;
+        QMap<QString, ClusterStatusEntry> read;
+    };
+    auto shared = std::make_shared<Shared>();
+    for (const remote::ClusterProfile &profile : profiles) {
+        std::thread([shared, profile] {
+            ClusterStatusEntry e;
+            e.cluster = profile.name;
+            std::unique_ptr<remote::CommandRunner> runner = makeClusterRunner(profile);
+            std::unique_ptr<remote::Scheduler> scheduler =
+                runner ? remote::makeScheduler(profile.scheduler, *runner) : nullptr;
+            if (scheduler)
+                e = readClusterStatus(*scheduler, profile.name);
+            else
+                e.error = tr("No batch scheduler: nothing to show but the profile.");
+            const std::lock_guard<std::mutex> lock(shared->mutex);
+            shared->read.insert(profile.name, e);
+            shared->done.notify_all();
+        }).detach();
+    }
+    std::unique_lock<std::mutex> lock(shared->mutex);
+    shared->done.wait_for(lock, std::chrono::milliseconds(timeoutMs),
+                          [&] { return shared->read.size() >= profiles.size(); });
+    QList<ClusterStatusEntry> out;
+    for (const remote::ClusterProfile &profile : profiles) {
+        ClusterStatusEntry e = shared->read.value(profile.name);
+        if (!shared->read.contains(profile.name)) {
+            e.cluster = profile.name;
+            e.error = tr("no answer within %1 s").arg(timeoutMs / 1000);
+        }
+        out << e;
+    }
+    return out;
 }
 
 ClusterOverview::ClusterOverview(ClusterLinks *links, QObject *parent)
@@ -168,7 +213,7 @@ void ClusterOverview::checkDeadline() {
         if (it.value().elapsed() < deadlineMs() - 50 || !entries_.contains(it.key())) continue;
         ClusterStatusEntry &e = entries_[it.key()];
         e.stale = true;
-        e.error = tr("no answer for %1 s").arg(it.value().elapsed() / 1000);
+        e.error = tr("no answer for %1 s").arg((it.value().elapsed() + 500) / 1000);
         Q_EMIT entryChanged(it.key());
         marked = true;
     }

@@ -47,6 +47,11 @@ struct ClusterStatusEntry {
 /// reachable; the load and the fair share are best effort (their problems go to error and sharesNote).
 ClusterStatusEntry readClusterStatus(remote::Scheduler &scheduler, const QString &cluster);
 
+/// Reads every profile at once, each on a thread of its own with a connection of its own (no prompts: keys and agent
+/// only), and returns when all answered or after `timeoutMs`; a cluster that has not answered by then is stale with
+/// "no answer within N s" (its thread ends by itself). For callers without an event loop (the REST API).
+QList<ClusterStatusEntry> readAllClusterStatus(const QList<remote::ClusterProfile> &profiles, int timeoutMs);
+
 class ClusterOverview : public QObject {
     Q_OBJECT
 public:

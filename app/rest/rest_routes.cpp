@@ -1,6 +1,7 @@
 // Handlers of the projects, specs, runs, sweeps and clusters routes (see rest_server.h, docs/rest-api.md).
 #include "rest_server.h"
 
+#include "app/cluster/cluster_overview.h"
 #include "app/cluster/cluster_store.h"
 #include "app/rest/client_data.h"
 #include "app/run/compute_usage.h"
@@ -16,6 +17,7 @@
 #include "diamond/spec/spec.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
@@ -383,6 +385,20 @@ RestServer::Reply RestServer::stopSweep(const Request &req) {
     const qint64 id = req.ids.value(0);
     return sweepControl(
         ws_, id, [&] { return service_->stopSweep(id); }, [&] { return service_->errorString(); });
+}
+
+RestServer::Reply RestServer::clusterStatus(const Request &req) {
+    return deferred(req.socket, [](Workspace &ws) {
+        QElapsedTimer clock;
+        clock.start();
+        ClusterStore store(ws);
+        const QList<remote::ClusterProfile> profiles = store.profiles();
+        if (!store.errorString().isEmpty()) return errorReply(500, QStringLiteral("internal"), store.errorString());
+        QJsonArray a;
+        for (const ClusterStatusEntry &e : readAllClusterStatus(profiles, 20000))
+            a.append(e.toJson());
+        return jsonReply({{QStringLiteral("clusters"), a}, {QStringLiteral("refresh_s"), clock.elapsed() / 1000.0}});
+    });
 }
 
 RestServer::Reply RestServer::listClusters(const Request &) {

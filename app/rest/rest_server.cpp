@@ -129,6 +129,7 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"GET", "/api/v1/gallery/{id}/package", &RestServer::downloadPackage, kEveryone},
             {"GET", "/api/v1/gallery/{id}/thumbnail", &RestServer::galleryThumbnail, kEveryone},
             {"GET", "/api/v1/clusters", &RestServer::listClusters, kEveryone},
+            {"GET", "/api/v1/clusters/status", &RestServer::clusterStatus, kStaff},
             {"GET", "/api/v1/datasets", &RestServer::listDatasets, kEveryone},
             {"POST", "/api/v1/datasets", &RestServer::uploadDataset, kStaff},
             {"GET", "/api/v1/datasets/{name}", &RestServer::getDataset, kEveryone},

@@ -151,6 +151,7 @@ private:
     Reply resumeSweep(const Request &);
     Reply stopSweep(const Request &);
     Reply listClusters(const Request &);
+    Reply clusterStatus(const Request &);
     // rest_plans.cpp
     Reply planRun(const Request &);
     // rest_gallery.cpp

@@ -135,7 +135,7 @@ private Q_SLOTS:
         p.host = QStringLiteral("local");
         p.scratchDir = dir_.filePath(QStringLiteral("scratch"));
         p.enginePath = QStringLiteral("/opt/diamond/diamond-train");
-        p.container = {remote::ContainerRuntime::Podman, image_, {QStringLiteral("--network=none")}};
+        p.container = {remote::ContainerRuntime::Podman, image_, {QStringLiteral("--network=none")}, {}};
         p.environment = podmanEnv_;
         remote::JobRequest job;
         job.partition = cluster_.partition();

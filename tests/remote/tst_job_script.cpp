@@ -124,7 +124,7 @@ private Q_SLOTS:
 
     void containers() {
         JobRequest r = request();
-        r.container = {ContainerRuntime::Apptainer, QStringLiteral("/images/diamond train.sif"), {}};
+        r.container = {ContainerRuntime::Apptainer, QStringLiteral("/images/diamond train.sif"), {}, {}};
         QString error;
         QString s = renderSlurmScript(r, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -138,7 +138,8 @@ private Q_SLOTS:
         r.gpuType.clear();
         r.container = {ContainerRuntime::Podman,
                        QStringLiteral("localhost/diamond-train:0.1"),
-                       {QStringLiteral("--runtime"), QStringLiteral("runc")}};
+                       {QStringLiteral("--runtime"), QStringLiteral("runc")},
+                       {}};
         s = renderSlurmScript(r, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(s.contains(QLatin1String("podman run --rm --sig-proxy=true --network=host -v "
@@ -215,7 +216,7 @@ private Q_SLOTS:
         QVERIFY(!s.contains(QLatin1String("#SBATCH")));
         checkSyntax(s);
 
-        r.container = {ContainerRuntime::Apptainer, QStringLiteral("/images/diamond.sif"), {}};
+        r.container = {ContainerRuntime::Apptainer, QStringLiteral("/images/diamond.sif"), {}, {}};
         QVERIFY(renderSlurmStepCommand(r, &error).contains(
             QLatin1String("--time=00:10:00 apptainer exec --bind '/scratch/alice/my runs/7' /images/diamond.sif "
                           "/opt/diamond/bin/diamond-train calibrate")));

@@ -3,6 +3,7 @@
 // both within 5 s, show a job holding one cluster's node as allocated with its state, and mark that cluster stale —
 // without delaying the other — within one refresh after its sshd and slurmctld are stopped.
 #include "common/cluster_runs.h"
+#include "common/rest_test_server.h"
 #include "ui/cluster/cluster_manager_page.h"
 #include "ui/cluster/cluster_overview_view.h"
 #include "ui/main_window.h"
@@ -30,6 +31,17 @@ class TestItGuiClusterOverview : public QObject {
     QTemporaryDir dir_;
     std::unique_ptr<test::ClusterRuns> runsA_, runsB_;
     QString ws_;
+    test::RestTestServer rest_;
+
+    /// GET /api/v1/clusters/status of `diamondctl serve`: cluster name -> its entry.
+    QMap<QString, QJsonObject> restStatus() {
+        const test::RestResponse r = rest_.request("GET", QStringLiteral("/api/v1/clusters/status"));
+        QMap<QString, QJsonObject> out;
+        if (r.status != 200) qWarning("GET /api/v1/clusters/status: %d %s", r.status, r.body.constData());
+        for (const QJsonValue &v : r.json().value(QStringLiteral("clusters")).toArray())
+            out.insert(v.toObject().value(QStringLiteral("cluster")).toString(), v.toObject());
+        return out;
+    }
 
     /// `diamondctl cluster status --json`: cluster name -> its entry, and the seconds the command took.
     QMap<QString, QJsonObject> status(double *seconds) {
@@ -66,6 +78,7 @@ private Q_SLOTS:
         app::ClusterStore store(ws);
         QVERIFY2(store.add(runsA_->sshProfile(QStringLiteral("alpha"))), qPrintable(store.errorString()));
         QVERIFY2(store.add(runsB_->sshProfile(QStringLiteral("beta"))), qPrintable(store.errorString()));
+        QVERIFY(rest_.start(QProcessEnvironment::systemEnvironment(), ws_));
     }
 
     /// `run start --target any`: alpha's only node is held, so its queue wait (sbatch --test-only) puts beta first.
@@ -119,6 +132,9 @@ private Q_SLOTS:
             QCOMPARE(partition.value(QStringLiteral("nodes_total")).toInt(), 1);
         }
         QVERIFY2(seconds < 5, qPrintable(QString::number(seconds)));
+        QMap<QString, QJsonObject> web = restStatus(); // the same view over REST
+        QVERIFY(web[QStringLiteral("alpha")].value(QStringLiteral("reachable")).toBool());
+        QVERIFY(web[QStringLiteral("beta")].value(QStringLiteral("reachable")).toBool());
 
         // beta's only node is taken by a job of the cluster's user, submitted over SSH like any user's.
         QProcess ssh;
@@ -201,6 +217,10 @@ private Q_SLOTS:
         QVERIFY2(!cli[QStringLiteral("beta")].value(QStringLiteral("error")).toString().isEmpty(),
                  QJsonDocument(cli[QStringLiteral("beta")]).toJson().constData());
         QVERIFY2(seconds < 5, qPrintable(QString::number(seconds)));
+        web = restStatus();
+        QVERIFY(web[QStringLiteral("alpha")].value(QStringLiteral("reachable")).toBool());
+        QVERIFY(!web[QStringLiteral("beta")].value(QStringLiteral("reachable")).toBool());
+        QVERIFY(!web[QStringLiteral("beta")].value(QStringLiteral("error")).toString().isEmpty());
     }
 };
 
