@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <netinet/in.h>
+#include <stdexcept>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -170,14 +171,14 @@ public:
         requireOnDevice(tensor, "a broadcast");
         guarded("a broadcast", [&] {
             std::vector<at::Tensor> tensors{tensor};
-            group_->broadcast(tensors)->wait();
+            finish(group_->broadcast(tensors));
         });
     }
     void allReduceSum(torch::Tensor &tensor) override {
         requireOnDevice(tensor, "an all-reduce");
         guarded("an all-reduce", [&] {
             std::vector<at::Tensor> tensors{tensor};
-            group_->allreduce(tensors)->wait();
+            finish(group_->allreduce(tensors));
         });
     }
     std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &tensor) override {
@@ -196,12 +197,12 @@ public:
             outputs[0].push_back(torch::empty_like(tensor));
         guarded("an all-gather", [&] {
             std::vector<at::Tensor> inputs{tensor};
-            group_->allgather(outputs, inputs)->wait();
+            finish(group_->allgather(outputs, inputs));
         });
         return outputs[0];
     }
     void barrier() override {
-        guarded("a barrier", [&] { group_->barrier()->wait(); });
+        guarded("a barrier", [&] { finish(group_->barrier()); });
     }
 
 private:
@@ -210,7 +211,7 @@ private:
         Pending(ProcessGroupCommunicator *owner, c10::intrusive_ptr<c10d::Work> work)
             : owner_(owner), work_(std::move(work)) {}
         void wait() override {
-            owner_->guarded("an all-reduce", [&] { work_->wait(); });
+            owner_->guarded("an all-reduce", [&] { finish(work_); });
         }
 
     private:
@@ -224,6 +225,11 @@ private:
                                   tensor.device().str() + " for " + what + ", but its process group runs on " +
                                   device_.str() + ".",
                               "device");
+    }
+
+    /// Waits for `work`; throws when it failed or was aborted (2.x's Work::wait returns false for an aborted one).
+    static void finish(const c10::intrusive_ptr<c10d::Work> &work) {
+        if (!work->wait()) throw std::runtime_error("the collective was aborted");
     }
 
     /// A failed collective almost always means another rank died or hung: say so.
@@ -388,7 +394,7 @@ c10::intrusive_ptr<c10d::Store> tcpStore(const Rendezvous &r, std::chrono::milli
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(r.masterPort);
     options.isServer = r.rank == 0;
-    options.numWorkers = c10::nullopt;
+    options.numWorkers.reset(); // no worker count: waitForAllRanks counts (reset(): 2.x deprecates c10::nullopt)
     options.waitWorkers = false;
     options.timeout = timeout;
     try {

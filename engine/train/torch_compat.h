@@ -14,7 +14,10 @@
 #endif
 
 #include <cstdint>
+#include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 /// True when the libtorch built against is at least major.minor.
 #define DIAMOND_TORCH_AT_LEAST(major, minor)                                                                           \
@@ -87,6 +90,22 @@ inline void setCurrentCudaDevice([[maybe_unused]] int index) {
 #ifdef DIAMOND_WITH_CUDA
     c10::cuda::set_device(static_cast<c10::DeviceIndex>(index));
 #endif
+}
+
+/// The key of `parameter`'s entry in an Optimizer's state() map, which holds the address of the parameter's TensorImpl:
+/// as text in 1.13 (c10::guts::to_string of the pointer, which 2.2 removed), as the pointer itself in 2.2+. Chosen by
+/// the map's key type, so it needs no version number.
+template <typename Optimizer = torch::optim::Optimizer>
+typename std::decay_t<decltype(std::declval<const Optimizer &>().state())>::key_type
+optimizerStateKey(const at::Tensor &parameter) {
+    using Key = typename std::decay_t<decltype(std::declval<const Optimizer &>().state())>::key_type;
+    if constexpr (std::is_same_v<Key, std::string>) {
+        std::ostringstream text;
+        text << parameter.unsafeGetTensorImpl();
+        return text.str();
+    } else {
+        return parameter.unsafeGetTensorImpl();
+    }
 }
 
 struct GpuMemory {

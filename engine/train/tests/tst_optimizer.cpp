@@ -4,6 +4,7 @@
 // buffer, and the canonical (row-major) order that checkpoints store converts both ways.
 #include "model/network.h"
 #include "optimizer.h"
+#include "torch_compat.h"
 
 #include "diamond/spec/spec.h"
 
@@ -217,7 +218,7 @@ private Q_SLOTS:
         // The state checkpoints store is torch.optim's momentum_buffer.
         for (std::size_t i = 0; i < params.size(); ++i) {
             const auto &state = static_cast<const torch::optim::SGDParamState &>(
-                *refOptimizer.state().at(c10::guts::to_string(refParams[i].unsafeGetTensorImpl())));
+                *refOptimizer.state().at(compat::optimizerStateKey(refParams[i])));
             QVERIFY(torch::allclose(flat.viewOf(momentum, i), state.momentum_buffer(), 1e-5, 1e-6));
         }
     }
