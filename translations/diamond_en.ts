@@ -736,6 +736,14 @@
         <source>%1 processes need %1 GPUs, a node has %2</source>
         <translation>%1 processes need %1 GPUs, a node has %2</translation>
     </message>
+    <message>
+        <source>No batch scheduler: nothing to show but the profile.</source>
+        <translation>No batch scheduler: nothing to show but the profile.</translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>no answer within %1 s</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>

@@ -736,6 +736,14 @@
         <source>%1 processes need %1 GPUs, a node has %2</source>
         <translation>%1 个进程需要 %1 个 GPU，一个节点只有 %2 个</translation>
     </message>
+    <message>
+        <source>No batch scheduler: nothing to show but the profile.</source>
+        <translation>没有批处理调度器：除配置外没有可显示的内容。</translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>%1 秒内无应答</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>

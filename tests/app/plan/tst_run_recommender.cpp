@@ -34,6 +34,12 @@ class TestRunRecommender : public QObject {
         return r;
     }
     /// What the page's dry run reports, reduced to what the recommendation reads.
+    /// The recorded calibration of the development VM (data/epyc-2ranks-1thread.json).
+    static std::optional<app::DeviceProfile> recordedProfile(QString *error) {
+        QFile recorded(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread.json")));
+        if (!recorded.open(QIODevice::ReadOnly)) return *error = recorded.errorString(), std::nullopt;
+        return app::DeviceProfile::fromJson(QJsonDocument::fromJson(recorded.readAll()).object(), error);
+    }
     static QJsonObject dryRun(qint64 steps) {
         return {{QStringLiteral("steps"), steps}, {QStringLiteral("seconds_per_step"), 0.001}};
     }
@@ -120,11 +126,9 @@ private Q_SLOTS:
     /// The scheduler's queue waits (RunPlanRequest::queueWaitSeconds) are part of each option's predicted finish:
     /// of two partitions that compute equally fast, the one with the shorter wait is recommended.
     void queueWaitsDecideBetweenPartitions() {
-        QFile recorded(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread.json")));
-        QVERIFY(recorded.open(QIODevice::ReadOnly));
         QString error;
         app::TargetProfiles profiles;
-        profiles.base = app::DeviceProfile::fromJson(QJsonDocument::fromJson(recorded.readAll()).object(), &error);
+        profiles.base = recordedProfile(&error);
         QVERIFY2(profiles.base, qPrintable(error));
         remote::ClusterProfile cluster;
         cluster.name = QStringLiteral("hpc");
@@ -160,11 +164,9 @@ private Q_SLOTS:
     // A cuda run goes to a partition with GPUs, one process per GPU at most; CPU partitions and this computer are
     // shown with the reason; without a GPU calibration the prediction says it came from a CPU profile.
     void aGpuRunIsPlacedOnGpus() {
-        QFile recorded(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread.json")));
-        QVERIFY(recorded.open(QIODevice::ReadOnly));
         QString error;
         app::TargetProfiles profiles;
-        profiles.base = app::DeviceProfile::fromJson(QJsonDocument::fromJson(recorded.readAll()).object(), &error);
+        profiles.base = recordedProfile(&error);
         QVERIFY2(profiles.base, qPrintable(error));
         remote::ClusterProfile cluster;
         cluster.name = QStringLiteral("hpc");
