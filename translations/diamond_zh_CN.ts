@@ -5768,16 +5768,28 @@ Hint: %2</source>
         <translation><numerusform>，每个 %n 个线程</numerusform></translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;, queue waits not included&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;每步&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;（%8；试运行中本机实测 %2）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;完成需要&lt;/td&gt;&lt;td&gt;&lt;b&gt;%3&lt;/b&gt;，不含排队等待&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;每个进程 %4 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;作业&lt;/td&gt;&lt;td&gt;%5；每 %6 步保存检查点&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;可信度&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
-    </message>
-    <message>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
         <source>measured</source>
         <translation>实测</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, of which %2 waiting in the queue (the scheduler&apos;s estimate)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，其中 %2 为排队等待（调度器的估计）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, queue waits not included</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，不含排队等待</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4 MiB per process&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;每步&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;（%8；试运行中本机实测 %2）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;完成需要&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;每个进程 %4 MiB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;作业&lt;/td&gt;&lt;td&gt;%5；每 %6 步保存检查点&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;可信度&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
 </context>
 <context>

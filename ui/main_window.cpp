@@ -144,6 +144,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &workspaceFolder) : QMainW
                                  8000);
         runSetup_->widthsMeasured();
     });
+    connect(recommender_, &app::RunRecommender::queueWaitsUpdated, runSetup_, &RunSetupPage::refreshRecommendation);
     connect(recommender_, &app::RunRecommender::calibrated, this, [this](bool ok, const QString &message) {
         statusBar()->showMessage(ok ? tr("This computer's speed is measured: plans now predict step times.")
                                     : tr("Could not measure this computer's speed: %1").arg(message),

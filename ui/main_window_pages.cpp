@@ -179,6 +179,7 @@ void MainWindow::closeWorkspace() {
     learn_->setWorkspace(nullptr);
     // The cluster page talks through the service's links: back to its own before they go.
     if (clusters_) clusters_->setLinks(nullptr, nullptr);
+    recommender_->setClusterLinks(nullptr);
     delete service_;
     service_ = nullptr;
     recommender_->setWorkspace(nullptr);
@@ -196,6 +197,7 @@ void MainWindow::openWorkspace(const QString &folder) {
     }
     service_ = new app::RunService(*workspace_, this);
     recommender_->setWorkspace(workspace_.get());
+    recommender_->setClusterLinks(service_->clusterLinks());
     service_->clusterLinks()->setPrompter(prompter_);
     auto refresh = [this](qint64 id) {
         runsPanel_->refreshRun(id);

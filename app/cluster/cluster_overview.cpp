@@ -139,6 +139,8 @@ void ClusterOverview::setProfiles(const QList<remote::ClusterProfile> &profiles)
     entries_ = kept;
     for (auto it = pending_.begin(); it != pending_.end();)
         it = entries_.contains(it.key()) ? std::next(it) : pending_.erase(it);
+    for (auto it = again_.begin(); it != again_.end();)
+        it = entries_.contains(*it) ? std::next(it) : again_.erase(it);
 }
 
 int ClusterOverview::deadlineMs() const {
@@ -155,7 +157,12 @@ void ClusterOverview::setInterval(int ms) {
 
 void ClusterOverview::refresh() {
     for (const remote::ClusterProfile &profile : std::as_const(profiles_)) {
-        if (pending_.contains(profile.name)) continue; // still reading: checkDeadline() marks it stale
+        if (pending_.contains(profile.name)) {
+            // Still reading what was asked before this refresh: read again once that answers, so that the result
+            // reflects the cluster after the refresh was asked for; checkDeadline() marks it stale meanwhile.
+            again_.insert(profile.name);
+            continue;
+        }
         if (profile.scheduler == remote::SchedulerKind::None) {
             ClusterStatusEntry &e = entries_[profile.name];
             e.error = tr("No batch scheduler: nothing to show but the profile.");
@@ -163,44 +170,53 @@ void ClusterOverview::refresh() {
             Q_EMIT entryChanged(profile.name);
             continue;
         }
-        pending_[profile.name].start();
-        ClusterLink *link = links_->link(profile);
-        const QString name = profile.name;
-        QPointer<ClusterOverview> self(this);
-        std::shared_ptr<bool> alive = alive_;
-        link->post([link, name, self, alive, links = links_] {
-            QString error;
-            ClusterStatusEntry read;
-            read.cluster = name;
-            if (remote::Scheduler *scheduler = link->scheduler(&error, ClusterLink::Access::Background))
-                read = readClusterStatus(*scheduler, name);
-            else
-                read.error = error;
-            // The registry outlives every link thread: a safe context; the overview may be gone by then.
-            QMetaObject::invokeMethod(
-                links,
-                [self, alive, read] {
-                    if (*alive && self) self->answered(read);
-                },
-                Qt::QueuedConnection);
-        });
+        read(profile);
     }
     deadline_->start(deadlineMs());
     if (pending_.isEmpty()) Q_EMIT refreshFinished();
 }
 
-void ClusterOverview::answered(const ClusterStatusEntry &read) {
-    if (!pending_.remove(read.cluster) || !entries_.contains(read.cluster)) return;
-    ClusterStatusEntry &e = entries_[read.cluster];
-    if (read.reachable) {
-        e = read;
+void ClusterOverview::read(const remote::ClusterProfile &profile) {
+    pending_[profile.name].start();
+    ClusterLink *link = links_->link(profile);
+    const QString name = profile.name;
+    QPointer<ClusterOverview> self(this);
+    std::shared_ptr<bool> alive = alive_;
+    link->post([link, name, self, alive, links = links_] {
+        QString error;
+        ClusterStatusEntry read;
+        read.cluster = name;
+        if (remote::Scheduler *scheduler = link->scheduler(&error, ClusterLink::Access::Background))
+            read = readClusterStatus(*scheduler, name);
+        else
+            read.error = error;
+        // The registry outlives every link thread: a safe context; the overview may be gone by then.
+        QMetaObject::invokeMethod(
+            links,
+            [self, alive, read] {
+                if (*alive && self) self->answered(read);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ClusterOverview::answered(const ClusterStatusEntry &result) {
+    if (!pending_.remove(result.cluster) || !entries_.contains(result.cluster)) return;
+    ClusterStatusEntry &e = entries_[result.cluster];
+    if (result.reachable) {
+        e = result;
     } else {
         // Unreachable: stale at once, the last good figures kept for display.
         e.reachable = false;
         e.stale = true;
-        e.error = read.error;
+        e.error = result.error;
     }
-    Q_EMIT entryChanged(read.cluster);
+    Q_EMIT entryChanged(result.cluster);
+    if (again_.remove(result.cluster)) {
+        for (const remote::ClusterProfile &profile : std::as_const(profiles_))
+            if (profile.name == result.cluster) read(profile);
+        if (!deadline_->isActive()) deadline_->start(deadlineMs());
+    }
     if (pending_.isEmpty()) {
         deadline_->stop();
         Q_EMIT refreshFinished();
@@ -209,14 +225,21 @@ void ClusterOverview::answered(const ClusterStatusEntry &read) {
 
 void ClusterOverview::checkDeadline() {
     bool marked = false;
+    qint64 next = -1; // the soonest deadline of a read not due yet (one asked again after its refresh)
     for (auto it = pending_.cbegin(); it != pending_.cend(); ++it) {
-        if (it.value().elapsed() < deadlineMs() - 50 || !entries_.contains(it.key())) continue;
+        const qint64 left = deadlineMs() - it.value().elapsed();
+        if (left > 50) {
+            next = next < 0 ? left : std::min(next, left);
+            continue;
+        }
+        if (!entries_.contains(it.key())) continue;
         ClusterStatusEntry &e = entries_[it.key()];
         e.stale = true;
         e.error = tr("no answer for %1 s").arg((it.value().elapsed() + 500) / 1000);
         Q_EMIT entryChanged(it.key());
         marked = true;
     }
+    if (next > 0) deadline_->start(int(next));
     if (marked) Q_EMIT refreshFinished();
 }
 

@@ -6,7 +6,9 @@
 // - Each cluster is read on its own ClusterLink (this session's one persistent connection to it), as background work
 //   (no sign-in prompt after one was declined), so a slow or unreachable cluster never delays the others and nothing
 //   runs on the caller's thread.
-// - A refresh asks every cluster whose previous read has answered; one that has not answered within staleAfter()
+// - A refresh asks every cluster; one whose previous read is still running is read again as soon as that one
+//   answers (so a refresh always reflects the cluster after it was asked for). One that has not answered within
+//   staleAfter()
 //   (5 s by default, never more than the interval) is marked stale with "no answer for N s" and not asked again until
 //   it answers (a connection that dropped is retried by its link for up to ~15 s before the read fails). A failed
 //   read marks the cluster stale and unreachable at once, with the reason; its last good figures are kept for
@@ -23,6 +25,7 @@
 #include <QList>
 #include <QMap>
 #include <QObject>
+#include <QSet>
 
 class QTimer;
 
@@ -80,7 +83,8 @@ Q_SIGNALS:
     void refreshFinished();
 
 private:
-    void answered(const ClusterStatusEntry &read);
+    void read(const remote::ClusterProfile &profile);
+    void answered(const ClusterStatusEntry &result);
     void checkDeadline();
     int deadlineMs() const;
 
@@ -88,6 +92,7 @@ private:
     QList<remote::ClusterProfile> profiles_;
     QMap<QString, ClusterStatusEntry> entries_;
     QMap<QString, QElapsedTimer> pending_; ///< cluster -> since when its read runs
+    QSet<QString> again_;                  ///< clusters to read again once their pending read answers
     QTimer *timer_, *deadline_;
     int intervalMs_ = 0;
     int staleAfterMs_ = 5000;

@@ -117,25 +117,11 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
     auto first = recommendRun(effective, chosen, cluster, *plan, error);
     if (!first || !cluster || !queueWait_) return first;
     // Each partition's best option as a job, its queue wait from the scheduler, and the ranking again.
-    QMap<QString, QJsonObject> bestOfPartition;
-    for (const QJsonValue &v : first->document.value(QStringLiteral("options")).toArray()) {
-        const QJsonObject o = v.toObject();
-        if (o.contains(QStringLiteral("reason")) || !o.value(QStringLiteral("fits_memory")).toBool(true)) continue;
-        const QString partition = o.value(QStringLiteral("partition")).toString();
-        const auto known = bestOfPartition.constFind(partition);
-        if (known == bestOfPartition.cend() || o.value(QStringLiteral("predicted_finish_s")).toDouble() <
-                                                   known->value(QStringLiteral("predicted_finish_s")).toDouble())
-            bestOfPartition.insert(partition, o);
-    }
+    const QMap<QString, remote::JobRequest> questions = queueWaitQuestions(*first, *cluster);
     QStringList problems;
-    for (auto it = bestOfPartition.cbegin(); it != bestOfPartition.cend(); ++it) {
-        remote::JobRequest job;
-        job.applyProfile(*cluster);
-        job.partition = it.key();
-        job.tasksPerNode = std::max(1, it->value(QStringLiteral("ranks")).toInt(1));
-        job.timeLimitMinutes = int(std::ceil(it->value(QStringLiteral("time_limit_s")).toDouble() / 60.0));
+    for (auto it = questions.cbegin(); it != questions.cend(); ++it) {
         QString why;
-        if (const auto wait = queueWait_(job, &why))
+        if (const auto wait = queueWait_(it.value(), &why))
             effective.queueWaitSeconds.insert(it.key(), double(*wait));
         else
             problems << (it.key().isEmpty() ? why : it.key() + QStringLiteral(": ") + why);
@@ -144,6 +130,29 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
     if (ranked && !problems.isEmpty())
         ranked->document.insert(QStringLiteral("queue_wait_problems"), QJsonArray::fromStringList(problems));
     return ranked;
+}
+
+QMap<QString, remote::JobRequest> queueWaitQuestions(const RunPlan &first, const remote::ClusterProfile &cluster) {
+    QMap<QString, QJsonObject> bestOfPartition;
+    for (const QJsonValue &v : first.document.value(QStringLiteral("options")).toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o.contains(QStringLiteral("reason")) || !o.value(QStringLiteral("fits_memory")).toBool(true)) continue;
+        const QString partition = o.value(QStringLiteral("partition")).toString();
+        const auto known = bestOfPartition.constFind(partition);
+        if (known == bestOfPartition.cend() || o.value(QStringLiteral("predicted_finish_s")).toDouble() <
+                                                   known->value(QStringLiteral("predicted_finish_s")).toDouble())
+            bestOfPartition.insert(partition, o);
+    }
+    QMap<QString, remote::JobRequest> questions;
+    for (auto it = bestOfPartition.cbegin(); it != bestOfPartition.cend(); ++it) {
+        remote::JobRequest job;
+        job.applyProfile(cluster);
+        job.partition = it.key();
+        job.tasksPerNode = std::max(1, it->value(QStringLiteral("ranks")).toInt(1));
+        job.timeLimitMinutes = int(std::ceil(it->value(QStringLiteral("time_limit_s")).toDouble() / 60.0));
+        questions.insert(it.key(), job);
+    }
+    return questions;
 }
 
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,

@@ -32,7 +32,8 @@ struct RunPlanRequest {
     int fixedRanks = 0;                       ///< 0 = choose the number of processes; else exactly this many
     int threads = 0;                          ///< threads per process; 0 = the device profile's
     bool measureWidth = false;                ///< RunPlanner::plan probes the widths first (width_probe.h); local only
-    bool queueWait = true; ///< the CLI asks a cluster's scheduler for queue waits (RunPlanner::setQueueWaitEstimator)
+    bool queueWait =
+        true; ///< ask a cluster's scheduler for queue waits (RunPlanner::setQueueWaitEstimator; RunRecommender)
     /// Measured step times by (ranks, threads per rank), used by recommendRun in place of predictions (the width
     /// probes fill it).
     QMap<QPair<int, int>, double> measuredStepSeconds;
@@ -77,6 +78,11 @@ private:
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
                                     const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
                                     QString *error);
+
+/// The questions for the scheduler's queue-wait estimate: each partition's best option of `first` (a cluster's
+/// recommendation without waits) as a job with the profile's account, the option's processes and time limit.
+/// Options with a reason or that do not fit are left out. Keyed by partition.
+QMap<QString, remote::JobRequest> queueWaitQuestions(const RunPlan &first, const remote::ClusterProfile &cluster);
 
 /// Where the registered dataset that `config` names (data.dataset) is on this computer, for the engine's --data-path
 /// (empty when the config names none); nullopt with *error when it cannot be resolved or copied here.

@@ -1,10 +1,13 @@
 #include "app/plan/run_recommender.h"
 
+#include "app/cluster/cluster_link.h"
 #include "app/cluster/cluster_store.h"
 #include "app/plan/device_profiles.h"
 #include "app/run/executor.h"
 #include "app/workspace/workspace.h"
+#include "remote/scheduler.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QThread>
@@ -56,14 +59,72 @@ RunRecommender::Recommendation RunRecommender::recommend(const RunPlanRequest &r
             r.calibrating ? tr("Measuring this computer's speed for the first time (about 10 s)…") : calibrationError_;
         return r;
     }
-    if (!measuredStepSeconds_.isEmpty() && widthKey(request) == measuredKey_) {
-        RunPlanRequest measured = request;
-        measured.measuredStepSeconds = measuredStepSeconds_;
-        r.plan = recommendRun(measured, profiles, cluster, dryRun, &r.error);
-    } else {
-        r.plan = recommendRun(request, profiles, cluster, dryRun, &r.error);
-    }
+    RunPlanRequest effective = request;
+    if (!measuredStepSeconds_.isEmpty() && widthKey(request) == measuredKey_)
+        effective.measuredStepSeconds = measuredStepSeconds_;
+    r.plan = recommendRun(effective, profiles, cluster, dryRun, &r.error);
+    if (!r.plan || !cluster || !links_ || !request.queueWait) return r;
+    const QStringList problems = applyQueueWaits(*r.plan, *cluster, &effective);
+    if (!effective.queueWaitSeconds.isEmpty()) r.plan = recommendRun(effective, profiles, cluster, dryRun, &r.error);
+    if (r.plan && !problems.isEmpty())
+        r.plan->document.insert(QStringLiteral("queue_wait_problems"), QJsonArray::fromStringList(problems));
+    r.askingQueueWaits = !askingQueueWaits_.isEmpty();
     return r;
+}
+
+void RunRecommender::setClusterLinks(ClusterLinks *links) {
+    links_ = links;
+    queueWaits_.clear();
+    askingQueueWaits_.clear(); // answers still coming for the old links are dropped with them
+}
+
+QStringList RunRecommender::applyQueueWaits(const RunPlan &plan, const remote::ClusterProfile &cluster,
+                                            RunPlanRequest *request) {
+    QStringList problems;
+    const QMap<QString, remote::JobRequest> questions = queueWaitQuestions(plan, cluster);
+    for (auto it = questions.cbegin(); it != questions.cend(); ++it) {
+        const remote::JobRequest &job = it.value();
+        const QString key = QStringLiteral("%1|%2|%3|%4|%5")
+                                .arg(cluster.name, job.partition)
+                                .arg(job.tasksPerNode)
+                                .arg(job.timeLimitMinutes)
+                                .arg(job.account);
+        const auto known = queueWaits_.constFind(key);
+        if (known != queueWaits_.cend() && known->age.elapsed() < 120000) {
+            if (known->seconds)
+                request->queueWaitSeconds.insert(it.key(), double(*known->seconds));
+            else
+                problems << (it.key().isEmpty() ? known->problem : it.key() + QStringLiteral(": ") + known->problem);
+            continue;
+        }
+        if (askingQueueWaits_.contains(key)) continue;
+        askingQueueWaits_.insert(key);
+        ClusterLink *link = links_->link(cluster);
+        QPointer<RunRecommender> self(this);
+        link->post([link, job, key, self, links = links_] {
+            QString why;
+            std::optional<qint64> wait;
+            if (remote::Scheduler *scheduler = link->scheduler(&why, ClusterLink::Access::Background))
+                wait = scheduler->estimatedWaitSeconds(job, &why);
+            // The registry outlives every link thread: a safe context; the recommender may be gone by then.
+            QMetaObject::invokeMethod(
+                links,
+                [self, key, wait, why] {
+                    if (self) self->queueWaitAnswered(key, wait, why);
+                },
+                Qt::QueuedConnection);
+        });
+    }
+    return problems;
+}
+
+void RunRecommender::queueWaitAnswered(const QString &key, std::optional<qint64> seconds, const QString &problem) {
+    askingQueueWaits_.remove(key);
+    QueueWait &w = queueWaits_[key];
+    w.seconds = seconds;
+    w.problem = problem;
+    w.age.start();
+    Q_EMIT queueWaitsUpdated();
 }
 
 QByteArray RunRecommender::widthKey(const RunPlanRequest &request) {

@@ -9,13 +9,16 @@
 #include "app/plan/run_planner.h"
 #include "app/plan/width_probe.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
+#include <QSet>
 
 namespace diamond::app {
 
+class ClusterLinks;
 class Workspace;
 
 class RunRecommender : public QObject {
@@ -29,11 +32,17 @@ public:
     void setWorkspace(Workspace *ws);
     /// Engine binary for calibration (default LocalExecutor::defaultEnginePath()).
     void setEnginePath(const QString &path) { enginePath_ = path; }
+    /// Asks clusters for queue waits through `links` (not owned; the run service's; nullptr: none asked). For a
+    /// cluster target, recommend() asks the scheduler for each partition's best option (run_planner.h
+    /// queueWaitQuestions) in the background, without sign-in prompts, and ranks with the answers once they are in
+    /// (each kept 2 minutes); queueWaitsUpdated() says when to ask recommend() again.
+    void setClusterLinks(ClusterLinks *links);
 
     struct Recommendation {
         std::optional<RunPlan> plan;
-        QString error;            ///< why there is no plan (translated)
-        bool calibrating = false; ///< this computer is being calibrated: ask again after calibrated()
+        QString error;                 ///< why there is no plan (translated)
+        bool calibrating = false;      ///< this computer is being calibrated: ask again after calibrated()
+        bool askingQueueWaits = false; ///< some queue waits are being asked: ask again after queueWaitsUpdated()
     };
     /// `dryRun` is the engine's plan event for request.spec + request.config (its steps).
     Recommendation recommend(const RunPlanRequest &request, const QJsonObject &dryRun);
@@ -49,6 +58,8 @@ Q_SIGNALS:
     void calibrated(bool ok, const QString &message);
     /// The width probes ended; `message` says why when they failed.
     void widthsMeasured(bool ok, const QString &message);
+    /// A scheduler answered a queue-wait question (or failed to).
+    void queueWaitsUpdated();
 
 private:
     struct ProbeOutcome {
@@ -57,6 +68,15 @@ private:
     };
     static QByteArray widthKey(const RunPlanRequest &request);
     void onWidthsMeasured();
+
+    /// The queue waits known for `plan`'s questions into `request`, asking for the others; the problems met.
+    QStringList applyQueueWaits(const RunPlan &plan, const remote::ClusterProfile &cluster, RunPlanRequest *request);
+    void queueWaitAnswered(const QString &key, std::optional<qint64> seconds, const QString &problem);
+    struct QueueWait {
+        std::optional<qint64> seconds;
+        QString problem;
+        QElapsedTimer age;
+    };
 
     void startCalibration();
     void onCalibrationFinished();
@@ -68,6 +88,9 @@ private:
     QPointer<QFutureWatcher<ProbeOutcome>> widthProbes_;
     QByteArray probingKey_, measuredKey_;               ///< widthKey() of the request probed / measured
     QMap<QPair<int, int>, double> measuredStepSeconds_; ///< of measuredKey_
+    ClusterLinks *links_ = nullptr;
+    QMap<QString, QueueWait> queueWaits_; ///< by question (cluster, partition, processes, minutes, account)
+    QSet<QString> askingQueueWaits_;
 };
 
 } // namespace diamond::app

@@ -190,6 +190,7 @@ private Q_SLOTS:
         QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
         QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/clusters-overview.png")));
 
+        QTRY_COMPARE_WITH_TIMEOUT(overview->pendingCount(), 0, 10000);
         // beta goes away: stale within one refresh, with the reason; alpha is read as before.
         QVERIFY(b_.stopSshd());
         QVERIFY(b_.stopSlurmctld());

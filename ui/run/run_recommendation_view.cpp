@@ -116,16 +116,26 @@ QString RunRecommendationView::text() const {
     const QString threads = measuredWidths.isEmpty()
                                 ? QString()
                                 : tr(" of %n thread(s)", "", plan.value(QStringLiteral("threads_per_rank")).toInt(1));
+    // The finish includes the queue wait once the scheduler estimated it (asked in the background).
+    QString finish;
+    if (plan.contains(QStringLiteral("queue_wait_s")))
+        finish = tr("<b>%1</b>, of which %2 waiting in the queue (the scheduler's estimate)")
+                     .arg(duration(plan.value(QStringLiteral("predicted_finish_s")).toDouble()),
+                          duration(plan.value(QStringLiteral("queue_wait_s")).toDouble()));
+    else if (cluster)
+        finish = tr("<b>%1</b>, queue waits not included")
+                     .arg(duration(plan.value(QStringLiteral("predicted_total_s")).toDouble()));
+    else
+        finish = tr("<b>%1</b>").arg(duration(plan.value(QStringLiteral("predicted_total_s")).toDouble()));
     return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) + threads +
            tr("<table>"
               "<tr><td>Per step</td><td><b>%1</b> (%8; %2 measured here in the dry run)</td></tr>"
-              "<tr><td>To finish</td><td><b>%3</b>, queue waits not included</td></tr>"
+              "<tr><td>To finish</td><td>%3</td></tr>"
               "<tr><td>Memory</td><td>%4 MiB per process</td></tr>"
               "<tr><td>Jobs</td><td>%5; checkpoint every %6 steps</td></tr>"
               "<tr><td>Confidence</td><td>%7</td></tr></table>")
                .arg(stepTime(plan.value(QStringLiteral("predicted_step_s")).toDouble()),
-                    stepTime(plan.value(QStringLiteral("measured_step_s_here")).toDouble()),
-                    duration(plan.value(QStringLiteral("predicted_total_s")).toDouble()),
+                    stepTime(plan.value(QStringLiteral("measured_step_s_here")).toDouble()), finish,
                     locale.toString(plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0,
                                     'f', 1),
                     jobsText, locale.toString(plan.value(QStringLiteral("checkpoint_every_steps")).toDouble(), 'f', 0),

@@ -609,6 +609,8 @@ void RunSetupPage::setRecommender(RunRecommender recommender) {
     updateAdvice();
 }
 
+void RunSetupPage::refreshRecommendation() { updateAdvice(); }
+
 void RunSetupPage::widthsMeasured() {
     advice_->setMeasuring(false);
     updateAdvice();

@@ -90,6 +90,8 @@ public:
     void setWidthMeasurer(WidthMeasurer measurer) { measureWidths_ = std::move(measurer); }
     /// The measurement ended: the recommendation is asked again (it now uses the measured times).
     void widthsMeasured();
+    /// Asks the recommender again (its inputs changed: queue waits answered), without a new dry run.
+    void refreshRecommendation();
     /// Copies a plan's choices into the form: processes, and on a cluster the partition, time limit, chain and
     /// stop-signal lead; the checkpoint interval goes into the config.
     void applyPlan(const QJsonObject &plan);
