@@ -260,7 +260,7 @@ QList<PartitionLoad> parseSinfoLoad(const QByteArray &text) {
         auto number = [&ok](const QString &t) {
             bool good = false;
             const int v = t.toInt(&good);
-            ok = ok && good && v >= 0;
+            ok = ok && good && v >= 0 && v <= 10000000; // no cluster has more; the sums below stay in range
             return v;
         };
         PartitionLoad p;

@@ -14,11 +14,9 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QTimer>
 
 namespace diamond::cli {
 
@@ -135,8 +133,8 @@ int add(const CommandOptions &o, app::ClusterStore &store, Io &io) {
     return kOk;
 }
 
-/// `cluster status`: every profile read once in parallel (app/cluster/cluster_overview.h). Without a prompter a
-/// sign-in question is declined: clusters reached by key or agent answer, the others say why.
+/// `cluster status`: every profile read once in parallel (app::readAllClusterStatus). No sign-in questions are asked:
+/// clusters reached by key or agent answer, the others say why.
 int status(app::ClusterStore &store, const CommandOptions &o, Io &io) {
     int seconds = 20;
     if (o.values.contains(QStringLiteral("--timeout"))) {
@@ -147,20 +145,10 @@ int status(app::ClusterStore &store, const CommandOptions &o, Io &io) {
     }
     const QList<remote::ClusterProfile> profiles = store.profiles();
     if (!store.errorString().isEmpty()) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
-    app::ClusterLinks links;
-    app::ClusterOverview overview(&links);
-    overview.setProfiles(profiles);
     QElapsedTimer clock;
     clock.start();
-    QEventLoop loop;
-    QObject::connect(&overview, &app::ClusterOverview::refreshFinished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(seconds * 1000, &loop, &QEventLoop::quit);
-    overview.refresh();
-    if (overview.pendingCount() > 0) loop.exec();
+    const QList<app::ClusterStatusEntry> entries = app::readAllClusterStatus(profiles, seconds * 1000);
     const double took = double(clock.elapsed()) / 1000.0;
-    QList<app::ClusterStatusEntry> entries = overview.entries();
-    for (app::ClusterStatusEntry &e : entries)
-        if (e.stale && e.error.isEmpty()) e.error = tr("no answer within %1 s").arg(seconds);
     if (o.json) {
         QJsonArray a;
         for (const app::ClusterStatusEntry &e : std::as_const(entries))

@@ -55,6 +55,7 @@ private Q_SLOTS:
         QCOMPARE(load[1].cpusIdle, 32);
         QCOMPARE(load[1].cpusTotal, 192);
         QVERIFY(parseSinfoLoad("p|1/2/3|1/2/3/4\n").isEmpty());
+        QVERIFY(parseSinfoLoad("p|1/2/3/99999999999|1/2/3/4\np|0/0/0/2147483647|0/0/0/1\n").isEmpty()); // too large
         const QList<FairShare> shares = parseSshare(data("sshare_user.txt"));
         QCOMPARE(shares.size(), 2);
         QCOMPARE(shares[0].account, QStringLiteral("proj1"));
