@@ -352,6 +352,7 @@ void MainWindow::createActions() {
     compare->setObjectName(QStringLiteral("compareAction"));
     runMenu->addAction(runsPanel_->stopAction());
     runMenu->addAction(runsPanel_->resumeAction());
+    runMenu->addAction(runsPanel_->moveAction());
     runMenu->addAction(runsPanel_->publishAction());
     runMenu->addAction(runsPanel_->deleteAction());
 
@@ -451,6 +452,7 @@ void MainWindow::connectRunsPanel() {
     connect(runsPanel_, &RunsPanel::publishRequested, this, [this](qint64 id) { publishRun(id); });
     connect(runsPanel_, &RunsPanel::stopRequested, this, &MainWindow::stopRuns);
     connect(runsPanel_, &RunsPanel::resumeRequested, this, &MainWindow::resumeRuns);
+    connect(runsPanel_, &RunsPanel::moveRequested, this, &MainWindow::moveRun);
     connect(runsPanel_, &RunsPanel::deleteRequested, this, &MainWindow::deleteRuns);
 }
 

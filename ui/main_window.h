@@ -127,6 +127,8 @@ private:
     /// Stop / resume / delete of the runs table's selection, through the service; problems in the status bar.
     void stopRuns(const QList<qint64> &runIds);
     void resumeRuns(const QList<qint64> &runIds);
+    /// Asks where to (dialog "moveRunDialog": this computer or another cluster) and moves the run there.
+    void moveRun(qint64 runId);
     void deleteRuns(const QList<qint64> &runIds);
     QAction *addPageAction(QMenu *menu, const QString &name, const QString &text, int key, std::function<void()> show);
     void showPage(QWidget *page, const QString &title);

@@ -2,9 +2,11 @@
 // compare, sweeps, sweep editor and views, clusters, gallery, publish). Every run operation goes through the service.
 #include "ui/main_window.h"
 
+#include "app/cluster/cluster_store.h"
 #include "app/learn/lesson_progress.h"
 #include "app/plan/run_recommender.h"
 #include "app/run/run_service.h"
+#include "app/run/run_store.h"
 #include "app/workspace/sample_workspace.h"
 #include "app/workspace/workspace.h"
 #include "ui/cluster/cluster_manager_page.h"
@@ -33,6 +35,7 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QLabel>
 #include <QMessageBox>
@@ -217,6 +220,13 @@ void MainWindow::openWorkspace(const QString &folder) {
     connect(service_, &app::RunService::cancelFailed, this, [this](qint64 id, const QString &error) {
         statusBar()->showMessage(tr("Run %1 was not stopped: %2").arg(id).arg(error), 15000);
     });
+    connect(service_, &app::RunService::runMoved, this, [this](qint64 id, const QString &from, const QString &to) {
+        statusBar()->showMessage(tr("Run %1 moved from %2 to %3.").arg(id).arg(from, to), 15000);
+        runsPanel_->refreshRun(id);
+    });
+    connect(service_, &app::RunService::moveFailed, this, [this](qint64 id, const QString &error) {
+        statusBar()->showMessage(tr("Run %1 was not moved: %2").arg(id).arg(error), 15000);
+    });
     workspacePanel_->setWorkspace(workspace_.get());
     runsPanel_->setWorkspace(workspace_.get());
     clusters_->setLinks(service_->clusterLinks(), prompter_);
@@ -350,6 +360,55 @@ void MainWindow::resumeRuns(const QList<qint64> &runIds) {
             showRunMonitor(id);
     }
     if (!problems.isEmpty()) statusBar()->showMessage(problems.join(QLatin1Char(' ')), 15000);
+}
+
+void MainWindow::moveRun(qint64 runId) {
+    if (!service_ || !workspace_) return;
+    const auto run = app::RunStore(*workspace_).run(runId);
+    if (!run) return;
+    QStringList names, targets;
+    if (run->target != QLatin1String("local") && !run->target.isEmpty()) {
+        names << tr("This computer");
+        targets << QStringLiteral("local");
+    }
+    for (const remote::ClusterProfile &p : app::ClusterStore(*workspace_).profiles())
+        if (p.scheduler != remote::SchedulerKind::None && p.name != run->target) {
+            names << p.name;
+            targets << p.name;
+        }
+    if (targets.isEmpty()) {
+        statusBar()->showMessage(
+            tr("There is no other cluster to move run %1 to; add one on the Clusters page.").arg(runId), 10000);
+        return;
+    }
+    auto *dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("moveRunDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Move run"));
+    dialog->setLabelText(tr("Run %1 \"%2\" is on %3.\nIt stops at a checkpoint, the checkpoint comes to this "
+                            "computer, and the run continues from it on:")
+                             .arg(runId)
+                             .arg(run->name, run->target));
+    if (auto *label = dialog->findChild<QLabel *>()) {
+        label->setWordWrap(true);
+        label->setMinimumWidth(460);
+    }
+    dialog->setComboBoxItems(names);
+    dialog->setComboBoxEditable(false);
+    dialog->setOkButtonText(tr("&Move"));
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, runId, names, targets](const QString &choice) {
+        const QString target = targets.value(names.indexOf(choice));
+        if (target.isEmpty() || !service_) return;
+        if (!service_->moveRun(runId, target)) {
+            statusBar()->showMessage(service_->errorString(), 15000);
+            return;
+        }
+        statusBar()->showMessage(service_->isMoving(runId)
+                                     ? tr("Stopping run %1 at a checkpoint to move it to %2…").arg(runId).arg(choice)
+                                     : tr("Run %1 moved to %2.").arg(runId).arg(choice),
+                                 15000);
+    });
+    dialog->open();
 }
 
 void MainWindow::deleteRuns(const QList<qint64> &runIds) {

@@ -70,6 +70,10 @@ QString runUsage() {
         "  diamondctl [--workspace DIR] run logs ID\n"
         "  diamondctl [--workspace DIR] run cancel ID [--json]\n"
         "  diamondctl [--workspace DIR] run resume ID [--follow] [--json]\n"
+        "  diamondctl [--workspace DIR] run move ID --target CLUSTER|local [--job JSON] [--follow] [--json]\n"
+        "                               stops the run at a checkpoint, brings the checkpoint here and continues it\n"
+        "                               on the other target from there (the metric history stays one series);\n"
+        "                               --job: its resources there (default: the old ones without the partition)\n"
         "  diamondctl [--workspace DIR] run export ID [--out DIR] [--json]\n"
         "  diamondctl [--workspace DIR] run delete ID\n"
         "  diamondctl [--workspace DIR] run leaderboard --project NAME [--metric M] [--json]\n"
@@ -447,6 +451,56 @@ int runCancel(RunService &service, qint64 runId, const Options &o, Io &io) {
     return kOk;
 }
 
+/// `run move ID --target B`: waits for the run to stop at a checkpoint (a running run), then reports its start on B
+/// as `run resume` does.
+int runMove(RunService &service, qint64 runId, const Options &o, bool followRun, Io &io) {
+    const QString target = o.values.value(QStringLiteral("--target"));
+    if (target.isEmpty()) return io.err << tr("diamondctl: run move needs --target CLUSTER|local\n"), kUsage;
+    QJsonObject job;
+    if (o.values.contains(QStringLiteral("--job"))) {
+        const QJsonDocument doc = QJsonDocument::fromJson(o.values.value(QStringLiteral("--job")).toUtf8());
+        if (!doc.isObject()) return io.err << tr("diamondctl: --job expects a JSON object\n"), kUsage;
+        job = doc.object();
+    }
+    std::optional<QString> failed;
+    bool moved = false;
+    QEventLoop loop;
+    QObject::connect(&service, &RunService::runMoved, &loop, [&](qint64 id) {
+        if (id != runId) return;
+        moved = true;
+        loop.quit();
+    });
+    QObject::connect(&service, &RunService::moveFailed, &loop, [&](qint64 id, const QString &error) {
+        if (id != runId) return;
+        failed = error;
+        loop.quit();
+    });
+    QObject::connect(&service, &RunService::cancelFailed, &loop, [&](qint64 id, const QString &error) {
+        if (id != runId) return;
+        failed = tr("the run could not be stopped: %1").arg(error);
+        loop.quit();
+    });
+    if (!service.moveRun(runId, target, job))
+        return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+    if (service.isMoving(runId)) {
+        if (!o.json) io.out << tr("Stopping run %1 at a checkpoint…\n").arg(runId);
+        QTimer::singleShot(kClusterWaitMs, &loop, &QEventLoop::quit);
+        loop.exec();
+        if (failed) return io.err << tr("diamondctl: run %1 did not move: %2\n").arg(runId).arg(*failed), kFailed;
+        if (!moved)
+            return io.err << tr("diamondctl: run %1 did not stop in time; it was not moved\n").arg(runId), kFailed;
+    }
+    const auto now = RunStore(service.workspace()).run(runId);
+    if (now && (now->state == RunState::Draft || now->state == RunState::Queued)) {
+        if (o.json)
+            printJson(io, app::runJson(service.workspace(), *now));
+        else
+            io.out << tr("Run %1 now targets %2; it has not started.\n").arg(runId).arg(target);
+        return kOk;
+    }
+    return reportStarted(service, runId, o, followRun, tr("Moved"), io);
+}
+
 /// `run show ID`: the run, its cluster job and the executors' messages.
 int runShow(Workspace &ws, const Run &r, const Options &o, Io &io) {
     if (o.json) {
@@ -590,10 +644,10 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),  QStringLiteral("plan"),       QStringLiteral("list"),
-                                   QStringLiteral("show"),   QStringLiteral("metrics"),    QStringLiteral("logs"),
-                                   QStringLiteral("cancel"), QStringLiteral("resume"),     QStringLiteral("export"),
-                                   QStringLiteral("delete"), QStringLiteral("leaderboard")};
+    static const QStringList known{QStringLiteral("start"),  QStringLiteral("plan"),        QStringLiteral("list"),
+                                   QStringLiteral("show"),   QStringLiteral("metrics"),     QStringLiteral("logs"),
+                                   QStringLiteral("cancel"), QStringLiteral("resume"),      QStringLiteral("export"),
+                                   QStringLiteral("delete"), QStringLiteral("leaderboard"), QStringLiteral("move")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;
@@ -606,6 +660,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         : sub == QLatin1String("plan")
             ? QStringList{QStringLiteral("--spec"),      QStringLiteral("--config"), QStringLiteral("--target"),
                           QStringLiteral("--partition"), QStringLiteral("--nproc"),  QStringLiteral("--threads")}
+        : sub == QLatin1String("move")        ? QStringList{QStringLiteral("--target"), QStringLiteral("--job")}
         : sub == QLatin1String("export")      ? QStringList{QStringLiteral("--out")}
         : sub == QLatin1String("leaderboard") ? QStringList{QStringLiteral("--project"), QStringLiteral("--metric")}
                                               : QStringList{};
@@ -650,6 +705,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     }
     if (sub == QLatin1String("export")) return runExport(service, runId, o, io);
     if (sub == QLatin1String("cancel")) return runCancel(service, runId, o, io);
+    if (sub == QLatin1String("move")) return runMove(service, runId, o, followRun, io);
     if (sub == QLatin1String("delete")) {
         if (!service.deleteRun(runId)) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
         io.out << tr("Deleted run %1.\n").arg(runId);

@@ -85,6 +85,22 @@ int control(SweepController &c, bool json, Io &io) {
               {QStringLiteral("state"), state}},
              tr("trial %1: %2").arg(index).arg(state));
     });
+    QObject::connect(&c, &SweepController::trialMoved,
+                     [&](int index, const QString &from, const QString &to, const QString &why) {
+                         line({{QStringLiteral("event"), QStringLiteral("trial_moved")},
+                               {QStringLiteral("trial"), index},
+                               {QStringLiteral("from"), from},
+                               {QStringLiteral("to"), to},
+                               {QStringLiteral("why"), why}},
+                              tr("trial %1: moved from %2 to %3").arg(index).arg(from, to));
+                     });
+    QObject::connect(&c, &SweepController::targetChanged, [&](const QString &target, bool up, const QString &why) {
+        line({{QStringLiteral("event"), up ? QStringLiteral("target_up") : QStringLiteral("target_down")},
+              {QStringLiteral("target"), target},
+              {QStringLiteral("why"), why}},
+             up ? tr("cluster %1 answers again: trials are placed there again").arg(target)
+                : tr("cluster %1 taken out (%2): its trials continue on the others").arg(target, why));
+    });
     QEventLoop loop;
     QObject::connect(&c, &SweepController::finished, &loop, &QEventLoop::quit);
     if (!c.isFinished()) loop.exec();
@@ -224,7 +240,11 @@ int runSweep(const QStringList &args, const QString &workspaceOption, Io &io) {
             io.out << QString::number(t.index).rightJustified(5) << "  " << QString::number(t.runId).leftJustified(4)
                    << "  " << t.state.leftJustified(9) << "  " << QString::number(t.rung).rightJustified(4) << "  "
                    << QString::number(t.budget).rightJustified(6) << "  " << number(t.objective).rightJustified(9)
-                   << "  " << compactJson(t.params) << '\n';
+                   << "  " << compactJson(t.params)
+                   << (t.info.contains(QStringLiteral("target"))
+                           ? QStringLiteral("  [%1]").arg(t.info.value(QStringLiteral("target")).toString())
+                           : QString())
+                   << '\n';
         return kOk;
     }
     if (sub == QLatin1String("best")) {

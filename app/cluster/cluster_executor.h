@@ -27,11 +27,15 @@
 #include "remote/cluster_profile.h"
 #include "remote/job_script.h"
 
+#include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QStringList>
 
 #include <functional>
 #include <memory>
+
+class QTimer;
 
 namespace diamond::remote {
 class CommandRunner;
@@ -68,6 +72,21 @@ public:
     /// exported or resumed on this computer.
     void setFetchCheckpoints(bool fetch) { fetchCheckpoints_ = fetch; }
 
+    /// Watchdog: when nothing has come back from the cluster for `ms` (no successful poll, staging progress or
+    /// submission; measured on this thread, so a call stuck on a dead connection counts as silence) while a run is
+    /// followed, unreachable() is emitted for that run, once per outage (default 0: never). The run goes on being
+    /// polled.
+    void setUnreachableAfter(int ms);
+    /// Stops following the run at once, without asking the cluster anything (it is unreachable): processExited()
+    /// is emitted before this returns, with crashed = true and `reason`, and whatever the worker reports about the
+    /// run afterwards is ignored until it is started again. The job may still run on the cluster; the caller records
+    /// it. False when the run is not followed.
+    bool abandon(qint64 runId, const QString &reason);
+
+    /// Starts the run's job. A resumed run (request.resume) whose run folder on the cluster has no events yet (it ran
+    /// elsewhere until now: another cluster, this computer) is continued from this computer's copy: the local
+    /// events.jsonl (up to its last complete line) and the newest checkpoint in <run-dir>/checkpoints/ are sent
+    /// first, each verified by SHA-256, so that the engine resumes there and the events stay one series.
     bool start(const ExecutionRequest &request) override;
     /// Follows the run's job submitted earlier (by another process, or before Diamond restarted), from the record
     /// every submission writes to <run-dir>/cluster-job.json: events continue from the local events.jsonl's size,
@@ -97,10 +116,15 @@ Q_SIGNALS:
     /// The run's dataset is being staged (app/data/dataset_stager.h): bytes sent of those to send, and the phase
     /// ("checking", "sending", "verifying", then "done").
     void datasetStaging(qint64 runId, qint64 sent, qint64 total, const QString &phase);
+    /// The cluster has not answered the run's polls for `silentMs` (setUnreachableAfter()); `error` is the last
+    /// failure.
+    void unreachable(qint64 runId, const QString &error, qint64 silentMs);
 
 private:
     friend class ClusterWorker;
     void init();
+    void onAlive();
+    void checkSilence();
     void onStatus(qint64 runId, int status);
     void onFinished(qint64 runId, int exitCode, bool crashed, bool cancelRequested, const QString &message);
     void onCancelFailed(qint64 runId, const QString &error);
@@ -113,6 +137,12 @@ private:
     std::unique_ptr<ClusterLink> ownedLink_;
     remote::JobRequest template_;
     int maxContinuations_ = 20;
+    int unreachableAfterMs_ = 0;
+    QTimer *watchdog_ = nullptr;
+    QElapsedTimer alive_; ///< since the cluster last answered
+    QString lastProblem_; ///< the last failed poll's error
+    QHash<qint64, QElapsedTimer> followedSince_;
+    QSet<qint64> silentReported_, abandoned_;
     bool fetchCheckpoints_ = true;
     int eventsMs_ = 200;
     int schedulerMs_ = 1000;

@@ -237,6 +237,29 @@ RestServer::Reply RestServer::resumeRun(const Request &req) {
     return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
 }
 
+/// {"target": cluster or "local", "job": {...}}: 202 with the run (a running run is moving: it stops at a checkpoint
+/// first, then continues on the target; its messages say when), 400, 404 or 409.
+RestServer::Reply RestServer::moveRun(const Request &req) {
+    const qint64 id = req.ids.value(0);
+    if (const auto refused = refuseRunAccess(req, id)) return *refused;
+    QJsonObject body;
+    Reply error;
+    if (!jsonBody(req, &body, &error)) return error;
+    const QString target = body.value(QStringLiteral("target")).toString();
+    if (target.isEmpty())
+        return errorReply(400, QStringLiteral("bad_request"), tr("\"target\" must name a cluster or \"local\""));
+    const QJsonValue job = body.value(QStringLiteral("job"));
+    if (!job.isUndefined() && !job.isObject())
+        return errorReply(400, QStringLiteral("bad_request"), tr("\"job\" must be a JSON object"));
+    if (!RunStore(ws_).run(id)) return errorReply(404, QStringLiteral("not_found"), tr("no run %1").arg(id));
+    if (target != QLatin1String("local") && !ClusterStore(ws_).profile(target))
+        return errorReply(400, QStringLiteral("unknown_target"),
+                          tr("no target \"%1\": GET /api/v1/clusters lists them").arg(target));
+    if (!service_->moveRun(id, target, job.toObject()))
+        return errorReply(409, QStringLiteral("conflict"), service_->errorString());
+    return jsonReply(clientRunJson(ws_, *RunStore(ws_).run(id)), 202);
+}
+
 RestServer::Reply RestServer::runMetrics(const Request &req) {
     const qint64 id = req.ids.value(0);
     if (const auto refused = refuseRunAccess(req, id)) return *refused;

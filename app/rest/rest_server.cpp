@@ -113,6 +113,7 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"GET", "/api/v1/runs/{id}", &RestServer::getRun, kEveryone},
             {"POST", "/api/v1/runs/{id}/cancel", &RestServer::cancelRun, kEveryone},
             {"POST", "/api/v1/runs/{id}/resume", &RestServer::resumeRun, kEveryone},
+            {"POST", "/api/v1/runs/{id}/move", &RestServer::moveRun, kStaff},
             {"GET", "/api/v1/runs/{id}/metrics", &RestServer::runMetrics, kEveryone},
             {"GET", "/api/v1/runs/{id}/metrics/live", &RestServer::liveMetrics, kEveryone},
             {"GET", "/api/v1/runs/{id}/events", &RestServer::runEvents, kEveryone},

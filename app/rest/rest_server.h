@@ -141,6 +141,7 @@ private:
     Reply getRun(const Request &);
     Reply cancelRun(const Request &);
     Reply resumeRun(const Request &);
+    Reply moveRun(const Request &);
     Reply runMetrics(const Request &);
     Reply liveMetrics(const Request &);
     Reply runEvents(const Request &);

@@ -31,6 +31,84 @@ RunService::RunService(Workspace &workspace, QObject *parent)
     connect(this, &RunService::eventReceived, this, [this](qint64 runId, const QJsonObject &event) {
         if (event.value(QStringLiteral("event")).toString() == QLatin1String("finished")) learnFrom(runId, event);
     });
+    connect(this, &RunService::runEnded, this, [this](qint64 runId, RunState state) {
+        const auto move = moves_.constFind(runId);
+        if (move == moves_.cend()) return;
+        const PendingMove m = *move;
+        moves_.remove(runId);
+        if (state == RunState::Finished) {
+            Q_EMIT moveFailed(runId, tr("Run %1 finished before it could move.").arg(runId));
+            return;
+        }
+        if (!completeMove(runId, m.target, m.job)) Q_EMIT moveFailed(runId, error_);
+    });
+}
+
+bool RunService::moveRun(qint64 runId, const QString &target, const QJsonObject &job) {
+    error_.clear();
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    if (moves_.contains(runId)) return fail(tr("Run %1 is already moving.").arg(runId));
+    const bool toLocal = isLocalTarget(target);
+    if (!toLocal && !ClusterStore(ws_).profile(target))
+        return fail(tr("Unknown target '%1': the workspace has no such cluster profile.").arg(target));
+    if ((toLocal && isLocalTarget(run->target)) || target == run->target)
+        return fail(tr("Run %1 is on %2 already.").arg(runId).arg(target));
+    if (isClassServerTarget(run->target)) return fail(tr("Runs on a class server stay on that server."));
+    if (run->state == RunState::Finished) return fail(tr("Run %1 has finished; there is nothing to move.").arg(runId));
+    if (!job.isEmpty()) {
+        QString problem;
+        if (toLocal) return fail(tr("job: resources are for cluster targets, not '%1'.").arg(target));
+        if (!remote::jobRequestFromJson(job, &problem)) return fail(tr("job: %1").arg(problem));
+    }
+    if (run->state == RunState::Running || run->state == RunState::Resumed || isActive(runId)) {
+        moves_.insert(runId, PendingMove{target, job});
+        const QString note = tr("Moving to %1: stopping the run at a checkpoint.").arg(target);
+        store_.addMessage(runId, note);
+        Q_EMIT runMessage(runId, note);
+        if (!cancel(runId)) {
+            moves_.remove(runId);
+            return false;
+        }
+        return true;
+    }
+    return completeMove(runId, target, job);
+}
+
+bool RunService::completeMove(qint64 runId, const QString &target, const QJsonObject &job) {
+    const auto run = store_.run(runId);
+    if (!run) return fail(store_.errorString());
+    const QString from = run->target;
+    QJsonObject execution = run->execution;
+    if (isLocalTarget(target)) {
+        execution.remove(QStringLiteral("job"));
+    } else {
+        QJsonObject j = job;
+        if (j.isEmpty()) {
+            j = execution.value(QStringLiteral("job")).toObject();
+            j.remove(QStringLiteral("partition")); // the partitions of one cluster mean nothing on another
+        }
+        execution.insert(QStringLiteral("job"), j);
+    }
+    if (!store_.setRunTarget(runId, target, execution)) return fail(store_.errorString());
+    const bool draft = run->state == RunState::Draft || run->state == RunState::Queued;
+    const QDir checkpoints(QDir(ws_.runDirectory(runId)).filePath(QStringLiteral("checkpoints")));
+    const QStringList saved = checkpoints.entryList({QStringLiteral("*.pt")}, QDir::Files, QDir::Name);
+    const QString note =
+        draft ? tr("Moved from %1 to %2 before it started.").arg(from, target)
+        : saved.isEmpty()
+            ? tr("Moved from %1 to %2; no checkpoint was saved, so it starts from the beginning there.")
+                  .arg(from, target)
+            : tr("Moved from %1 to %2; it continues there from checkpoint %3.").arg(from, target, saved.last());
+    store_.addMessage(runId, note);
+    Q_EMIT runMessage(runId, note);
+    if (!draft && !resume(runId)) {
+        const QString why = error_;
+        store_.setRunTarget(runId, from, run->execution); // stays where it stopped
+        return fail(tr("Run %1 could not continue on %2: %3").arg(runId).arg(target, why));
+    }
+    Q_EMIT runMoved(runId, from, target);
+    return true;
 }
 
 void RunService::learnFrom(qint64 runId, const QJsonObject &finished) {
@@ -375,7 +453,8 @@ sweep::SweepController *RunService::startSweep(const sweep::SweepDefinition &def
         return nullptr;
     }
     adoptController(controller);
-    if (ClusterExecutor *cluster = controller->executor()->cluster()) connectClusterExecutor(cluster);
+    for (ClusterExecutor *cluster : controller->executor()->clusters())
+        connectClusterExecutor(cluster);
     Q_EMIT sweepStarted(*id); // before the first trials start, so that views see them
     if (!controller->start()) {
         fail(controller->errorString());
@@ -397,7 +476,8 @@ sweep::SweepController *RunService::controlSweep(qint64 sweepId) {
         return nullptr;
     }
     adoptController(controller);
-    if (ClusterExecutor *cluster = controller->executor()->cluster()) connectClusterExecutor(cluster);
+    for (ClusterExecutor *cluster : controller->executor()->clusters())
+        connectClusterExecutor(cluster);
     Q_EMIT sweepStarted(sweepId); // before the first trials start, so that views see them
     if (!controller->start()) {
         fail(controller->errorString());

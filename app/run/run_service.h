@@ -92,6 +92,16 @@ public:
     void settleLocalRuns();
     /// Removes a run that cannot be running anywhere, with its folder and stored data.
     bool deleteRun(qint64 runId);
+    /// Moves a run to another target (a cluster profile, or "local"): a running run is first stopped at a checkpoint
+    /// (the cancel's TERM makes the engine checkpoint; a cluster run's newest checkpoint comes home with it), then the
+    /// run is pointed at `target` and resumed there from this computer's copy (an empty run folder on a cluster is
+    /// seeded with the events and that checkpoint, ClusterExecutor::start()), so the metric history stays one series.
+    /// `job`: the job resources on the new cluster (default: the old ones without their partition). A preempted,
+    /// failed or cancelled run moves at once; a draft or queued one is only re-pointed. For a running run the move
+    /// completes asynchronously: runMoved() or moveFailed(). False with errorString() when refused.
+    bool moveRun(qint64 runId, const QString &target, const QJsonObject &job = {});
+    /// True while a move of the run waits for its stop.
+    bool isMoving(qint64 runId) const { return moves_.contains(runId); }
 
     /// True while a manager of this service follows the run.
     bool isActive(qint64 runId) const;
@@ -140,6 +150,10 @@ Q_SIGNALS:
     void datasetStaging(qint64 runId, qint64 sent, qint64 total, const QString &phase);
     /// A cancel the scheduler refused or could not be asked for; the run goes on.
     void cancelFailed(qint64 runId, const QString &error);
+    /// moveRun() completed: the run now runs (or waits, for a draft) on `to`.
+    void runMoved(qint64 runId, const QString &from, const QString &to);
+    /// moveRun() of a running run could not complete; the run stays where it stopped.
+    void moveFailed(qint64 runId, const QString &error);
     /// A controller of this service took the sweep; emitted just before its first trials start (sweepController()
     /// returns it from here on).
     void sweepStarted(qint64 sweepId);
@@ -164,6 +178,8 @@ private:
     /// Records a finished run's measured step time for the performance model (observeFinishedRun).
     void learnFrom(qint64 runId, const QJsonObject &finished);
     bool fail(const QString &message);
+    /// The second half of moveRun(): the stopped run is re-pointed and resumed on the new target.
+    bool completeMove(qint64 runId, const QString &target, const QJsonObject &job);
 
     Workspace &ws_;
     RunStore store_;
@@ -173,6 +189,11 @@ private:
     QHash<QString, RunManager *> servers_;  ///< by class-server name
     QHash<QString, ClassServer> classServers_;
     QList<QPointer<sweep::SweepController>> sweeps_;
+    struct PendingMove {
+        QString target;
+        QJsonObject job;
+    };
+    QHash<qint64, PendingMove> moves_; ///< runs being stopped for a move
     QString enginePath_;
     bool detachedLocal_ = false;
     int eventsMs_ = 200;

@@ -475,6 +475,19 @@ bool RunStore::setRunResult(qint64 runId, const QJsonObject &finalMetrics, const
     return true;
 }
 
+bool RunStore::setRunTarget(qint64 runId, const QString &target, const QJsonObject &execution) {
+    error_.clear();
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("UPDATE runs SET target = ?, execution_json = ?, updated_at = ? WHERE id = ?"));
+    q.addBindValue(target);
+    q.addBindValue(QString::fromUtf8(QJsonDocument(execution).toJson(QJsonDocument::Compact)));
+    q.addBindValue(databaseTimestamp());
+    q.addBindValue(runId);
+    if (!q.exec()) return fail(q.lastError().text());
+    if (q.numRowsAffected() != 1) return fail(tr("No run %1.").arg(runId));
+    return true;
+}
+
 bool RunStore::setOwner(qint64 runId, const QString &owner) {
     error_.clear();
     QSqlQuery q(db());

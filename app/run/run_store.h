@@ -151,6 +151,9 @@ public:
     QList<RunTransition> transitions(qint64 runId);
     bool setRunResult(qint64 runId, const QJsonObject &finalMetrics, const QString &weightsHash,
                       const QString &exitMessage = {});
+    /// Points the run at another target with its execution settings (a run moved between clusters); the caller makes
+    /// sure nothing runs it.
+    bool setRunTarget(qint64 runId, const QString &target, const QJsonObject &execution);
     /// Records the class-server user a run belongs to (app/rest/user_store.h).
     bool setOwner(qint64 runId, const QString &owner);
     /// Runs of `owner` that are queued, running or resumed (what a user's quota counts); -1 on error.

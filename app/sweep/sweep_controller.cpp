@@ -55,25 +55,58 @@ void TrialExecutor::connectInner(Executor *inner) {
             [this](qint64 runId, int exitCode, bool crashed, bool cancelRequested, const QString &err) {
                 const bool clean = exitCode == 0 && !crashed;
                 if (clean) clean_.insert(runId);
+                if (crashed && !clusters_.isEmpty() && !submitted_.contains(runId)) startFailed_.insert(runId);
                 const int reported =
                     clean && !cancelRequested && pause_.contains(runId) ? kPreemptedExitCode : exitCode;
                 Q_EMIT processExited(runId, reported, crashed, cancelRequested, err);
             });
 }
 
-void TrialExecutor::setCluster(ClusterExecutor *executor) {
-    if (cluster_) cluster_->deleteLater();
-    cluster_ = executor;
-    if (!cluster_) return;
-    cluster_->setParent(this);
-    connectInner(cluster_);
+ClusterExecutor *TrialExecutor::cluster(const QString &name) const {
+    for (ClusterExecutor *c : clusters_)
+        if (c->profile().name == name) return c;
+    return nullptr;
+}
+
+void TrialExecutor::addCluster(ClusterExecutor *executor) {
+    if (!executor) return;
+    executor->setParent(this);
+    clusters_.append(executor);
+    connectInner(executor);
+    connect(executor, &ClusterExecutor::jobSubmitted, this,
+            [this](qint64 runId, const QString &, bool) { submitted_.insert(runId); });
+}
+
+QString TrialExecutor::route(qint64 runId) const {
+    return route_.value(runId, clusters_.isEmpty() ? QString() : clusters_.first()->profile().name);
+}
+
+Executor *TrialExecutor::inner(qint64 runId) const {
+    if (clusters_.isEmpty()) return local_;
+    ClusterExecutor *c = cluster(route(runId));
+    return c ? c : clusters_.first();
+}
+
+void TrialExecutor::starting(qint64 runId) {
+    clean_.remove(runId);
+    submitted_.remove(runId);
+    startFailed_.remove(runId);
 }
 
 bool TrialExecutor::startBatch(const QList<ExecutionRequest> &requests) {
     for (const ExecutionRequest &r : requests)
-        clean_.remove(r.runId);
-    const bool ok = inner()->startBatch(requests);
-    error_ = inner()->errorString();
+        starting(r.runId);
+    if (!clusters_.isEmpty()) { // no packing on clusters: each run to its own target
+        bool ok = true;
+        for (const ExecutionRequest &r : requests)
+            if (!inner(r.runId)->start(r)) {
+                ok = false;
+                error_ = inner(r.runId)->errorString();
+            }
+        return ok;
+    }
+    const bool ok = local_->startBatch(requests);
+    error_ = local_->errorString();
     return ok;
 }
 
@@ -85,16 +118,17 @@ void TrialExecutor::setPauseOnSuccess(qint64 runId, bool pause) {
 }
 
 bool TrialExecutor::adopt(const ExecutionRequest &request) {
-    clean_.remove(request.runId);
-    const bool ok = inner()->adopt(request);
-    error_ = inner()->errorString();
+    starting(request.runId);
+    submitted_.insert(request.runId); // its job exists
+    const bool ok = inner(request.runId)->adopt(request);
+    error_ = inner(request.runId)->errorString();
     return ok;
 }
 
 bool TrialExecutor::start(const ExecutionRequest &request) {
-    clean_.remove(request.runId);
-    const bool ok = inner()->start(request);
-    error_ = inner()->errorString();
+    starting(request.runId);
+    const bool ok = inner(request.runId)->start(request);
+    error_ = inner(request.runId)->errorString();
     return ok;
 }
 
@@ -146,9 +180,10 @@ qint64 SweepController::livePid(const SweepRow &sweep) {
 
 std::optional<qint64> SweepController::create(const SweepDefinition &definition) {
     error_.clear();
-    if (!definition.isLocal() && !ClusterStore(ws_).profile(definition.target))
-        return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(definition.target)),
-               std::nullopt;
+    if (!definition.isLocal())
+        for (const QString &target : definition.allTargets())
+            if (!ClusterStore(ws_).profile(target))
+                return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(target)), std::nullopt;
     auto project = runs_.projectByName(definition.project);
     if (!project) project = runs_.createProject(definition.project);
     if (!project) return fail(runs_.errorString()), std::nullopt;
@@ -171,23 +206,31 @@ bool SweepController::load(qint64 sweepId) {
     auto def = SweepDefinition::fromJson(row->document, {}, &error);
     if (!def) return fail(tr("Sweep %1 has an invalid stored definition: %2").arg(sweepId).arg(error));
     def_ = *def;
-    if (!def_.isLocal()) {
-        if (!ClusterStore(ws_).profile(def_.target))
-            return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(def_.target));
-        ClusterExecutor *cluster = makeClusterExecutor(ws_, def_.target, def_.execution(), links_, &error);
-        if (!cluster) return fail(tr("target \"%1\": %2").arg(def_.target, error));
-        executor_->setCluster(cluster);
-        connect(cluster, &ClusterExecutor::jobSubmitted, this, [this](qint64 runId, const QString &jobId, bool) {
-            // The trial's job ids, in the database (info_json.jobs): they outlive this process.
-            auto t = store_.trialByRun(runId);
-            if (!t) return;
-            QJsonArray jobs = t->info.value(QStringLiteral("jobs")).toArray();
-            jobs.append(jobId);
-            t->info.insert(QStringLiteral("jobs"), jobs);
-            store_.updateTrial(*t);
-        });
-    } else {
-        executor_->setCluster(nullptr);
+    if (!def_.isLocal() && executor_->clusters().isEmpty()) {
+        for (const QString &target : def_.allTargets()) {
+            if (!ClusterStore(ws_).profile(target))
+                return fail(tr("target: the workspace has no cluster profile named \"%1\"").arg(target));
+            ClusterExecutor *cluster = makeClusterExecutor(ws_, target, def_.execution(target), links_, &error);
+            if (!cluster) return fail(tr("target \"%1\": %2").arg(target, error));
+            executor_->addCluster(cluster);
+            connect(cluster, &ClusterExecutor::jobSubmitted, this,
+                    [this, target](qint64 runId, const QString &jobId, bool) {
+                        // The trial's job ids, in the database (info_json.jobs; "job_targets" says where, for a
+                        // multi-cluster sweep): they outlive this process.
+                        auto t = store_.trialByRun(runId);
+                        if (!t) return;
+                        QJsonArray jobs = t->info.value(QStringLiteral("jobs")).toArray();
+                        jobs.append(jobId);
+                        t->info.insert(QStringLiteral("jobs"), jobs);
+                        if (def_.isMultiTarget()) {
+                            QJsonArray where = t->info.value(QStringLiteral("job_targets")).toArray();
+                            where.append(target);
+                            t->info.insert(QStringLiteral("job_targets"), where);
+                        }
+                        store_.updateTrial(*t);
+                    });
+        }
+        setUpTargets();
     }
     algo_ = SweepAlgorithm::create(def_.space, def_.algorithm, def_.seed, &error);
     if (!algo_) return fail(error);
@@ -266,6 +309,7 @@ bool SweepController::start() {
         }
         if (run->state == RunState::Running && !def_.isLocal()) {
             // A cluster trial's job outlives its controller: follow it again (ClusterExecutor::adopt()).
+            executor_->setRoute(run->id, run->target);
             executor_->setPauseOnSuccess(run->id,
                                          t.rung < algo_->topRung(t.info.value(QStringLiteral("bracket")).toInt()));
             if (manager_->adopt(run->id)) {
@@ -358,7 +402,7 @@ void SweepController::schedule() {
     // started together and train one after another in one `diamond-train pack`; promotions and relaunches
     // (resumed runs) take a slot of their own.
     const int perSlot = def_.packing && def_.isLocal() ? std::max(1, def_.trialsPerPack) : 1; // no packing on clusters
-    while (activeSlots() < def_.maxConcurrent) {
+    while (activeSlots() < def_.maxConcurrent && anyTargetOpen()) {
         if (!interrupted_.isEmpty()) {
             const int index = interrupted_.takeFirst();
             auto t = trialRow(index);
@@ -472,10 +516,27 @@ bool SweepController::relaunch(TrialRow &t) {
             t.runId = run->id;
         }
     }
+    auto run = runs_.run(t.runId);
+    if (!run) return fail(runs_.errorString());
+    if (def_.isMultiTarget()) {
+        QString why;
+        const bool fresh = run->state == RunState::Draft || run->state == RunState::Queued;
+        const QString from = t.info.value(QStringLiteral("target")).toString();
+        const QString target = chooseTarget(t.budget, fresh ? QString() : run->target, &why);
+        if (target.isEmpty()) return fail(tr("trial %1: every target is unreachable or full").arg(t.index));
+        if (target != run->target) {
+            if (!runs_.setRunTarget(t.runId, target, def_.execution(target))) return fail(runs_.errorString());
+            run = runs_.run(t.runId);
+            if (!run) return fail(runs_.errorString());
+        }
+        recordPlacement(t, target, from, why, rescued_.remove(t.index));
+        if (!from.isEmpty() && from != target) Q_EMIT trialMoved(t.index, from, target, why);
+    }
+    executor_->setRoute(t.runId, run->target);
+    launched_[t.runId].start();
+    launchedBudget_.insert(t.runId, t.info.value(QStringLiteral("trained_budget")).toDouble());
     t.state = QStringLiteral("running");
     if (!store_.updateTrial(t)) return fail(store_.errorString());
-    const auto run = runs_.run(t.runId);
-    if (!run) return fail(runs_.errorString());
     if (def_.isLocal() && !QFileInfo(executor_->local()->enginePath()).isExecutable())
         return fail(tr("The training engine %1 was not found (set DIAMOND_TRAIN to its path).")
                         .arg(executor_->local()->enginePath()));
@@ -516,6 +577,28 @@ bool SweepController::promote(const Job &job) {
 
 void SweepController::onRunEnded(qint64 runId, RunState state) {
     if (!active_.contains(runId)) return;
+    const bool refusedToStart = def_.isMultiTarget() && state == RunState::Failed && executor_->failedToStart(runId);
+    if (refusedToStart && !migrating_.contains(runId)) {
+        const auto run = runs_.run(runId);
+        const QString target = executor_->route(runId);
+        targetDown(target, run ? run->exitMessage : QString());
+        migrating_.insert(runId, tr("%1 could not take the trial's job (%2); it goes to another cluster")
+                                     .arg(target, run ? run->exitMessage.left(200) : QString()));
+    }
+    if (migrating_.contains(runId) && state != RunState::Finished && !isFinished()) {
+        // Left its target (abandoned there or never started): resumed elsewhere, not counted as a restart.
+        const QString why = migrating_.take(runId);
+        const Active a = active_.take(runId);
+        if (auto t = store_.trialByRun(runId)) {
+            t->info.insert(QStringLiteral("note"), why);
+            store_.updateTrial(*t);
+        }
+        interrupted_.prepend(a.trial);
+        rescued_.insert(a.trial);
+        schedule();
+        return;
+    }
+    migrating_.remove(runId);
     const bool reached =
         state == RunState::Finished || (state == RunState::Preempted && executor_->exitedCleanly(runId));
     handleEnd(runId, state, reached);
@@ -527,6 +610,8 @@ void SweepController::handleEnd(qint64 runId, RunState state, bool reached) {
     if (!t) return;
     const bool stopping = state_ == QLatin1String("stopping");
     if (reached) {
+        learnSpeed(runId, *t);
+        t->info.insert(QStringLiteral("trained_budget"), t->budget);
         const QList<MetricPoint> points = runs_.metricPoints(
             runId, def_.objective.metric, def_.objective.validation ? MetricSplit::Validation : MetricSplit::Train);
         if (points.isEmpty()) {
@@ -601,6 +686,11 @@ void SweepController::poll() {
         }
         if (row->state == QLatin1String("paused") && state_ == QLatin1String("running")) pause();
         if (row->state == QLatin1String("running") && state_ == QLatin1String("paused")) resume();
+    }
+    if (def_.isMultiTarget() && started_ && !isFinished()) {
+        probeTargets();
+        askQueueWaits();
+        if (!interrupted_.isEmpty()) schedule(); // trials waiting for a target
     }
     QList<qint64> dead;
     for (auto it = active_.cbegin(); it != active_.cend(); ++it)

@@ -32,6 +32,7 @@
 #include "app/sweep/sweep_definition.h"
 #include "app/sweep/sweep_store.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QSet>
@@ -43,36 +44,49 @@ class QTimer;
 namespace diamond::app::sweep {
 
 /// Runs the trials: a PackingLocalExecutor (startBatch() of two or more runs trains them in one engine process) for
-/// local sweeps, or, after setCluster(), a ClusterExecutor (each trial start or promotion is its own batch job; no
-/// packing). A run marked with setPauseOnSuccess() that exits 0 is reported as exit 85 (preempted), so that the run
-/// stays resumable for a promotion.
+/// local sweeps, or, after addCluster(), ClusterExecutors (each trial start or promotion is its own batch job; no
+/// packing), one per target, a run going to the one setRoute() named (the first added by default). A run marked with
+/// setPauseOnSuccess() that exits 0 is reported as exit 85 (preempted), so that the run stays resumable for a
+/// promotion.
 class TrialExecutor : public Executor {
     Q_OBJECT
 public:
     explicit TrialExecutor(QObject *parent = nullptr);
     PackingLocalExecutor *local() const { return local_; }
-    /// The cluster executor of a cluster sweep, nullptr for a local one.
-    ClusterExecutor *cluster() const { return cluster_; }
-    /// Runs every later trial through `executor` (taken as a child) instead of the local one.
-    void setCluster(ClusterExecutor *executor);
+    /// The (first) cluster executor of a cluster sweep, nullptr for a local one.
+    ClusterExecutor *cluster() const { return clusters_.isEmpty() ? nullptr : clusters_.first(); }
+    /// The executor of target `name`, nullptr when none.
+    ClusterExecutor *cluster(const QString &name) const;
+    QList<ClusterExecutor *> clusters() const { return clusters_; }
+    /// Runs every later trial through `executor` (taken as a child) instead of the local one; a second call adds a
+    /// target (multi-cluster sweeps).
+    void addCluster(ClusterExecutor *executor);
+    /// The target (cluster profile name) the run's next start goes to.
+    void setRoute(qint64 runId, const QString &target) { route_.insert(runId, target); }
+    QString route(qint64 runId) const;
     void setPauseOnSuccess(qint64 runId, bool pause);
     /// True when the run's last engine exit was 0 (before any mapping).
     bool exitedCleanly(qint64 runId) const { return clean_.contains(runId); }
+    /// True when the run's last start ended before its job was submitted (staging or submission failed: the target
+    /// refused or could not be reached).
+    bool failedToStart(qint64 runId) const { return startFailed_.contains(runId); }
 
     bool start(const ExecutionRequest &request) override;
     bool startBatch(const QList<ExecutionRequest> &requests) override;
     bool adopt(const ExecutionRequest &request) override;
-    bool cancel(qint64 runId) override { return inner()->cancel(runId); }
-    ProcessStatus status(qint64 runId) const override { return inner()->status(runId); }
-    qint64 processId(qint64 runId) const override { return inner()->processId(runId); }
+    bool cancel(qint64 runId) override { return inner(runId)->cancel(runId); }
+    ProcessStatus status(qint64 runId) const override { return inner(runId)->status(runId); }
+    qint64 processId(qint64 runId) const override { return inner(runId)->processId(runId); }
 
 private:
-    Executor *inner() const { return cluster_ ? static_cast<Executor *>(cluster_) : local_; }
+    Executor *inner(qint64 runId) const;
     void connectInner(Executor *inner);
+    void starting(qint64 runId);
 
     PackingLocalExecutor *local_;
-    ClusterExecutor *cluster_ = nullptr;
-    QSet<qint64> pause_, clean_;
+    QList<ClusterExecutor *> clusters_;
+    QHash<qint64, QString> route_;
+    QSet<qint64> pause_, clean_, submitted_, startFailed_;
 };
 
 class SweepController : public QObject {
@@ -89,6 +103,9 @@ public:
     /// Cluster sweeps reach their cluster through these shared connections (set before load(); default: a
     /// connection of the controller's own).
     void setClusterLinks(ClusterLinks *links) { links_ = links; }
+    /// Multi-cluster sweeps: how long a target may stay silent before its trials move (default: the sweep's
+    /// limits.unreachable_after_s), and how often a target taken out is tried again (default 30 s). Before load().
+    void setTargetTimings(int unreachableAfterMs, int retryMs);
 
     /// Records a new sweep (project, architecture, sweep row, state running) without starting anything.
     std::optional<qint64> create(const SweepDefinition &definition);
@@ -125,6 +142,10 @@ Q_SIGNALS:
     void trialStarted(int index, qint64 runId, int rung, double budget);
     void trialReported(int index, int rung, double value);
     void trialEnded(int index, const QString &state);
+    /// A multi-cluster sweep took `target` out of the placement (unreachable, or refusing jobs) or, `up`, back in.
+    void targetChanged(const QString &target, bool up, const QString &reason);
+    /// A trial left `from` for `to` (its target went down, or a promotion found room there first).
+    void trialMoved(int index, const QString &from, const QString &to, const QString &reason);
     void stateChanged(const QString &state);
     /// The sweep reached completed, stopped or failed.
     void finished(const QString &state);
@@ -155,6 +176,33 @@ private:
     QString runName(int index) const;
     std::optional<qint64> architectureVersionFor(const QJsonObject &spec);
 
+    // --- multi-cluster placement (sweep_targets.cpp) ---
+    struct TargetState {
+        bool down = false;
+        QString error;
+        QElapsedTimer downSince;    ///< when it was taken out; a probe tries it again after retryMs_
+        bool probing = false;       ///< a reachability probe or a queue-wait question is out
+        std::optional<double> wait; ///< the scheduler's queue-wait estimate for a trial job
+        QElapsedTimer waitAge;
+        double unitSeconds = 0; ///< measured seconds per budget unit (mean of the trials that ended there)
+        int unitSamples = 0;
+        QStringList leftBehind; ///< job ids abandoned while it was unreachable, cancelled once it answers
+    };
+    void setUpTargets();
+    /// The target a trial (re)starts on, or empty when every target is down or full. `current`: where its checkpoint
+    /// is (kept on a tie).
+    QString chooseTarget(double budget, const QString &current, QString *reason);
+    bool anyTargetOpen() const;
+    int inFlightOn(const QString &target) const;
+    void targetDown(const QString &target, const QString &why);
+    void onUnreachable(const QString &target, qint64 runId, const QString &error);
+    void probeTargets();
+    void askQueueWaits();
+    /// Appends the trial's placement to its info ("placements": target, rung, at, why; "from" when it changed
+    /// clusters; "rescue" when it left a target that went down).
+    void recordPlacement(TrialRow &t, const QString &target, const QString &from, const QString &reason, bool rescue);
+    void learnSpeed(qint64 runId, const TrialRow &t);
+
     Workspace &ws_;
     ClusterLinks *links_ = nullptr;
     RunStore runs_;
@@ -175,6 +223,13 @@ private:
     QList<qint64> batch_;
     int nextPack_ = 1;
     QString error_;
+    QHash<QString, TargetState> targets_; ///< multi-cluster sweeps, by profile name
+    QHash<qint64, QString> migrating_;    ///< run -> why it is leaving its target (abandoned, resumed elsewhere)
+    QSet<int> rescued_;                   ///< trials waiting to be placed again after their target went down
+    QHash<qint64, QElapsedTimer> launched_;
+    QHash<qint64, double> launchedBudget_; ///< budget the run had before its current launch
+    int unreachableAfterMs_ = -1;
+    int retryMs_ = 30000;
 };
 
 } // namespace diamond::app::sweep

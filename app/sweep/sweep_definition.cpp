@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <cmath>
@@ -76,10 +77,11 @@ std::optional<SweepDefinition> SweepDefinition::fromFile(const QString &path, QS
 std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc, const QString &baseDir,
                                                          QString *error) {
     SweepDefinition d;
-    static const QStringList known{QStringLiteral("format"),    QStringLiteral("name"),      QStringLiteral("project"),
-                                   QStringLiteral("spec"),      QStringLiteral("config"),    QStringLiteral("space"),
-                                   QStringLiteral("algorithm"), QStringLiteral("objective"), QStringLiteral("limits"),
-                                   QStringLiteral("seed"),      QStringLiteral("target"),    QStringLiteral("job")};
+    static const QStringList known{QStringLiteral("format"),    QStringLiteral("name"),       QStringLiteral("project"),
+                                   QStringLiteral("spec"),      QStringLiteral("config"),     QStringLiteral("space"),
+                                   QStringLiteral("algorithm"), QStringLiteral("objective"),  QStringLiteral("limits"),
+                                   QStringLiteral("seed"),      QStringLiteral("target"),     QStringLiteral("job"),
+                                   QStringLiteral("targets"),   QStringLiteral("target_jobs")};
     if (!checkKnown(doc, known, {}, error)) return std::nullopt;
     if (doc.value(QStringLiteral("format")).toString() != QLatin1String(kSweepFormat)) {
         *error = tr("format: must be \"%1\"").arg(QLatin1String(kSweepFormat));
@@ -141,7 +143,8 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
     if (!checkKnown(limits,
                     {QStringLiteral("max_trials"), QStringLiteral("max_concurrent"), QStringLiteral("budget_per_trial"),
                      QStringLiteral("budget_unit"), QStringLiteral("total_budget"), QStringLiteral("threads_per_trial"),
-                     QStringLiteral("packing"), QStringLiteral("trials_per_pack")},
+                     QStringLiteral("packing"), QStringLiteral("trials_per_pack"),
+                     QStringLiteral("max_in_flight_per_target"), QStringLiteral("unreachable_after_s")},
                     QStringLiteral("limits."), error))
         return std::nullopt;
     const QString unit = limits.value(QStringLiteral("budget_unit"))
@@ -173,6 +176,12 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
     if (!number(limits, "trials_per_pack", lp, &perPack, true, 1, error)) return std::nullopt;
     d.trialsPerPack = int(perPack);
     d.maxConcurrent = int(maxConcurrent);
+    double perTarget = 0, unreachable = d.unreachableAfterSeconds;
+    if (!number(limits, "max_in_flight_per_target", lp, &perTarget, true, 0, error) ||
+        !number(limits, "unreachable_after_s", lp, &unreachable, false, 1, error))
+        return std::nullopt;
+    d.maxPerTarget = int(perTarget);
+    d.unreachableAfterSeconds = unreachable;
     d.threadsPerTrial = int(threads);
 
     // algorithm
@@ -230,6 +239,50 @@ std::optional<SweepDefinition> SweepDefinition::fromJson(const QJsonObject &doc,
         return std::nullopt;
     }
     d.target = target.toString(QStringLiteral("local")).trimmed();
+    const QJsonValue targets = doc.value(QStringLiteral("targets"));
+    if (!targets.isUndefined()) {
+        if (!target.isUndefined()) {
+            *error = tr("targets: \"target\" and \"targets\" exclude each other; list every cluster in \"targets\"");
+            return std::nullopt;
+        }
+        const QJsonArray list = targets.toArray();
+        if (!targets.isArray() || list.isEmpty() || list.size() > 64) {
+            *error = tr("targets: must be a list of 1 to 64 cluster profile names");
+            return std::nullopt;
+        }
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QString name = list.at(i).toString().trimmed();
+            if (!list.at(i).isString() || name.isEmpty() || name == QLatin1String("local") ||
+                d.targets.contains(name)) {
+                *error = tr("targets[%1]: must name a cluster profile of the workspace, each once (\"local\" is not "
+                            "one: trials of a multi-cluster sweep are batch jobs)")
+                             .arg(i);
+                return std::nullopt;
+            }
+            d.targets << name;
+        }
+        d.target = d.targets.first();
+    }
+    const QJsonValue targetJobs = doc.value(QStringLiteral("target_jobs"));
+    if (!targetJobs.isUndefined()) {
+        if (!targetJobs.isObject() || d.targets.isEmpty()) {
+            *error = tr("target_jobs: an object of job resources by cluster name, with \"targets\"");
+            return std::nullopt;
+        }
+        const QJsonObject byTarget = targetJobs.toObject();
+        for (auto it = byTarget.begin(); it != byTarget.end(); ++it) {
+            QString jobError;
+            if (!d.targets.contains(it.key()) || !it.value().isObject() ||
+                !remote::jobRequestFromJson(it.value().toObject(), &jobError)) {
+                *error = tr("target_jobs.%1: %2")
+                             .arg(it.key(), !d.targets.contains(it.key()) ? tr("not one of \"targets\"")
+                                            : !it.value().isObject()      ? tr("must be an object")
+                                                                          : jobError);
+                return std::nullopt;
+            }
+        }
+        d.targetJobs = byTarget;
+    }
     const QJsonValue job = doc.value(QStringLiteral("job"));
     if (!job.isUndefined()) {
         if (!job.isObject()) {
@@ -284,19 +337,29 @@ QJsonObject SweepDefinition::toJson() const {
                                                {QStringLiteral("total_budget"), totalBudget},
                                                {QStringLiteral("threads_per_trial"), threadsPerTrial},
                                                {QStringLiteral("packing"), packing},
-                                               {QStringLiteral("trials_per_pack"), trialsPerPack}}},
+                                               {QStringLiteral("trials_per_pack"), trialsPerPack},
+                                               {QStringLiteral("max_in_flight_per_target"), maxPerTarget},
+                                               {QStringLiteral("unreachable_after_s"), unreachableAfterSeconds}}},
         {QStringLiteral("seed"), double(seed)}};
-    if (!isLocal()) {
+    if (!targets.isEmpty()) {
+        doc.insert(QStringLiteral("targets"), QJsonArray::fromStringList(targets));
+        if (!targetJobs.isEmpty()) doc.insert(QStringLiteral("target_jobs"), targetJobs);
+    } else if (!isLocal()) {
         doc.insert(QStringLiteral("target"), target);
-        if (!job.isEmpty()) doc.insert(QStringLiteral("job"), job);
     }
+    if (!isLocal() && !job.isEmpty()) doc.insert(QStringLiteral("job"), job);
     return doc;
 }
 
-QJsonObject SweepDefinition::execution() const {
+QStringList SweepDefinition::allTargets() const { return targets.isEmpty() ? QStringList{target} : targets; }
+
+int SweepDefinition::inFlightLimit() const { return maxPerTarget > 0 ? maxPerTarget : maxConcurrent; }
+
+QJsonObject SweepDefinition::execution(const QString &on) const {
     if (isLocal()) return {};
     QJsonObject e{{QStringLiteral("threads"), threadsPerTrial}};
-    if (!job.isEmpty()) e.insert(QStringLiteral("job"), job);
+    const QJsonObject j = targetJobs.contains(on) ? targetJobs.value(on).toObject() : job;
+    if (!j.isEmpty()) e.insert(QStringLiteral("job"), j);
     return e;
 }
 

@@ -7,6 +7,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -48,9 +49,27 @@ struct SweepDefinition {
     /// passed as execution["job"] to makeClusterExecutor()).
     QJsonObject job;
 
+    /// "targets": several cluster profiles (a multi-cluster sweep, docs/sweeps.md "Several clusters"): each trial
+    /// goes to the target with the earliest predicted finish, at most inFlightLimit() there at once; `target` is then
+    /// the first of them. Empty for a sweep with one target.
+    QStringList targets;
+    /// "target_jobs": job resources of one target in place of "job" (partition names differ between clusters).
+    QJsonObject targetJobs;
+    /// limits.max_in_flight_per_target: trials queued or running on one target at once (0: max_concurrent).
+    int maxPerTarget = 0;
+    /// limits.unreachable_after_s: a target that has not answered the polls of a trial for this long is taken out of
+    /// the placement and its trials continue on the other targets (multi-cluster sweeps).
+    double unreachableAfterSeconds = 60;
+
     bool isLocal() const { return target == QLatin1String("local"); }
-    /// The execution settings of a trial's run: {"threads", "job"} (cluster targets; empty for local ones).
-    QJsonObject execution() const;
+    bool isMultiTarget() const { return targets.size() > 1; }
+    /// `targets`, or just `target`.
+    QStringList allTargets() const;
+    int inFlightLimit() const;
+    /// The execution settings of a trial's run on `target` (default: `target`): {"threads", "job"} (cluster
+    /// targets; empty for local ones).
+    QJsonObject execution(const QString &target) const;
+    QJsonObject execution() const { return execution(target); }
 
     /// Parses a sweep document; relative "spec"/"config" paths are read relative to `baseDir`. The embedded
     /// form ("spec"/"config" as objects) is what toJson() writes and the database stores.

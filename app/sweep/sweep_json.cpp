@@ -16,14 +16,20 @@ QJsonObject trialJson(const TrialRow &t) {
             {QStringLiteral("params"), t.params},
             {QStringLiteral("bracket"), t.info.value(QStringLiteral("bracket"))},
             {QStringLiteral("values"), t.info.value(QStringLiteral("values"))},
-            {QStringLiteral("note"), t.info.value(QStringLiteral("note"))}};
+            {QStringLiteral("note"), t.info.value(QStringLiteral("note"))},
+            {QStringLiteral("cluster"), t.info.value(QStringLiteral("target"))},
+            {QStringLiteral("placements"), t.info.value(QStringLiteral("placements"))},
+            {QStringLiteral("left_behind"), t.info.value(QStringLiteral("left_behind"))}};
 }
 
 QJsonObject sweepSummaryJson(const SweepRow &s, int trialCount) {
     return {{QStringLiteral("id"), s.id},
             {QStringLiteral("project_id"), s.projectId},
             {QStringLiteral("name"), s.name},
-            {QStringLiteral("target"), s.document.value(QStringLiteral("target")).toString(QStringLiteral("local"))},
+            {QStringLiteral("target"),
+             s.document.contains(QStringLiteral("targets"))
+                 ? QJsonValue(s.document.value(QStringLiteral("targets")).toVariant().toStringList().join(u','))
+                 : QJsonValue(s.document.value(QStringLiteral("target")).toString(QStringLiteral("local")))},
             {QStringLiteral("algorithm"), s.strategy},
             {QStringLiteral("objective"), s.objective},
             {QStringLiteral("state"), s.state},

@@ -69,6 +69,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent) {
         addAction(QStringLiteral("publishRun"), tr("&Publish to gallery…"), QStringLiteral("document-send"));
     stopAction_ = addAction(QStringLiteral("stopRuns"), tr("&Stop"), QStringLiteral("process-stop"));
     resumeAction_ = addAction(QStringLiteral("resumeRuns"), tr("&Resume"), QStringLiteral("media-playback-start"));
+    moveAction_ = addAction(QStringLiteral("moveRun"), tr("&Move to another cluster…"), QStringLiteral("go-jump"));
     deleteAction_ = addAction(QStringLiteral("deleteRuns"), tr("&Delete…"), QStringLiteral("edit-delete"));
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(openAction_, &QAction::triggered, open_, &QPushButton::click);
@@ -78,6 +79,9 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent) {
     });
     connect(stopAction_, &QAction::triggered, this, [this] { Q_EMIT stopRequested(selectedRunIds()); });
     connect(resumeAction_, &QAction::triggered, this, [this] { Q_EMIT resumeRequested(selectedRunIds()); });
+    connect(moveAction_, &QAction::triggered, this, [this] {
+        if (const QList<qint64> ids = selectedRunIds(); ids.size() == 1) Q_EMIT moveRequested(ids.first());
+    });
     connect(deleteAction_, &QAction::triggered, this, [this] { Q_EMIT deleteRequested(selectedRunIds()); });
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPanel::updateButtons);
     updateButtons();
@@ -133,6 +137,9 @@ void RunsPanel::updateButtons() {
                                                     app::RunState::Finished);
     stopAction_->setEnabled(anyActive);
     resumeAction_->setEnabled(anyResumable);
+    const auto firstState =
+        selected == 1 ? app::RunState(rows.first().data(RunsTableModel::StateRole).toInt()) : app::RunState::Finished;
+    moveAction_->setEnabled(selected == 1 && firstState != app::RunState::Finished);
     deleteAction_->setEnabled(allEnded);
 }
 

@@ -1,7 +1,7 @@
 // RunsPanel: the runs dock. A filterable, sortable table of every run (RunsTableModel behind a
 // QSortFilterProxyModel); double-click opens a run's monitor, "Compare" overlays the selected runs. The table's
-// context menu asks for the selected runs' monitor, comparison, publishing, stop, resume and deletion; each action
-// is enabled only for runs in a state that allows it. The panel only asks (signals); the main window acts.
+// context menu asks for the selected runs' monitor, comparison, publishing, stop, resume, move and deletion; each
+// action is enabled only for runs in a state that allows it. The panel only asks (signals); the main window acts.
 #pragma once
 
 #include <QWidget>
@@ -38,6 +38,7 @@ public:
     QAction *publishAction() const { return publishAction_; }
     QAction *stopAction() const { return stopAction_; }
     QAction *resumeAction() const { return resumeAction_; }
+    QAction *moveAction() const { return moveAction_; }
     QAction *deleteAction() const { return deleteAction_; }
 
 public Q_SLOTS:
@@ -50,6 +51,8 @@ Q_SIGNALS:
     void publishRequested(qint64 runId);
     void stopRequested(const QList<qint64> &runIds);
     void resumeRequested(const QList<qint64> &runIds);
+    /// "Move to another cluster…" for one run that has not finished.
+    void moveRequested(qint64 runId);
     void deleteRequested(const QList<qint64> &runIds);
 
 private:
@@ -66,6 +69,7 @@ private:
     QAction *publishAction_ = nullptr;
     QAction *stopAction_ = nullptr;
     QAction *resumeAction_ = nullptr;
+    QAction *moveAction_ = nullptr;
     QAction *deleteAction_ = nullptr;
 };
 

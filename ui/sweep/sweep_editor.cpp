@@ -1,6 +1,8 @@
 #include "ui/sweep/sweep_editor.h"
 
+#include "app/cluster/cluster_store.h"
 #include "app/run/run_config_defaults.h"
+#include "app/run/run_service.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,8 +15,10 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
@@ -63,7 +67,8 @@ SweepEditor::SweepEditor(QWidget *parent)
       mode_(new QComboBox), unit_(new QComboBox), maxTrials_(new QSpinBox), maxConcurrent_(new QSpinBox),
       budget_(new QSpinBox), threads_(new QSpinBox), seed_(new QSpinBox), trialsPerPack_(new QSpinBox),
       packing_(new QCheckBox(tr("Pack small trials into one engine process"))), totalBudget_(new QDoubleSpinBox),
-      errorLabel_(new QLabel(this)), start_(new QPushButton(tr("Start"), this)) {
+      targets_(new QListWidget(this)), perTarget_(new QSpinBox), errorLabel_(new QLabel(this)),
+      start_(new QPushButton(tr("Start"), this)) {
     name_->setObjectName(QStringLiteral("sweepName"));
     project_->setObjectName(QStringLiteral("sweepProject"));
     algorithm_->setObjectName(QStringLiteral("algorithm"));
@@ -203,9 +208,25 @@ SweepEditor::SweepEditor(QWidget *parent)
     packRow->addWidget(trialsPerPack_);
     limForm->addRow(tr("Packing"), packRow);
 
+    // where the trials run
+    targets_->setObjectName(QStringLiteral("sweepTargets"));
+    targets_->setMaximumHeight(96);
+    targets_->setToolTip(tr("Several clusters: each trial goes where it is predicted to finish first, and trials "
+                            "move to the others when one cannot be reached"));
+    spin(perTarget_, 1, 1024, 2, "maxInFlightPerTarget");
+    perTarget_->setToolTip(tr("Most trials queued or running on one cluster at once"));
+    auto *whereBox = new QGroupBox(tr("Run trials on"), this);
+    auto *whereForm = new QFormLayout(whereBox);
+    whereForm->addRow(targets_);
+    whereForm->addRow(tr("Trials per cluster"), perTarget_);
+    setClusters({});
+    connect(targets_, &QListWidget::itemChanged, this, &SweepEditor::targetToggled);
+    connect(perTarget_, &QSpinBox::valueChanged, this, &SweepEditor::changed);
+
     auto *columns = new QHBoxLayout;
     columns->addWidget(algoBox, 1);
     auto *right = new QVBoxLayout;
+    right->addWidget(whereBox);
     right->addWidget(objBox);
     right->addWidget(limBox);
     columns->addLayout(right, 1);
@@ -429,6 +450,49 @@ QJsonObject SweepEditor::parameterJson(int row, QString *error) const {
     return p;
 }
 
+void SweepEditor::setClusters(const QStringList &clusters) {
+    const QStringList checked = targets_->count() > 0 ? checkedTargets() : QStringList{QStringLiteral("local")};
+    const QSignalBlocker block(targets_);
+    targets_->clear();
+    auto add = [this, &checked](const QString &text, const QString &name) {
+        auto *item = new QListWidgetItem(text, targets_);
+        item->setData(Qt::UserRole, name);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(checked.contains(name) ? Qt::Checked : Qt::Unchecked);
+    };
+    add(tr("This computer"), QStringLiteral("local"));
+    for (const QString &c : clusters)
+        add(c, c);
+    if (checkedTargets().isEmpty()) targets_->item(0)->setCheckState(Qt::Checked);
+    perTarget_->setEnabled(checkedTargets().size() > 1);
+}
+
+QStringList SweepEditor::checkedTargets() const {
+    QStringList out;
+    for (int i = 0; i < targets_->count(); ++i)
+        if (targets_->item(i)->checkState() == Qt::Checked) out << targets_->item(i)->data(Qt::UserRole).toString();
+    return out;
+}
+
+void SweepEditor::targetToggled(QListWidgetItem *item) {
+    {
+        // This computer, or clusters: checking one side clears the other; nothing checked means this computer.
+        const QSignalBlocker block(targets_);
+        const bool local = item->data(Qt::UserRole).toString() == QLatin1String("local");
+        if (item->checkState() == Qt::Checked)
+            for (int i = 0; i < targets_->count(); ++i) {
+                QListWidgetItem *other = targets_->item(i);
+                const bool otherLocal = other->data(Qt::UserRole).toString() == QLatin1String("local");
+                if (other != item && (local || otherLocal)) other->setCheckState(Qt::Unchecked);
+            }
+        if (checkedTargets().isEmpty()) targets_->item(0)->setCheckState(Qt::Checked);
+    }
+    const QStringList checked = checkedTargets();
+    perTarget_->setEnabled(checked.size() > 1);
+    packing_->setEnabled(checked == QStringList{QStringLiteral("local")});
+    changed();
+}
+
 QJsonObject SweepEditor::document() const {
     QJsonArray space;
     for (int r = 0; r < params_->rowCount(); ++r)
@@ -446,25 +510,34 @@ QJsonObject SweepEditor::document() const {
         algo.insert(QStringLiteral("eta"), eta_->value());
         algo.insert(QStringLiteral("min_resource"), minResource_->value());
     }
-    return {{QStringLiteral("format"), QLatin1String(app::sweep::kSweepFormat)},
-            {QStringLiteral("name"), name_->text().trimmed()},
-            {QStringLiteral("project"), project_->text().trimmed()},
-            {QStringLiteral("spec"), spec_},
-            {QStringLiteral("config"), config_},
-            {QStringLiteral("space"), space},
-            {QStringLiteral("algorithm"), algo},
-            {QStringLiteral("objective"), QJsonObject{{QStringLiteral("metric"), metric_->currentText().trimmed()},
-                                                      {QStringLiteral("split"), split_->currentData().toString()},
-                                                      {QStringLiteral("mode"), mode_->currentData().toString()}}},
-            {QStringLiteral("limits"), QJsonObject{{QStringLiteral("max_trials"), maxTrials_->value()},
-                                                   {QStringLiteral("max_concurrent"), maxConcurrent_->value()},
-                                                   {QStringLiteral("budget_per_trial"), budget_->value()},
-                                                   {QStringLiteral("budget_unit"), unit_->currentData().toString()},
-                                                   {QStringLiteral("total_budget"), totalBudget_->value()},
-                                                   {QStringLiteral("threads_per_trial"), threads_->value()},
-                                                   {QStringLiteral("packing"), packing_->isChecked()},
-                                                   {QStringLiteral("trials_per_pack"), trialsPerPack_->value()}}},
-            {QStringLiteral("seed"), seed_->value()}};
+    QJsonObject limits{{QStringLiteral("max_trials"), maxTrials_->value()},
+                       {QStringLiteral("max_concurrent"), maxConcurrent_->value()},
+                       {QStringLiteral("budget_per_trial"), budget_->value()},
+                       {QStringLiteral("budget_unit"), unit_->currentData().toString()},
+                       {QStringLiteral("total_budget"), totalBudget_->value()},
+                       {QStringLiteral("threads_per_trial"), threads_->value()},
+                       {QStringLiteral("packing"), packing_->isChecked()},
+                       {QStringLiteral("trials_per_pack"), trialsPerPack_->value()}};
+    const QStringList where = checkedTargets();
+    if (where.size() > 1) limits.insert(QStringLiteral("max_in_flight_per_target"), perTarget_->value());
+    QJsonObject doc{
+        {QStringLiteral("format"), QLatin1String(app::sweep::kSweepFormat)},
+        {QStringLiteral("name"), name_->text().trimmed()},
+        {QStringLiteral("project"), project_->text().trimmed()},
+        {QStringLiteral("spec"), spec_},
+        {QStringLiteral("config"), config_},
+        {QStringLiteral("space"), space},
+        {QStringLiteral("algorithm"), algo},
+        {QStringLiteral("objective"), QJsonObject{{QStringLiteral("metric"), metric_->currentText().trimmed()},
+                                                  {QStringLiteral("split"), split_->currentData().toString()},
+                                                  {QStringLiteral("mode"), mode_->currentData().toString()}}},
+        {QStringLiteral("limits"), limits},
+        {QStringLiteral("seed"), seed_->value()}};
+    if (where.size() > 1)
+        doc.insert(QStringLiteral("targets"), QJsonArray::fromStringList(where));
+    else if (where != QStringList{QStringLiteral("local")} && !where.isEmpty())
+        doc.insert(QStringLiteral("target"), where.first());
+    return doc;
 }
 
 std::optional<app::sweep::SweepDefinition> SweepEditor::definition(QString *error) const {
@@ -556,6 +629,11 @@ bool SweepEditor::validate() {
 
 void SweepEditor::setService(app::RunService *service) {
     service_ = service;
+    QStringList clusters;
+    if (service_)
+        for (const remote::ClusterProfile &p : app::ClusterStore(service_->workspace()).profiles())
+            if (p.scheduler != remote::SchedulerKind::None) clusters << p.name;
+    setClusters(clusters);
     validate();
 }
 

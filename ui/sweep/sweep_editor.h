@@ -20,6 +20,8 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QListWidget;
+class QListWidgetItem;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
@@ -42,8 +44,14 @@ public:
 
     /// The base network spec and run config the sweep varies; fills the parameter picker.
     void setBase(const QJsonObject &spec, const QJsonObject &config);
-    /// What Start uses (must outlive the editor); Start is disabled without one.
+    /// What Start uses (must outlive the editor); Start is disabled without one. Lists the workspace's clusters
+    /// under "Run trials on".
     void setService(app::RunService *service);
+    /// "Run trials on": this computer (the default) or one or more of these clusters (list "sweepTargets"; with two
+    /// or more, a multi-cluster sweep, docs/sweeps.md "Several clusters").
+    void setClusters(const QStringList &clusters);
+    /// The checked targets: {"local"} or cluster names.
+    QStringList checkedTargets() const;
 
     /// Parameters that can be swept: common run-config fields, numeric leaves of the config, and every numeric
     /// parameter of every spec node ("spec:<id>.<param>").
@@ -81,6 +89,7 @@ private:
     void changed();
     void updateAlgorithmRows();
     void setRowTarget(int row, const QString &target);
+    void targetToggled(QListWidgetItem *item);
     QJsonObject parameterJson(int row, QString *error) const;
 
     QJsonObject spec_, config_;
@@ -98,6 +107,8 @@ private:
     QComboBox *metric_, *split_, *mode_, *unit_;
     QSpinBox *maxTrials_, *maxConcurrent_, *budget_, *threads_, *seed_, *trialsPerPack_;
     QCheckBox *packing_;
+    QListWidget *targets_;
+    QSpinBox *perTarget_;
     QDoubleSpinBox *totalBudget_;
     QLabel *errorLabel_, *algoHelp_ = nullptr;
     QPushButton *start_;

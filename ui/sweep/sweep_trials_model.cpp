@@ -61,7 +61,9 @@ void SweepTrialsModel::setBestTrial(int trialIndex) {
 
 int SweepTrialsModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
 
-int SweepTrialsModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : runColumn() + 1; }
+int SweepTrialsModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : clusterColumn() + 1;
+}
 
 QString SweepTrialsModel::valueText(const QJsonValue &value) {
     if (value.isDouble()) {
@@ -126,6 +128,13 @@ QVariant SweepTrialsModel::data(const QModelIndex &idx, int role) const {
         return sort ? QVariant(*t.objective) : QVariant(QString::number(*t.objective, 'f', 4));
     }
     if (col == runColumn()) return t.runId > 0 ? QVariant(t.runId) : QVariant();
+    if (col == clusterColumn()) {
+        const QString target = t.info.value(QStringLiteral("target")).toString();
+        QString from;
+        for (const QJsonValue &p : t.info.value(QStringLiteral("placements")).toArray())
+            if (const QString f = p.toObject().value(QStringLiteral("from")).toString(); !f.isEmpty()) from = f;
+        return from.isEmpty() ? target : tr("%1, moved from %2").arg(target, from);
+    }
     return {};
 }
 
@@ -141,6 +150,7 @@ QVariant SweepTrialsModel::headerData(int section, Qt::Orientation orientation, 
     if (section - 4 >= 0 && section - 4 < params_.size()) return params_.at(section - 4).name;
     if (section == objectiveColumn()) return tr("Objective");
     if (section == runColumn()) return tr("Run");
+    if (section == clusterColumn()) return tr("Cluster");
     return {};
 }
 

@@ -1,5 +1,5 @@
 // SweepTrialsModel: the trials of one sweep as table rows (trial, state, rung, budget, one column per
-// parameter, objective, run). upsert() applies a fresh read of the trial rows incrementally: changed rows
+// parameter, objective, run, cluster). upsert() applies a fresh read of the trial rows incrementally: changed rows
 // emit dataChanged, new trials are inserted, nothing is reset, so views keep their selection and sorting.
 #pragma once
 
@@ -34,6 +34,8 @@ public:
     int rowOfTrial(int trialIndex) const { return byIndex_.value(trialIndex, -1); }
     int objectiveColumn() const { return 4 + int(params_.size()); }
     int runColumn() const { return objectiveColumn() + 1; }
+    /// The cluster a trial of a multi-cluster sweep is on ("alpha, moved from beta" after a move); empty otherwise.
+    int clusterColumn() const { return runColumn() + 1; }
 
     /// Text of a parameter value: numbers with 4 significant digits, other JSON compactly.
     static QString valueText(const QJsonValue &value);

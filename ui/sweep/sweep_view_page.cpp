@@ -127,6 +127,7 @@ bool SweepViewPage::loadDefinition(qint64 sweepId) {
     state_ = row->state;
     trials_.clear();
     model_->setSpace(def_.space);
+    table_->setColumnHidden(model_->clusterColumn(), !def_.isMultiTarget());
     title_->setText(tr("Sweep %1: %2").arg(sweepId).arg(def_.name));
     return true;
 }

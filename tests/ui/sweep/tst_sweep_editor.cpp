@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -99,6 +100,51 @@ private Q_SLOTS:
         QVERIFY(!def->packing);
         QVERIFY(editor.errors().isEmpty());
         QVERIFY(editor.findChild<QLabel *>(QStringLiteral("errors"))->text().isEmpty());
+    }
+
+    void severalClustersMakeAMultiClusterSweep() {
+        SweepEditor editor;
+        editor.setBase(spec_, config_);
+        editor.addParameter(QStringLiteral("optimizer.lr"));
+        editor.setClusters({QStringLiteral("alpha"), QStringLiteral("beta")});
+        auto *list = editor.findChild<QListWidget *>(QStringLiteral("sweepTargets"));
+        QVERIFY(list);
+        QCOMPARE(list->count(), 3);
+        QCOMPARE(editor.checkedTargets(), QStringList{QStringLiteral("local")});
+        QVERIFY(!editor.document().contains(QStringLiteral("target")));
+        auto *perTarget = editor.findChild<QSpinBox *>(QStringLiteral("maxInFlightPerTarget"));
+        QVERIFY(!perTarget->isEnabled());
+        // One cluster: a cluster sweep, this computer unchecked.
+        list->item(1)->setCheckState(Qt::Checked);
+        QCOMPARE(editor.checkedTargets(), QStringList{QStringLiteral("alpha")});
+        QCOMPARE(editor.document().value(QStringLiteral("target")).toString(), QStringLiteral("alpha"));
+        QVERIFY(!editor.findChild<QCheckBox *>(QStringLiteral("packing"))->isEnabled());
+        // Two: a multi-cluster sweep with a per-cluster limit.
+        list->item(2)->setCheckState(Qt::Checked);
+        QVERIFY(perTarget->isEnabled());
+        perTarget->setValue(3);
+        const QJsonObject doc = editor.document();
+        QCOMPARE(doc.value(QStringLiteral("targets")).toArray(),
+                 (QJsonArray{QStringLiteral("alpha"), QStringLiteral("beta")}));
+        QVERIFY(!doc.contains(QStringLiteral("target")));
+        QCOMPARE(
+            doc.value(QStringLiteral("limits")).toObject().value(QStringLiteral("max_in_flight_per_target")).toInt(),
+            3);
+        QString error;
+        const auto def = editor.definition(&error);
+        QVERIFY2(def, qPrintable(error));
+        QVERIFY(def->isMultiTarget());
+        QCOMPARE(def->inFlightLimit(), 3);
+        editor.resize(1100, 800);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        QVERIFY2(editor.validate(), qPrintable(editor.errors().join(QLatin1Char('\n'))));
+        QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
+        QVERIFY(editor.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/sweep-two-clusters.png")));
+        // Back to this computer: the clusters are unchecked.
+        list->item(0)->setCheckState(Qt::Checked);
+        QCOMPARE(editor.checkedTargets(), QStringList{QStringLiteral("local")});
+        QVERIFY(!editor.document().contains(QStringLiteral("targets")));
     }
 
     void invalidRangesAreShownInline() {

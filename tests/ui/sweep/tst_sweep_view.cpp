@@ -88,7 +88,7 @@ private Q_SLOTS:
         QVERIFY2(page.showSweep(*id), qPrintable(page.errorString()));
         QVERIFY(!page.controller());
         QCOMPARE(page.trialsModel()->rowCount(), 0);
-        QCOMPARE(page.trialsModel()->columnCount(), 4 + 3 + 2);
+        QCOMPARE(page.trialsModel()->columnCount(), 4 + 3 + 3);
         page.show();
 
         // The page follows the controller as soon as the service starts it (the first trials start at once).
