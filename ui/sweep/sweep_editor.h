@@ -107,9 +107,9 @@ private:
     QComboBox *metric_, *split_, *mode_, *unit_;
     QSpinBox *maxTrials_, *maxConcurrent_, *budget_, *threads_, *seed_, *trialsPerPack_;
     QCheckBox *packing_;
+    QDoubleSpinBox *totalBudget_;
     QListWidget *targets_;
     QSpinBox *perTarget_;
-    QDoubleSpinBox *totalBudget_;
     QLabel *errorLabel_, *algoHelp_ = nullptr;
     QPushButton *start_;
 };
