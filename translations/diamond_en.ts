@@ -868,6 +868,10 @@
         <source>Run %1 has no readable record of its cluster job in %2.</source>
         <translation>Run %1 has no readable record of its cluster job in %2.</translation>
     </message>
+    <message>
+        <source>no answer</source>
+        <translation>no answer</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ClusterLink</name>
@@ -954,113 +958,6 @@
     <message>
         <source>Cannot read cluster profiles: %1</source>
         <translation>Cannot read cluster profiles: %1</translation>
-    </message>
-</context>
-<context>
-    <name>diamond::app::ClusterWorker</name>
-    <message>
-        <source>Cannot find the home folder on %1: %2</source>
-        <translation>Cannot find the home folder on %1: %2</translation>
-    </message>
-    <message>
-        <source>Cannot create the run folder %1 on %2: %3</source>
-        <translation>Cannot create the run folder %1 on %2: %3</translation>
-    </message>
-    <message>
-        <source>Cannot read %1</source>
-        <translation>Cannot read %1</translation>
-    </message>
-    <message>
-        <source>Unchanged on the cluster, not sent again: %1</source>
-        <translation>Unchanged on the cluster, not sent again: %1</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>Cannot write %1: %2</translation>
-    </message>
-    <message>
-        <source>Cannot append to %1: %2</source>
-        <translation>Cannot append to %1: %2</translation>
-    </message>
-    <message>
-        <source>Job %1 checkpointed and exited 85: submitting the continuation.</source>
-        <translation>Job %1 checkpointed and exited 85: submitting the continuation.</translation>
-    </message>
-    <message>
-        <source>Job %1 ended %2%3 on %4.</source>
-        <translation>Job %1 ended %2%3 on %4.</translation>
-    </message>
-    <message>
-        <source>Cannot fetch the checkpoint %1: %2</source>
-        <translation>Cannot fetch the checkpoint %1: %2</translation>
-    </message>
-    <message>
-        <source>The fetched checkpoint %1 does not match the cluster&apos;s copy.</source>
-        <translation>The fetched checkpoint %1 does not match the cluster's copy.</translation>
-    </message>
-    <message>
-        <source>%1 arrived damaged on %2 (SHA-256 differs).</source>
-        <translation>%1 arrived damaged on %2 (SHA-256 differs).</translation>
-    </message>
-    <message>
-        <source>The cluster&apos;s copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</source>
-        <translation>The cluster's copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</translation>
-    </message>
-    <message>
-        <source>The cluster named an unexpected checkpoint file; nothing was fetched.</source>
-        <translation>The cluster named an unexpected checkpoint file; nothing was fetched.</translation>
-    </message>
-    <message>
-        <source>The run&apos;s events file on the cluster passed %1 GiB; the job was cancelled.</source>
-        <translation>The run's events file on the cluster passed %1 GiB; the job was cancelled.</translation>
-    </message>
-    <message>
-        <source>Staging dataset %1 (%2 files, %3 MiB) to %4</source>
-        <translation>Staging dataset %1 (%2 files, %3 MiB) to %4</translation>
-    </message>
-    <message>
-        <source>Staging dataset %1: %2 of %3 MiB sent</source>
-        <translation>Staging dataset %1: %2 of %3 MiB sent</translation>
-    </message>
-    <message>
-        <source>Cannot stage the dataset %1: %2</source>
-        <translation>Cannot stage the dataset %1: %2</translation>
-    </message>
-    <message>
-        <source>Dataset %1 is already on the cluster (verified copy); nothing sent.</source>
-        <translation>Dataset %1 is already on the cluster (verified copy); nothing sent.</translation>
-    </message>
-    <message>
-        <source>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</source>
-        <translation>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</translation>
-    </message>
-    <message>
-        <source>rank %1: %2</source>
-        <translation>rank %1: %2</translation>
-    </message>
-    <message>
-        <source>Link %1 of the chain was not submitted (%2): continuations are submitted while Diamond follows the run.</source>
-        <translation>Link %1 of the chain was not submitted (%2): continuations are submitted while Diamond follows the run.</translation>
-    </message>
-    <message>
-        <source>Queued job %1 of the chain was not cancelled: %2</source>
-        <translation>Queued job %1 of the chain was not cancelled: %2</translation>
-    </message>
-    <message>
-        <source>checkpointed; a continuation follows</source>
-        <translation>checkpointed; a continuation follows</translation>
-    </message>
-    <message>
-        <source>ended; the chain goes on</source>
-        <translation>ended; the chain goes on</translation>
-    </message>
-    <message>
-        <source>Job %1 ended: the chain goes on with job %2.</source>
-        <translation>Job %1 ended: the chain goes on with job %2.</translation>
-    </message>
-    <message>
-        <source>not needed: the run has ended</source>
-        <translation>not needed: the run has ended</translation>
     </message>
 </context>
 <context>
@@ -1507,6 +1404,62 @@
         <source>The class server %1 has no cluster &apos;%2&apos;.</source>
         <translation>The class server %1 has no cluster '%2'.</translation>
     </message>
+    <message>
+        <source>Run %1 finished before it could move.</source>
+        <translation>Run %1 finished before it could move.</translation>
+    </message>
+    <message>
+        <source>Run %1 is racing already.</source>
+        <translation>Run %1 is racing already.</translation>
+    </message>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler to race on.</source>
+        <translation>Cluster '%1' has no batch scheduler to race on.</translation>
+    </message>
+    <message>
+        <source>Run %1 is already moving.</source>
+        <translation>Run %1 is already moving.</translation>
+    </message>
+    <message>
+        <source>Run %1 is on %2 already.</source>
+        <translation>Run %1 is on %2 already.</translation>
+    </message>
+    <message>
+        <source>Runs on a class server stay on that server.</source>
+        <translation>Runs on a class server stay on that server.</translation>
+    </message>
+    <message>
+        <source>Run %1 has finished; there is nothing to move.</source>
+        <translation>Run %1 has finished; there is nothing to move.</translation>
+    </message>
+    <message>
+        <source>job: resources are for cluster targets, not &apos;%1&apos;.</source>
+        <translation>job: resources are for cluster targets, not '%1'.</translation>
+    </message>
+    <message>
+        <source>job: %1</source>
+        <translation>job: %1</translation>
+    </message>
+    <message>
+        <source>Moving to %1: stopping the run at a checkpoint.</source>
+        <translation>Moving to %1: stopping the run at a checkpoint.</translation>
+    </message>
+    <message>
+        <source>Moved from %1 to %2 before it started.</source>
+        <translation>Moved from %1 to %2 before it started.</translation>
+    </message>
+    <message>
+        <source>Moved from %1 to %2; no checkpoint was saved, so it starts from the beginning there.</source>
+        <translation>Moved from %1 to %2; no checkpoint was saved, so it starts from the beginning there.</translation>
+    </message>
+    <message>
+        <source>Moved from %1 to %2; it continues there from checkpoint %3.</source>
+        <translation>Moved from %1 to %2; it continues there from checkpoint %3.</translation>
+    </message>
+    <message>
+        <source>Run %1 could not continue on %2: %3</source>
+        <translation>Run %1 could not continue on %2: %3</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::RunStore</name>
@@ -1620,6 +1573,45 @@
     <message>
         <source>Run %1 is not running on the class server.</source>
         <translation>Run %1 is not running on the class server.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::StartRace</name>
+    <message>
+        <source>Run %1 has started already; only a new run can race.</source>
+        <translation>Run %1 has started already; only a new run can race.</translation>
+    </message>
+    <message>
+        <source>A race needs at least two clusters.</source>
+        <translation>A race needs at least two clusters.</translation>
+    </message>
+    <message>
+        <source>submitted to %1; the first to start keeps the run</source>
+        <translation>submitted to %1; the first to start keeps the run</translation>
+    </message>
+    <message>
+        <source>No cluster could take run %1: %2</source>
+        <translation>No cluster could take run %1: %2</translation>
+    </message>
+    <message>
+        <source>the job ended before it started</source>
+        <translation>the job ended before it started</translation>
+    </message>
+    <message>
+        <source>%1 started first</source>
+        <translation>%1 started first</translation>
+    </message>
+    <message>
+        <source>Submitted to %1; %2 started first and keeps the run, the other jobs are cancelled.</source>
+        <translation>Submitted to %1; %2 started first and keeps the run, the other jobs are cancelled.</translation>
+    </message>
+    <message>
+        <source>Cannot follow the job on %1: %2</source>
+        <translation>Cannot follow the job on %1: %2</translation>
+    </message>
+    <message>
+        <source>cancelled before any cluster started it</source>
+        <translation>cancelled before any cluster started it</translation>
     </message>
 </context>
 <context>
@@ -2126,6 +2118,18 @@
         <source>a number</source>
         <translation>a number</translation>
     </message>
+    <message>
+        <source>%1: unreachable</source>
+        <translation>%1: unreachable</translation>
+    </message>
+    <message>
+        <source>%1: full (%2 of %3 in flight)</source>
+        <translation>%1: full (%2 of %3 in flight)</translation>
+    </message>
+    <message>
+        <source>%1: finish in %2 s (queue %3 s + %4 s)</source>
+        <translation>%1: finish in %2 s (queue %3 s + %4 s)</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::sweep::SearchSpace</name>
@@ -2295,6 +2299,18 @@
         <source>target &quot;%1&quot;: %2</source>
         <translation>target "%1": %2</translation>
     </message>
+    <message>
+        <source>trial %1: every target is unreachable or full</source>
+        <translation>trial %1: every target is unreachable or full</translation>
+    </message>
+    <message>
+        <source>%1 could not take the trial&apos;s job (%2); it goes to another cluster</source>
+        <translation>%1 could not take the trial's job (%2); it goes to another cluster</translation>
+    </message>
+    <message>
+        <source>%1 did not answer for %2 s (%3); the trial continues on another cluster</source>
+        <translation>%1 did not answer for %2 s (%3); the trial continues on another cluster</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::sweep::SweepDefinition</name>
@@ -2357,6 +2373,34 @@
     <message>
         <source>job: %1</source>
         <translation>job: %1</translation>
+    </message>
+    <message>
+        <source>targets: &quot;target&quot; and &quot;targets&quot; exclude each other; list every cluster in &quot;targets&quot;</source>
+        <translation>targets: "target" and "targets" exclude each other; list every cluster in "targets"</translation>
+    </message>
+    <message>
+        <source>targets: must be a list of 1 to 64 cluster profile names</source>
+        <translation>targets: must be a list of 1 to 64 cluster profile names</translation>
+    </message>
+    <message>
+        <source>targets[%1]: must name a cluster profile of the workspace, each once (&quot;local&quot; is not one: trials of a multi-cluster sweep are batch jobs)</source>
+        <translation>targets[%1]: must name a cluster profile of the workspace, each once ("local" is not one: trials of a multi-cluster sweep are batch jobs)</translation>
+    </message>
+    <message>
+        <source>target_jobs: an object of job resources by cluster name, with &quot;targets&quot;</source>
+        <translation>target_jobs: an object of job resources by cluster name, with "targets"</translation>
+    </message>
+    <message>
+        <source>target_jobs.%1: %2</source>
+        <translation>target_jobs.%1: %2</translation>
+    </message>
+    <message>
+        <source>not one of &quot;targets&quot;</source>
+        <translation>not one of "targets"</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>must be an object</translation>
     </message>
 </context>
 <context>
@@ -5197,6 +5241,56 @@ Hint: %2</translation>
         <source>Could not measure the processes: %1</source>
         <translation>Could not measure the processes: %1</translation>
     </message>
+    <message>
+        <source>Run %1 moved from %2 to %3.</source>
+        <translation>Run %1 moved from %2 to %3.</translation>
+    </message>
+    <message>
+        <source>Run %1 started first on %2; the other jobs are cancelled.</source>
+        <translation>Run %1 started first on %2; the other jobs are cancelled.</translation>
+    </message>
+    <message>
+        <source>Run %1 did not start: %2</source>
+        <translation>Run %1 did not start: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 was not moved: %2</source>
+        <translation>Run %1 was not moved: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 submitted to %2; the first to start keeps it.</source>
+        <translation>Run %1 submitted to %2; the first to start keeps it.</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>This computer</translation>
+    </message>
+    <message>
+        <source>There is no other cluster to move run %1 to; add one on the Clusters page.</source>
+        <translation>There is no other cluster to move run %1 to; add one on the Clusters page.</translation>
+    </message>
+    <message>
+        <source>Move run</source>
+        <translation>Move run</translation>
+    </message>
+    <message>
+        <source>Run %1 &quot;%2&quot; is on %3.
+It stops at a checkpoint, the checkpoint comes to this computer, and the run continues from it on:</source>
+        <translation>Run %1 "%2" is on %3.
+It stops at a checkpoint, the checkpoint comes to this computer, and the run continues from it on:</translation>
+    </message>
+    <message>
+        <source>&amp;Move</source>
+        <translation>&amp;Move</translation>
+    </message>
+    <message>
+        <source>Stopping run %1 at a checkpoint to move it to %2…</source>
+        <translation>Stopping run %1 at a checkpoint to move it to %2…</translation>
+    </message>
+    <message>
+        <source>Run %1 moved to %2.</source>
+        <translation>Run %1 moved to %2.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -6122,6 +6216,14 @@ Hint: %2</translation>
         <source>Measure processes</source>
         <translation>Measure processes</translation>
     </message>
+    <message>
+        <source>First of %1 to start (submitted to all)</source>
+        <translation>First of %1 to start (submitted to all)</translation>
+    </message>
+    <message>
+        <source>The run&apos;s job is submitted to %1 at once; the first cluster to start it keeps the run and the other jobs are cancelled.</source>
+        <translation>The run's job is submitted to %1 at once; the first cluster to start it keeps the run and the other jobs are cancelled.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunsPanel</name>
@@ -6160,6 +6262,10 @@ Hint: %2</translation>
     <message>
         <source>&amp;Delete…</source>
         <translation>&amp;Delete…</translation>
+    </message>
+    <message>
+        <source>&amp;Move to another cluster…</source>
+        <translation>&amp;Move to another cluster…</translation>
     </message>
 </context>
 <context>
@@ -6859,6 +6965,26 @@ Compare it with the fingerprint your cluster's administrators publish. Accept on
         <source>Several ASHA brackets with different starting budgets, hedging against stopping too early.</source>
         <translation>Several ASHA brackets with different starting budgets, hedging against stopping too early.</translation>
     </message>
+    <message>
+        <source>Several clusters: each trial goes where it is predicted to finish first, and trials move to the others when one cannot be reached</source>
+        <translation>Several clusters: each trial goes where it is predicted to finish first, and trials move to the others when one cannot be reached</translation>
+    </message>
+    <message>
+        <source>Most trials queued or running on one cluster at once</source>
+        <translation>Most trials queued or running on one cluster at once</translation>
+    </message>
+    <message>
+        <source>Run trials on</source>
+        <translation>Run trials on</translation>
+    </message>
+    <message>
+        <source>Trials per cluster</source>
+        <translation>Trials per cluster</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>This computer</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::sweep::SweepTrialsModel</name>
@@ -6913,6 +7039,14 @@ Compare it with the fingerprint your cluster's administrators publish. Accept on
     <message>
         <source>Run</source>
         <translation>Run</translation>
+    </message>
+    <message>
+        <source>%1, moved from %2</source>
+        <translation>%1, moved from %2</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
     </message>
 </context>
 <context>

@@ -868,6 +868,10 @@
         <source>Run %1 has no readable record of its cluster job in %2.</source>
         <translation>运行 %1 在 %2 中没有可读的集群作业记录。</translation>
     </message>
+    <message>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ClusterLink</name>
@@ -954,113 +958,6 @@
     <message>
         <source>Cannot read cluster profiles: %1</source>
         <translation>无法读取集群配置：%1</translation>
-    </message>
-</context>
-<context>
-    <name>diamond::app::ClusterWorker</name>
-    <message>
-        <source>Cannot find the home folder on %1: %2</source>
-        <translation>无法找到 %1 上的主文件夹：%2</translation>
-    </message>
-    <message>
-        <source>Cannot create the run folder %1 on %2: %3</source>
-        <translation>无法在 %2 上创建运行文件夹 %1：%3</translation>
-    </message>
-    <message>
-        <source>Cannot read %1</source>
-        <translation>无法读取 %1</translation>
-    </message>
-    <message>
-        <source>Unchanged on the cluster, not sent again: %1</source>
-        <translation>集群上的文件未更改，未重复发送：%1</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Cannot append to %1: %2</source>
-        <translation>无法追加到 %1：%2</translation>
-    </message>
-    <message>
-        <source>Job %1 checkpointed and exited 85: submitting the continuation.</source>
-        <translation>作业 %1 已保存检查点并以 85 退出：正在提交后续作业。</translation>
-    </message>
-    <message>
-        <source>Job %1 ended %2%3 on %4.</source>
-        <translation>作业 %1 在 %4 上结束：%2%3。</translation>
-    </message>
-    <message>
-        <source>Cannot fetch the checkpoint %1: %2</source>
-        <translation>无法获取检查点 %1：%2</translation>
-    </message>
-    <message>
-        <source>The fetched checkpoint %1 does not match the cluster&apos;s copy.</source>
-        <translation>获取的检查点 %1 与集群上的副本不一致。</translation>
-    </message>
-    <message>
-        <source>%1 arrived damaged on %2 (SHA-256 differs).</source>
-        <translation>%1 到达 %2 时已损坏（SHA-256 不一致）。</translation>
-    </message>
-    <message>
-        <source>The cluster&apos;s copy of this run (%1) has fewer events than this computer (%2 of %3 bytes); was its folder removed or the scratch folder changed?</source>
-        <translation>集群上此运行的副本（%1）中的事件少于此计算机上的（%2 / %3 字节）；它的文件夹是否已被删除，或者临时文件夹已更改？</translation>
-    </message>
-    <message>
-        <source>The cluster named an unexpected checkpoint file; nothing was fetched.</source>
-        <translation>集群给出了意外的检查点文件名；未获取任何文件。</translation>
-    </message>
-    <message>
-        <source>The run&apos;s events file on the cluster passed %1 GiB; the job was cancelled.</source>
-        <translation>集群上该运行的事件文件超过 %1 GiB；作业已取消。</translation>
-    </message>
-    <message>
-        <source>Staging dataset %1 (%2 files, %3 MiB) to %4</source>
-        <translation>正在将数据集 %1（%2 个文件，%3 MiB）暂存到 %4</translation>
-    </message>
-    <message>
-        <source>Staging dataset %1: %2 of %3 MiB sent</source>
-        <translation>正在暂存数据集 %1：已发送 %2 / %3 MiB</translation>
-    </message>
-    <message>
-        <source>Cannot stage the dataset %1: %2</source>
-        <translation>无法暂存数据集 %1：%2</translation>
-    </message>
-    <message>
-        <source>Dataset %1 is already on the cluster (verified copy); nothing sent.</source>
-        <translation>数据集 %1 已在集群上（已校验的副本）；未发送任何内容。</translation>
-    </message>
-    <message>
-        <source>Dataset %1 staged: %2 of %3 MiB sent in %4 s, every file verified by SHA-256.</source>
-        <translation>数据集 %1 已暂存：%4 秒内发送 %2 / %3 MiB，每个文件均已通过 SHA-256 校验。</translation>
-    </message>
-    <message>
-        <source>rank %1: %2</source>
-        <translation>进程 %1：%2</translation>
-    </message>
-    <message>
-        <source>Link %1 of the chain was not submitted (%2): continuations are submitted while Diamond follows the run.</source>
-        <translation>作业链的第 %1 个作业未能提交（%2）：Diamond 跟踪该运行时会提交后续作业。</translation>
-    </message>
-    <message>
-        <source>Queued job %1 of the chain was not cancelled: %2</source>
-        <translation>作业链中排队的作业 %1 未能取消：%2</translation>
-    </message>
-    <message>
-        <source>checkpointed; a continuation follows</source>
-        <translation>已保存检查点；将提交后续作业</translation>
-    </message>
-    <message>
-        <source>ended; the chain goes on</source>
-        <translation>已结束；作业链继续</translation>
-    </message>
-    <message>
-        <source>Job %1 ended: the chain goes on with job %2.</source>
-        <translation>作业 %1 已结束：作业链由作业 %2 继续。</translation>
-    </message>
-    <message>
-        <source>not needed: the run has ended</source>
-        <translation>不再需要：运行已结束</translation>
     </message>
 </context>
 <context>
@@ -1507,6 +1404,62 @@
         <source>The class server %1 has no cluster &apos;%2&apos;.</source>
         <translation>课程服务器 %1 没有集群“%2”。</translation>
     </message>
+    <message>
+        <source>Run %1 finished before it could move.</source>
+        <translation>运行 %1 在迁移前已完成。</translation>
+    </message>
+    <message>
+        <source>Run %1 is racing already.</source>
+        <translation>运行 %1 已在竞速提交中。</translation>
+    </message>
+    <message>
+        <source>Cluster &apos;%1&apos; has no batch scheduler to race on.</source>
+        <translation>集群“%1”没有可用于竞速提交的批处理调度器。</translation>
+    </message>
+    <message>
+        <source>Run %1 is already moving.</source>
+        <translation>运行 %1 已在迁移中。</translation>
+    </message>
+    <message>
+        <source>Run %1 is on %2 already.</source>
+        <translation>运行 %1 已在 %2 上。</translation>
+    </message>
+    <message>
+        <source>Runs on a class server stay on that server.</source>
+        <translation>课堂服务器上的运行只能留在该服务器上。</translation>
+    </message>
+    <message>
+        <source>Run %1 has finished; there is nothing to move.</source>
+        <translation>运行 %1 已完成，无需迁移。</translation>
+    </message>
+    <message>
+        <source>job: resources are for cluster targets, not &apos;%1&apos;.</source>
+        <translation>job：资源设置只适用于集群目标，不适用于“%1”。</translation>
+    </message>
+    <message>
+        <source>job: %1</source>
+        <translation>job：%1</translation>
+    </message>
+    <message>
+        <source>Moving to %1: stopping the run at a checkpoint.</source>
+        <translation>正在迁移到 %1：在检查点处停止运行。</translation>
+    </message>
+    <message>
+        <source>Moved from %1 to %2 before it started.</source>
+        <translation>在开始前已从 %1 迁移到 %2。</translation>
+    </message>
+    <message>
+        <source>Moved from %1 to %2; no checkpoint was saved, so it starts from the beginning there.</source>
+        <translation>已从 %1 迁移到 %2；没有保存的检查点，将在那里从头开始。</translation>
+    </message>
+    <message>
+        <source>Moved from %1 to %2; it continues there from checkpoint %3.</source>
+        <translation>已从 %1 迁移到 %2；将在那里从检查点 %3 继续。</translation>
+    </message>
+    <message>
+        <source>Run %1 could not continue on %2: %3</source>
+        <translation>运行 %1 无法在 %2 上继续：%3</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::RunStore</name>
@@ -1620,6 +1573,45 @@
     <message>
         <source>Run %1 is not running on the class server.</source>
         <translation>运行 %1 没有在课程服务器上运行。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::app::StartRace</name>
+    <message>
+        <source>Run %1 has started already; only a new run can race.</source>
+        <translation>运行 %1 已经开始；只有新运行可以竞速提交。</translation>
+    </message>
+    <message>
+        <source>A race needs at least two clusters.</source>
+        <translation>竞速提交至少需要两个集群。</translation>
+    </message>
+    <message>
+        <source>submitted to %1; the first to start keeps the run</source>
+        <translation>已提交到 %1；最先开始的集群保留此运行</translation>
+    </message>
+    <message>
+        <source>No cluster could take run %1: %2</source>
+        <translation>没有集群能接收运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>the job ended before it started</source>
+        <translation>作业在开始前已结束</translation>
+    </message>
+    <message>
+        <source>%1 started first</source>
+        <translation>%1 最先开始</translation>
+    </message>
+    <message>
+        <source>Submitted to %1; %2 started first and keeps the run, the other jobs are cancelled.</source>
+        <translation>已提交到 %1；%2 最先开始并保留此运行，其他作业已取消。</translation>
+    </message>
+    <message>
+        <source>Cannot follow the job on %1: %2</source>
+        <translation>无法跟踪 %1 上的作业：%2</translation>
+    </message>
+    <message>
+        <source>cancelled before any cluster started it</source>
+        <translation>在任何集群开始前已取消</translation>
     </message>
 </context>
 <context>
@@ -2126,6 +2118,18 @@
         <source>a number</source>
         <translation>数值</translation>
     </message>
+    <message>
+        <source>%1: unreachable</source>
+        <translation>%1：无法连接</translation>
+    </message>
+    <message>
+        <source>%1: full (%2 of %3 in flight)</source>
+        <translation>%1：已满（%3 个中已有 %2 个在进行）</translation>
+    </message>
+    <message>
+        <source>%1: finish in %2 s (queue %3 s + %4 s)</source>
+        <translation>%1：%2 秒后完成（排队 %3 秒 + %4 秒）</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::sweep::SearchSpace</name>
@@ -2295,6 +2299,18 @@
         <source>target &quot;%1&quot;: %2</source>
         <translation>target “%1”：%2</translation>
     </message>
+    <message>
+        <source>trial %1: every target is unreachable or full</source>
+        <translation>试验 %1：所有目标都无法连接或已满</translation>
+    </message>
+    <message>
+        <source>%1 could not take the trial&apos;s job (%2); it goes to another cluster</source>
+        <translation>%1 无法接收该试验的作业（%2）；改投其他集群</translation>
+    </message>
+    <message>
+        <source>%1 did not answer for %2 s (%3); the trial continues on another cluster</source>
+        <translation>%1 已 %2 秒无应答（%3）；该试验在其他集群上继续</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::sweep::SweepDefinition</name>
@@ -2357,6 +2373,34 @@
     <message>
         <source>job: %1</source>
         <translation>job：%1</translation>
+    </message>
+    <message>
+        <source>targets: &quot;target&quot; and &quot;targets&quot; exclude each other; list every cluster in &quot;targets&quot;</source>
+        <translation>targets：“target”与“targets”不能同时使用；请在“targets”中列出所有集群</translation>
+    </message>
+    <message>
+        <source>targets: must be a list of 1 to 64 cluster profile names</source>
+        <translation>targets：必须是包含 1 到 64 个集群配置名称的列表</translation>
+    </message>
+    <message>
+        <source>targets[%1]: must name a cluster profile of the workspace, each once (&quot;local&quot; is not one: trials of a multi-cluster sweep are batch jobs)</source>
+        <translation>targets[%1]：必须是工作区中的集群配置名称，且每个只出现一次（“local”不是集群：多集群扫描的试验都是批处理作业）</translation>
+    </message>
+    <message>
+        <source>target_jobs: an object of job resources by cluster name, with &quot;targets&quot;</source>
+        <translation>target_jobs：按集群名称给出作业资源的对象，需与“targets”一起使用</translation>
+    </message>
+    <message>
+        <source>target_jobs.%1: %2</source>
+        <translation>target_jobs.%1：%2</translation>
+    </message>
+    <message>
+        <source>not one of &quot;targets&quot;</source>
+        <translation>不在“targets”中</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
     </message>
 </context>
 <context>
@@ -5193,6 +5237,56 @@ Hint: %2</source>
         <source>Could not measure the processes: %1</source>
         <translation>无法测量进程数：%1</translation>
     </message>
+    <message>
+        <source>Run %1 moved from %2 to %3.</source>
+        <translation>运行 %1 已从 %2 迁移到 %3。</translation>
+    </message>
+    <message>
+        <source>Run %1 started first on %2; the other jobs are cancelled.</source>
+        <translation>运行 %1 最先在 %2 上开始；其他作业已取消。</translation>
+    </message>
+    <message>
+        <source>Run %1 did not start: %2</source>
+        <translation>运行 %1 未能开始：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 was not moved: %2</source>
+        <translation>运行 %1 未迁移：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 submitted to %2; the first to start keeps it.</source>
+        <translation>运行 %1 已提交到 %2；最先开始的集群保留它。</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>此计算机</translation>
+    </message>
+    <message>
+        <source>There is no other cluster to move run %1 to; add one on the Clusters page.</source>
+        <translation>没有其他集群可迁移运行 %1；请在“集群”页面添加。</translation>
+    </message>
+    <message>
+        <source>Move run</source>
+        <translation>迁移运行</translation>
+    </message>
+    <message>
+        <source>Run %1 &quot;%2&quot; is on %3.
+It stops at a checkpoint, the checkpoint comes to this computer, and the run continues from it on:</source>
+        <translation>运行 %1“%2”在 %3 上。
+它将在检查点处停止，检查点传回本机，然后在以下位置从该检查点继续：</translation>
+    </message>
+    <message>
+        <source>&amp;Move</source>
+        <translation>迁移(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Stopping run %1 at a checkpoint to move it to %2…</source>
+        <translation>正在检查点处停止运行 %1，以便迁移到 %2…</translation>
+    </message>
+    <message>
+        <source>Run %1 moved to %2.</source>
+        <translation>运行 %1 已迁移到 %2。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -6118,6 +6212,14 @@ Hint: %2</source>
         <source>Measure processes</source>
         <translation>测量进程数</translation>
     </message>
+    <message>
+        <source>First of %1 to start (submitted to all)</source>
+        <translation>%1 中最先开始者（提交到全部）</translation>
+    </message>
+    <message>
+        <source>The run&apos;s job is submitted to %1 at once; the first cluster to start it keeps the run and the other jobs are cancelled.</source>
+        <translation>此运行的作业同时提交到 %1；最先开始的集群保留此运行，其他作业将被取消。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::RunsPanel</name>
@@ -6156,6 +6258,10 @@ Hint: %2</source>
     <message>
         <source>&amp;Delete…</source>
         <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Move to another cluster…</source>
+        <translation>迁移到其他集群(&amp;M)…</translation>
     </message>
 </context>
 <context>
@@ -6855,6 +6961,26 @@ Compare it with the fingerprint your cluster&apos;s administrators publish. Acce
         <source>Several ASHA brackets with different starting budgets, hedging against stopping too early.</source>
         <translation>多组起始预算不同的 ASHA，以降低过早停止的风险。</translation>
     </message>
+    <message>
+        <source>Several clusters: each trial goes where it is predicted to finish first, and trials move to the others when one cannot be reached</source>
+        <translation>多个集群：每个试验分配到预计最先完成的集群；某个集群无法连接时，试验转到其他集群</translation>
+    </message>
+    <message>
+        <source>Most trials queued or running on one cluster at once</source>
+        <translation>单个集群上同时排队或运行的试验数上限</translation>
+    </message>
+    <message>
+        <source>Run trials on</source>
+        <translation>试验运行位置</translation>
+    </message>
+    <message>
+        <source>Trials per cluster</source>
+        <translation>每个集群的试验数</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>此计算机</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::sweep::SweepTrialsModel</name>
@@ -6909,6 +7035,14 @@ Compare it with the fingerprint your cluster&apos;s administrators publish. Acce
     <message>
         <source>Run</source>
         <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1, moved from %2</source>
+        <translation>%1（从 %2 迁移而来）</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
     </message>
 </context>
 <context>

@@ -224,6 +224,15 @@ void MainWindow::openWorkspace(const QString &folder) {
         statusBar()->showMessage(tr("Run %1 moved from %2 to %3.").arg(id).arg(from, to), 15000);
         runsPanel_->refreshRun(id);
     });
+    connect(service_, &app::RunService::raceWon, this, [this](qint64 id, const QString &cluster) {
+        statusBar()->showMessage(tr("Run %1 started first on %2; the other jobs are cancelled.").arg(id).arg(cluster),
+                                 15000);
+        runsPanel_->refreshRun(id);
+    });
+    connect(service_, &app::RunService::raceLost, this, [this](qint64 id, const QString &error) {
+        statusBar()->showMessage(tr("Run %1 did not start: %2").arg(id).arg(error), 15000);
+        runsPanel_->refreshRun(id);
+    });
     connect(service_, &app::RunService::moveFailed, this, [this](qint64 id, const QString &error) {
         statusBar()->showMessage(tr("Run %1 was not moved: %2").arg(id).arg(error), 15000);
     });
@@ -265,13 +274,19 @@ qint64 MainWindow::train() {
     n.spec = designer_->specJson();
     n.config = runSetup_->config();
     n.target = runSetup_->target();
+    const QStringList race = runSetup_->raceClusters();
+    if (!race.isEmpty()) n.target = race.first(); // re-pointed to the winner
     const auto run = service_->createRun(n);
     if (!run) {
         QMessageBox::warning(this, tr("Cannot train"), service_->errorString());
         return 0;
     }
     showRunMonitor(run->id);
-    if (!service_->start(run->id)) QMessageBox::warning(this, tr("Cannot train"), service_->errorString());
+    const bool started = race.isEmpty() ? service_->start(run->id) : service_->startRace(run->id, race);
+    if (!started) QMessageBox::warning(this, tr("Cannot train"), service_->errorString());
+    if (started && !race.isEmpty())
+        statusBar()->showMessage(
+            tr("Run %1 submitted to %2; the first to start keeps it.").arg(run->id).arg(race.join(u", ")), 15000);
     runsPanel_->refreshRun(run->id);
     workspacePanel_->reload();
     return run->id;

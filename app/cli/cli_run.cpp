@@ -20,6 +20,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
@@ -55,9 +56,11 @@ QString runUsage() {
         "Usage:\n"
         "  diamondctl [--workspace DIR] run start --spec FILE --config FILE [--project NAME] [--name NAME]\n"
         "                                         [--target local|CLUSTER|any|C1,C2 [--job JSON]] [--nproc N]\n"
-        "                                         [--threads N] [--plan auto] [--follow|--detach] [--json]\n"
+        "                                         [--threads N] [--plan auto] [--race] [--follow|--detach] [--json]\n"
         "                               --target any (or a list): the cluster with the earliest predicted finish,\n"
         "                               queue wait included; its plan is applied as with --plan auto\n"
+        "                               --race: submitted to all of them at once instead; the first to start keeps\n"
+        "                               the run and the other jobs are cancelled (waits until one started)\n"
         "  diamondctl [--workspace DIR] run plan --spec FILE --config FILE [--target local|CLUSTER]\n"
         "                                        [--partition P] [--nproc N] [--threads N] [--measure-width]\n"
         "                                        [--no-queue-wait] [--json]\n"
@@ -350,6 +353,78 @@ bool chooseCluster(Workspace &ws, RunService::NewRun &n, const Options &o, Io &i
     return applyPlan(ws, n, o, io);
 }
 
+/// `run start --target any|A,B --race`: submitted to every candidate at once; the first to start keeps the run and the
+/// other jobs are cancelled (RunService::startRace). Waits until one started (or none could).
+int runRace(Workspace &ws, RunService::NewRun &n, const Options &o, bool followRun, Io &io) {
+    QStringList candidates;
+    if (n.target == QLatin1String("any")) {
+        for (const remote::ClusterProfile &p : app::ClusterStore(ws).profiles())
+            if (p.scheduler != remote::SchedulerKind::None) candidates << p.name;
+    } else {
+        for (const QString &name : n.target.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (!candidates.contains(name.trimmed())) candidates << name.trimmed();
+    }
+    if (candidates.size() < 2)
+        return io.err << tr("diamondctl: --race needs two or more clusters with a scheduler (got: %1)\n")
+                             .arg(candidates.join(QStringLiteral(", "))),
+               kUsage;
+    for (const QString &cluster : std::as_const(candidates))
+        if (!app::ClusterStore(ws).profile(cluster))
+            return io.err << tr("diamondctl: unknown target '%1': no such cluster (see diamondctl cluster list)\n")
+                                 .arg(cluster),
+                   kUsage;
+    QString error;
+    if (!remote::jobRequestFromJson(n.execution.value(QStringLiteral("job")).toObject(), &error))
+        return io.err << tr("diamondctl: --job: %1\n").arg(error), kUsage;
+    n.target = candidates.first();
+    Session session(ws, io, false);
+    RunService &service = session.service;
+    const auto run = service.createRun(n);
+    if (!run) return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+    std::optional<QString> winner, lost;
+    QEventLoop loop;
+    QObject::connect(&service, &RunService::raceWon, &loop, [&](qint64 id, const QString &cluster) {
+        if (id != run->id) return;
+        winner = cluster;
+        loop.quit();
+    });
+    QObject::connect(&service, &RunService::raceLost, &loop, [&](qint64 id, const QString &why) {
+        if (id != run->id) return;
+        lost = why;
+        loop.quit();
+    });
+    if (!service.startRace(run->id, candidates))
+        return io.err << tr("diamondctl: %1\n").arg(service.errorString()), kFailed;
+    io.err << tr("Run %1 submitted to %2; the first to start keeps it.\n")
+                  .arg(run->id)
+                  .arg(candidates.join(QStringLiteral(", ")));
+    QTimer::singleShot(kClusterWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    if (lost) return io.err << tr("diamondctl: %1\n").arg(*lost), kFailed;
+    if (!winner) {
+        service.cancel(run->id);
+        return io.err << tr("diamondctl: no cluster started run %1 within %2 minutes; it was cancelled\n")
+                             .arg(run->id)
+                             .arg(kClusterWaitMs / 60000),
+               kFailed;
+    }
+    io.err << tr("%1 started first; the other jobs are cancelled.\n").arg(*winner);
+    if (followRun) return follow(service, run->id, o.json ? PointFormat::JsonLines : PointFormat::Text, io);
+    // The losers' cancels are confirmed before this process ends (their jobs must not stay queued).
+    QElapsedTimer settle;
+    settle.start();
+    while (service.isRacing(run->id) && settle.elapsed() < 60000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
+    const auto now = RunStore(ws).run(run->id);
+    if (o.json)
+        printJson(io, app::runJson(ws, *now));
+    else
+        io.out << tr("Started run %1 (\"%2\") on %3 in %4\n")
+                      .arg(run->id)
+                      .arg(now->name, *winner, ws.runDirectory(run->id));
+    return kOk;
+}
+
 int runStart(const Options &o, Workspace &ws, Io &io) {
     const QString specPath = o.values.value(QStringLiteral("--spec"));
     const QString configPath = o.values.value(QStringLiteral("--config"));
@@ -396,6 +471,10 @@ int runStart(const Options &o, Workspace &ws, Io &io) {
     n.name = o.values.value(QStringLiteral("--name"), n.architectureName);
 
     const bool anywhere = n.target == QLatin1String("any") || n.target.contains(QLatin1Char(','));
+    if (o.flags.contains(QStringLiteral("--race"))) {
+        if (!anywhere) return io.err << tr("diamondctl: --race needs --target any or a list A,B\n"), kUsage;
+        return runRace(ws, n, o, followRun, io);
+    }
     if (anywhere) {
         if (!chooseCluster(ws, n, o, io)) return kFailed;
     } else if (n.target != QLatin1String("local") && !app::ClusterStore(ws).profile(n.target)) {
@@ -666,7 +745,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
                                               : QStringList{};
     if (!parseOptions(rest, valued,
                       {QStringLiteral("--follow"), QStringLiteral("--csv"), QStringLiteral("--detach"),
-                       QStringLiteral("--measure-width"), QStringLiteral("--no-queue-wait")},
+                       QStringLiteral("--measure-width"), QStringLiteral("--no-queue-wait"), QStringLiteral("--race")},
                       &o, io))
         return kUsage;
 

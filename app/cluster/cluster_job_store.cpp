@@ -44,16 +44,19 @@ bool ClusterJobStore::recordSubmission(qint64 runId, const QString &cluster, con
     return q.exec() || fail(q.lastError().text());
 }
 
-bool ClusterJobStore::updatePhase(qint64 runId, const QString &jobId, const QString &phase, const QString &reason) {
+bool ClusterJobStore::updatePhase(qint64 runId, const QString &jobId, const QString &phase, const QString &reason,
+                                  const QString &cluster) {
     error_.clear();
     QSqlQuery q(ws_.database());
     q.prepare(QStringLiteral("UPDATE cluster_jobs SET phase = ?, reason = ?, updated_at = ? WHERE run_id = ? AND"
-                             " job_id = ?"));
+                             " job_id = ?") +
+              (cluster.isEmpty() ? QString() : QStringLiteral(" AND cluster = ?")));
     q.addBindValue(text(phase));
     q.addBindValue(text(reason));
     q.addBindValue(databaseTimestamp());
     q.addBindValue(runId);
     q.addBindValue(jobId);
+    if (!cluster.isEmpty()) q.addBindValue(cluster);
     return q.exec() || fail(q.lastError().text());
 }
 

@@ -30,7 +30,9 @@ public:
     /// Adds the job unless the run already has it (a follower that adopts a run records what it finds again).
     bool recordSubmission(qint64 runId, const QString &cluster, const QString &jobId, bool continuation);
     /// Updates the phase and reason of the run's job `jobId`.
-    bool updatePhase(qint64 runId, const QString &jobId, const QString &phase, const QString &reason);
+    /// `cluster`: only that cluster's job of this id (two clusters may hand out the same id); empty: any.
+    bool updatePhase(qint64 runId, const QString &jobId, const QString &phase, const QString &reason,
+                     const QString &cluster = {});
     /// The run's current job: the oldest one that has not ended (a chain's later jobs wait behind it), else the
     /// newest; nullopt when it has none.
     std::optional<ClusterJob> current(qint64 runId);

@@ -56,6 +56,8 @@ public:
 
     /// True when <run-dir>/engine.pid names a live diamond-train process.
     static bool enginePidAlive(const QString &runDir);
+    /// The request that launches `run` through this manager's executor (paths, execution settings, dataset).
+    ExecutionRequest requestFor(const Run &run, bool resume) const;
 
 Q_SIGNALS:
     void runStateChanged(qint64 runId, diamond::app::RunState state);
@@ -66,7 +68,6 @@ Q_SIGNALS:
 
 private:
     bool launch(const Run &run, bool resume);
-    ExecutionRequest requestFor(const Run &run, bool resume) const;
     /// After the executor accepted the run: engine.pid and the running state.
     bool markLaunched(qint64 runId, bool resume);
     MetricIngestor *attachIngestor(qint64 runId);

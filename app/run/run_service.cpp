@@ -8,6 +8,7 @@
 #include "app/plan/run_planner.h"
 #include "app/run/run_manager.h"
 #include "app/run/server_executor.h"
+#include "app/run/start_race.h"
 #include "app/sweep/sweep_controller.h"
 #include "remote/job_script.h"
 
@@ -43,6 +44,34 @@ RunService::RunService(Workspace &workspace, QObject *parent)
         if (!completeMove(runId, m.target, m.job)) Q_EMIT moveFailed(runId, error_);
     });
 }
+
+bool RunService::startRace(qint64 runId, const QStringList &clusters) {
+    error_.clear();
+    if (isRacing(runId)) return fail(tr("Run %1 is racing already.").arg(runId));
+    for (const QString &cluster : clusters) {
+        const auto profile = ClusterStore(ws_).profile(cluster);
+        if (!profile) return fail(tr("Unknown target '%1': the workspace has no such cluster profile.").arg(cluster));
+        if (profile->scheduler == remote::SchedulerKind::None)
+            return fail(tr("Cluster '%1' has no batch scheduler to race on.").arg(cluster));
+    }
+    auto *race = new StartRace(*this, runId, clusters, this);
+    connect(race, &StartRace::won, this, &RunService::raceWon);
+    connect(race, &StartRace::lost, this, [this](qint64 id, const QString &error) {
+        Q_EMIT runEnded(id, store_.run(id) ? store_.run(id)->state : RunState::Failed);
+        Q_EMIT raceLost(id, error);
+    });
+    races_.insert(runId, race);
+    QString error;
+    if (!race->start(&error)) {
+        races_.remove(runId);
+        race->deleteLater();
+        return fail(error);
+    }
+    Q_EMIT runStateChanged(runId, RunState::Queued);
+    return true;
+}
+
+bool RunService::isRacing(qint64 runId) const { return !races_.value(runId).isNull(); }
 
 bool RunService::moveRun(qint64 runId, const QString &target, const QJsonObject &job) {
     error_.clear();
@@ -135,6 +164,8 @@ RunService::~RunService() {
         link->shutdown();
     for (const auto &c : std::as_const(sweeps_))
         delete c.data();
+    for (const auto &race : std::as_const(races_))
+        delete race.data(); // its executors' workers live on the links' threads too
     qDeleteAll(clusters_);
     clusters_.clear();
     qDeleteAll(servers_);
@@ -184,8 +215,8 @@ void RunService::connectClusterExecutor(ClusterExecutor *executor) {
                 Q_EMIT clusterJobChanged(runId);
             });
     connect(executor, &ClusterExecutor::jobPhaseChanged, this,
-            [this](qint64 runId, const QString &jobId, const QString &phase, const QString &reason) {
-                ClusterJobStore(ws_).updatePhase(runId, jobId, phase, reason);
+            [this, cluster](qint64 runId, const QString &jobId, const QString &phase, const QString &reason) {
+                ClusterJobStore(ws_).updatePhase(runId, jobId, phase, reason, cluster);
                 Q_EMIT clusterJobChanged(runId);
             });
     connect(executor, &ClusterExecutor::message, this, [this](qint64 runId, const QString &text) {
@@ -337,6 +368,10 @@ bool RunService::start(qint64 runId) {
 
 bool RunService::cancel(qint64 runId) {
     error_.clear();
+    if (const QPointer<StartRace> race = races_.value(runId); race && !race->isDecided()) {
+        race->cancel();
+        return true;
+    }
     const auto run = store_.run(runId);
     if (!run) return fail(store_.errorString());
     if (RunManager *following = followingManager(runId))

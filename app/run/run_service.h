@@ -36,6 +36,7 @@ namespace diamond::app {
 
 class ClusterExecutor;
 class RunManager;
+class StartRace;
 namespace sweep {
 class SweepController;
 struct SweepDefinition;
@@ -100,6 +101,13 @@ public:
     /// failed or cancelled run moves at once; a draft or queued one is only re-pointed. For a running run the move
     /// completes asynchronously: runMoved() or moveFailed(). False with errorString() when refused.
     bool moveRun(qint64 runId, const QString &target, const QJsonObject &job = {});
+    /// Start-anywhere, first to start wins (StartRace): the draft run's job is submitted to every cluster of
+    /// `clusters` (two or more) at once; the first whose job starts running keeps the run (its target becomes that
+    /// cluster and this service follows it), the other jobs are cancelled. raceWon() or raceLost() tells the outcome;
+    /// cancel() during the race cancels every candidate. False with errorString() when nothing could be submitted.
+    bool startRace(qint64 runId, const QStringList &clusters);
+    /// True until the run's race is decided and every other candidate's cancel is confirmed.
+    bool isRacing(qint64 runId) const;
     /// True while a move of the run waits for its stop.
     bool isMoving(qint64 runId) const { return moves_.contains(runId); }
 
@@ -152,6 +160,10 @@ Q_SIGNALS:
     void cancelFailed(qint64 runId, const QString &error);
     /// moveRun() completed: the run now runs (or waits, for a draft) on `to`.
     void runMoved(qint64 runId, const QString &from, const QString &to);
+    /// startRace(): `cluster` started the run first.
+    void raceWon(qint64 runId, const QString &cluster);
+    /// startRace(): no cluster took the run (or it was cancelled); the run has ended.
+    void raceLost(qint64 runId, const QString &error);
     /// moveRun() of a running run could not complete; the run stays where it stopped.
     void moveFailed(qint64 runId, const QString &error);
     /// A controller of this service took the sweep; emitted just before its first trials start (sweepController()
@@ -159,6 +171,7 @@ Q_SIGNALS:
     void sweepStarted(qint64 sweepId);
 
 private:
+    friend class StartRace;
     RunManager *localManager();
     /// The manager for runs on cluster profile `name` (created on first use); nullptr with error_.
     RunManager *clusterManager(const QString &name);
@@ -194,6 +207,7 @@ private:
         QJsonObject job;
     };
     QHash<qint64, PendingMove> moves_; ///< runs being stopped for a move
+    QHash<qint64, QPointer<StartRace>> races_;
     QString enginePath_;
     bool detachedLocal_ = false;
     int eventsMs_ = 200;

@@ -6,9 +6,13 @@
 // - The runs table's "Move to another cluster…" action of the main window (dialog "moveRunDialog") does the same
 //   for a run training on beta, back to alpha.
 // - Refusals name what is wrong: an unknown target, a finished run (CLI; REST 400 and 409).
+// - Start-anywhere, first to start wins: `run start --target alpha,beta --race` with alpha's only node held keeps
+//   the run on beta (alpha's job cancelled, the uninterrupted run's weights); the run set-up's "First of alpha, beta
+//   to start" with beta's node held keeps it on alpha.
 #include "common/cluster_runs.h"
 #include "common/rest_test_server.h"
 #include "ui/main_window.h"
+#include "ui/run/run_setup_page.h"
 #include "ui/run/runs_model.h"
 #include "ui/run/runs_panel.h"
 
@@ -22,6 +26,7 @@
 #include <QComboBox>
 #include <QInputDialog>
 #include <QJsonArray>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -52,7 +57,13 @@ class TestItGuiRunMove : public QObject {
         p.start(test::binary(QStringLiteral("diamondctl")), QStringList{QStringLiteral("--workspace"), ws_} + args);
         p.closeWriteChannel();
         Result r;
-        if (!p.waitForFinished(timeoutMs)) return r;
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished(5000);
+            qWarning("diamondctl %s did not finish in %d ms: %s", qPrintable(args.join(u' ')), timeoutMs,
+                     p.readAllStandardError().right(4000).constData());
+            return r;
+        }
         r.code = p.exitCode();
         r.out = p.readAllStandardOutput();
         r.err = p.readAllStandardError();
@@ -184,6 +195,99 @@ private Q_SLOTS:
         QCOMPARE(rest_.request("POST", path, R"({"target":"gamma"})").status, 400);
         QCOMPARE(rest_.request("POST", path, R"({"target":"alpha"})").status, 409);
         QCOMPARE(rest_.request("POST", path, R"({"target":"alpha","job":3})").status, 400);
+    }
+
+    /// `run start --target alpha,beta --race`: alpha's only node is held, so beta's job starts first; alpha's job
+    /// is cancelled and the run trains on beta to the uninterrupted run's weights.
+    void raceKeepsTheClusterThatStartsFirst() {
+        const QString holder = runsA_->blockNode();
+        QVERIFY(!holder.isEmpty());
+        QVERIFY(QTest::qWaitFor(
+            [&] { return runsA_->jobsNamed(QStringLiteral("blocker")).join(u' ').contains(QLatin1String("RUNNING")); },
+            60000));
+        const QJsonObject job = runsA_->execution().value(QStringLiteral("job")).toObject();
+        QElapsedTimer clock;
+        clock.start();
+        const Result r =
+            ctl({QStringLiteral("run"), QStringLiteral("start"), QStringLiteral("--spec"),
+                 writeFile(QStringLiteral("spec.json"), test::ClusterRuns::spec()), QStringLiteral("--config"),
+                 writeFile(QStringLiteral("run.json"), test::ClusterRuns::config(kSteps)), QStringLiteral("--target"),
+                 QStringLiteral("alpha,beta"), QStringLiteral("--race"), QStringLiteral("--threads"),
+                 QStringLiteral("1"), QStringLiteral("--job"),
+                 QString::fromUtf8(QJsonDocument(job).toJson(QJsonDocument::Compact)), QStringLiteral("--json")},
+                180000);
+        QVERIFY2(r.code == 0, QByteArray(r.err + r.out).constData());
+        qInfo("race decided and the loser cancelled after %lld ms: %s", clock.elapsed(), r.err.trimmed().constData());
+        const qint64 id = r.json().value(QStringLiteral("id")).toInteger();
+        QCOMPARE(r.json().value(QStringLiteral("target")).toString(), QStringLiteral("beta"));
+        QVERIFY2(runsA_->msUntilNoJob(id, 15000) >= 0, "alpha still has a job of the run");
+        const Result follow =
+            ctl({QStringLiteral("run"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--follow")});
+        QVERIFY2(follow.code == 0, follow.err.constData());
+        runsA_->slurm(QStringLiteral("scancel"), {holder});
+
+        app::Workspace ws;
+        QVERIFY(ws.open(ws_));
+        const auto run = app::RunStore(ws).run(id);
+        QVERIFY(run);
+        QCOMPARE(app::runStateName(run->state), QStringLiteral("finished"));
+        QCOMPARE(run->weightsHash, runsA_->referenceWeights(kSteps));
+        QHash<QString, QString> phases;
+        for (const app::ClusterJob &j : app::ClusterJobStore(ws).jobs(id))
+            phases.insert(j.cluster, j.phase);
+        QCOMPARE(phases.value(QStringLiteral("alpha")), QStringLiteral("cancelled"));
+        QCOMPARE(phases.value(QStringLiteral("beta")), QStringLiteral("completed"));
+        QCOMPARE(metricSteps(ws.runDirectory(id)),
+                 metricSteps(dir_.filePath(QStringLiteral("a/reference-%1/run").arg(kSteps))));
+        QTRY_VERIFY_WITH_TIMEOUT(runsA_->jobsNamed(QStringLiteral("blocker")).isEmpty(), 60000);
+    }
+
+    /// The run set-up's "First of alpha, beta to start": beta's node is held, alpha keeps the run.
+    void runSetupRacesBothClusters() {
+        const QString holder = runsB_->blockNode();
+        QVERIFY(!holder.isEmpty());
+        QVERIFY(QTest::qWaitFor(
+            [&] { return runsB_->jobsNamed(QStringLiteral("blocker")).join(u' ').contains(QLatin1String("RUNNING")); },
+            60000));
+        ui::MainWindow window(nullptr, ws_);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.action(QStringLiteral("showRunSetup"))->trigger();
+        ui::RunSetupPage *setup = window.runSetup();
+        QVERIFY(setup->setTarget(QStringLiteral("race:alpha,beta")));
+        QCOMPARE(setup->raceClusters(), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta")}));
+        QVERIFY(!setup->execution().value(QStringLiteral("job")).toObject().contains(QStringLiteral("partition")));
+        QTest::qWait(200);
+        for (QComboBox *box : setup->findChildren<QComboBox *>())
+            if (box->findData(QStringLiteral("race:alpha,beta")) >= 0)
+                for (QWidget *w = box; w; w = w->parentWidget())
+                    if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
+                        scroll->ensureWidgetVisible(box);
+                        break;
+                    }
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-setup-race.png")));
+        QSignalSpy won(window.runService(), &app::RunService::raceWon);
+        QSignalSpy ended(window.runService(), &app::RunService::runEnded);
+        window.action(QStringLiteral("trainAction"))->trigger();
+        QVERIFY2(won.wait(120000) || !won.isEmpty(), "no cluster started the run");
+        const qint64 id = won.first().at(0).toLongLong();
+        QCOMPARE(won.first().at(1).toString(), QStringLiteral("alpha"));
+        QVERIFY2(runsB_->msUntilNoJob(id, 15000) >= 0, "beta still has a job of the run");
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                for (const auto &e : ended)
+                    if (e.at(0).toLongLong() == id) return true;
+                return false;
+            },
+            240000));
+        runsB_->slurm(QStringLiteral("scancel"), {holder});
+        const auto run = app::RunStore(*window.workspace()).run(id);
+        QVERIFY(run);
+        QCOMPARE(app::runStateName(run->state), QStringLiteral("finished"));
+        QCOMPARE(run->target, QStringLiteral("alpha"));
+        QTRY_VERIFY_WITH_TIMEOUT(runsB_->jobsNamed(QStringLiteral("blocker")).isEmpty(), 60000);
     }
 
     void runsTableMovesARunFromBetaToAlpha() {

@@ -249,13 +249,15 @@ void RunSetupPage::buildUi() {
     chainLabel->setBuddy(chainJobs_);
     whereForm->addRow(chainLabel, chainJobs_);
     clusterOnly_ = {partitionLabel, partition_, timeLabel, timeLimit_, chainLabel, chainJobs_};
+    partitionLabel_ = partitionLabel;
     for (QWidget *w : std::as_const(clusterOnly_))
         w->setVisible(false);
     connect(target_, &QComboBox::currentIndexChanged, this, [this] {
         const bool cluster = target() != QLatin1String("local") && !app::isClassServerTarget(target());
+        const bool race = !raceClusters().isEmpty(); // partitions differ between the clusters of a race
         for (QWidget *w : std::as_const(clusterOnly_))
-            w->setVisible(cluster);
-        compute_->setCluster(cluster, cluster && gpuTypes_ ? gpuTypes_(target()) : QStringList());
+            w->setVisible(cluster && !(race && (w == partition_ || w == partitionLabel_)));
+        compute_->setCluster(cluster, cluster && !race && gpuTypes_ ? gpuTypes_(target()) : QStringList());
         updateAdvice(); // the dry run does not depend on the target; the recommendation does
     });
     connect(timeLimit_, &QSpinBox::valueChanged, this, [this] { signalSeconds_ = 0; });
@@ -529,12 +531,18 @@ QJsonObject RunSetupPage::execution() const {
                      signalSeconds_ > 0 ? signalSeconds_ : std::clamp(timeLimit_->value() * 60 / 4, 30, 120)}};
     compute_->applyToJob(job);
     if (chainJobs_->value() > 1) job.insert(QStringLiteral("chain_jobs"), chainJobs_->value());
-    if (!partition_->text().trimmed().isEmpty()) job.insert(QStringLiteral("partition"), partition_->text().trimmed());
+    if (!partition_->text().trimmed().isEmpty() && raceClusters().isEmpty())
+        job.insert(QStringLiteral("partition"), partition_->text().trimmed());
     e.insert(QStringLiteral("job"), job);
     return e;
 }
 
 QString RunSetupPage::target() const { return target_->currentData().toString(); }
+
+QStringList RunSetupPage::raceClusters() const {
+    const QString t = target();
+    return t.startsWith(QLatin1String("race:")) ? t.mid(5).split(QLatin1Char(','), Qt::SkipEmptyParts) : QStringList();
+}
 
 void RunSetupPage::setClusterTargets(const QStringList &names) {
     clusterTargets_ = names;
@@ -552,6 +560,9 @@ void RunSetupPage::fillTargets() {
         target_->removeItem(1);
     for (const QString &name : std::as_const(clusterTargets_))
         target_->addItem(tr("Cluster: %1").arg(name), name);
+    if (clusterTargets_.size() >= 2)
+        target_->addItem(tr("First of %1 to start (submitted to all)").arg(clusterTargets_.join(QStringLiteral(", "))),
+                         QString(QStringLiteral("race:") + clusterTargets_.join(QLatin1Char(','))));
     for (const app::ClassServer &server : std::as_const(serverTargets_)) {
         target_->addItem(tr("Class server: %1").arg(server.name), app::classServerTarget(server.name));
         for (const QString &cluster : server.clusters)
@@ -618,8 +629,12 @@ void RunSetupPage::widthsMeasured() {
 
 void RunSetupPage::updateAdvice() {
     if (!recommender_) return;
-    if (plan_.isEmpty()) return advice_->clear();
     if (app::isClassServerTarget(target())) return advice_->clear(tr("The class server decides where this run goes."));
+    if (const QStringList race = raceClusters(); !race.isEmpty())
+        return advice_->clear(tr("The run's job is submitted to %1 at once; the first cluster to start it keeps the "
+                                 "run and the other jobs are cancelled.")
+                                  .arg(race.join(QStringLiteral(", "))));
+    if (plan_.isEmpty()) return advice_->clear();
     advice_->setAdvice(recommender_(spec_, config(), plan_, target(), threads_->value()));
 }
 

@@ -52,6 +52,9 @@ public:
     /// Execution settings for RunStore::createRun: {"nproc": N, "threads": T} on this computer; for a cluster
     /// {"threads": T, "job": {"partition", "nodes": 1, "tasks_per_node": N, "time_limit_minutes"}}.
     QJsonObject execution() const;
+    /// The clusters of a "first to start" target ("race:A,B", the last item when two or more clusters exist); empty
+    /// for any other target.
+    QStringList raceClusters() const;
     QString target() const;
     /// Fine-tuning: the run starts from these weights (a safetensors file); empty = fresh weights.
     void setInitialWeights(const QString &path, const QString &description = {});
@@ -166,6 +169,7 @@ private:
     QSpinBox *threads_ = nullptr;
     QSpinBox *nproc_ = nullptr;
     QLineEdit *partition_ = nullptr;
+    QWidget *partitionLabel_ = nullptr;
     QSpinBox *timeLimit_ = nullptr;
     QSpinBox *chainJobs_ = nullptr;
     QList<QWidget *> clusterOnly_; ///< job fields, shown for cluster targets
