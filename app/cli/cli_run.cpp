@@ -299,15 +299,21 @@ bool applyPlan(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
 /// `run start --target any` (every cluster profile) or `--target A,B`: the run is planned on each candidate, with the
 /// queue wait its scheduler estimates, and goes to the earliest predicted finish; that plan is applied as by --plan
 /// auto. The candidates' figures (or why one was left out) go to stderr.
-bool chooseCluster(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
+/// The clusters `--target any` (every profile with a scheduler) or `--target A,B` names, each once.
+QStringList candidateClusters(Workspace &ws, const QString &target) {
     QStringList candidates;
-    if (n.target == QLatin1String("any")) {
+    if (target == QLatin1String("any")) {
         for (const remote::ClusterProfile &p : app::ClusterStore(ws).profiles())
             if (p.scheduler != remote::SchedulerKind::None) candidates << p.name;
-    } else {
-        for (const QString &name : n.target.split(QLatin1Char(','), Qt::SkipEmptyParts))
-            candidates << name.trimmed();
+        return candidates;
     }
+    for (const QString &name : target.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!candidates.contains(name.trimmed())) candidates << name.trimmed();
+    return candidates;
+}
+
+bool chooseCluster(Workspace &ws, RunService::NewRun &n, const Options &o, Io &io) {
+    const QStringList candidates = candidateClusters(ws, n.target);
     if (candidates.isEmpty())
         return io.err << tr("diamondctl: --target any: no cluster with a scheduler (see diamondctl cluster list)\n"),
                false;
@@ -356,14 +362,7 @@ bool chooseCluster(Workspace &ws, RunService::NewRun &n, const Options &o, Io &i
 /// `run start --target any|A,B --race`: submitted to every candidate at once; the first to start keeps the run and the
 /// other jobs are cancelled (RunService::startRace). Waits until one started (or none could).
 int runRace(Workspace &ws, RunService::NewRun &n, const Options &o, bool followRun, Io &io) {
-    QStringList candidates;
-    if (n.target == QLatin1String("any")) {
-        for (const remote::ClusterProfile &p : app::ClusterStore(ws).profiles())
-            if (p.scheduler != remote::SchedulerKind::None) candidates << p.name;
-    } else {
-        for (const QString &name : n.target.split(QLatin1Char(','), Qt::SkipEmptyParts))
-            if (!candidates.contains(name.trimmed())) candidates << name.trimmed();
-    }
+    const QStringList candidates = candidateClusters(ws, n.target);
     if (candidates.size() < 2)
         return io.err << tr("diamondctl: --race needs two or more clusters with a scheduler (got: %1)\n")
                              .arg(candidates.join(QStringLiteral(", "))),
