@@ -1460,6 +1460,10 @@
         <source>Run %1 could not continue on %2: %3</source>
         <translation>Run %1 could not continue on %2: %3</translation>
     </message>
+    <message>
+        <source>Run %1 is trial %2 of sweep %3, which places its trials itself (give the sweep several &quot;targets&quot; to spread them).</source>
+        <translation>Run %1 is trial %2 of sweep %3, which places its trials itself (give the sweep several "targets" to spread them).</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::RunStore</name>

@@ -1460,6 +1460,10 @@
         <source>Run %1 could not continue on %2: %3</source>
         <translation>运行 %1 无法在 %2 上继续：%3</translation>
     </message>
+    <message>
+        <source>Run %1 is trial %2 of sweep %3, which places its trials itself (give the sweep several &quot;targets&quot; to spread them).</source>
+        <translation>运行 %1 是扫描 %3 的试验 %2，由该扫描自行安排位置（可为扫描设置多个“targets”以分散试验）。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::RunStore</name>

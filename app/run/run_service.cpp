@@ -10,6 +10,7 @@
 #include "app/run/server_executor.h"
 #include "app/run/start_race.h"
 #include "app/sweep/sweep_controller.h"
+#include "app/sweep/sweep_store.h"
 #include "remote/job_script.h"
 
 #include <QCoreApplication>
@@ -85,6 +86,12 @@ bool RunService::moveRun(qint64 runId, const QString &target, const QJsonObject 
         return fail(tr("Run %1 is on %2 already.").arg(runId).arg(target));
     if (isClassServerTarget(run->target)) return fail(tr("Runs on a class server stay on that server."));
     if (run->state == RunState::Finished) return fail(tr("Run %1 has finished; there is nothing to move.").arg(runId));
+    if (const auto trial = sweep::SweepStore(ws_).trialByRun(runId))
+        return fail(tr("Run %1 is trial %2 of sweep %3, which places its trials itself (give the sweep several "
+                       "\"targets\" to spread them).")
+                        .arg(runId)
+                        .arg(trial->index)
+                        .arg(trial->sweepId));
     if (!job.isEmpty()) {
         QString problem;
         if (toLocal) return fail(tr("job: resources are for cluster targets, not '%1'.").arg(target));

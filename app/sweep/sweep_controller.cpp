@@ -585,7 +585,8 @@ void SweepController::onRunEnded(qint64 runId, RunState state) {
         migrating_.insert(runId, tr("%1 could not take the trial's job (%2); it goes to another cluster")
                                      .arg(target, run ? run->exitMessage.left(200) : QString()));
     }
-    if (migrating_.contains(runId) && state != RunState::Finished && !isFinished()) {
+    if (migrating_.contains(runId) && state != RunState::Finished && !isFinished() &&
+        state_ != QLatin1String("stopping")) {
         // Left its target (abandoned there or never started): resumed elsewhere, not counted as a restart.
         const QString why = migrating_.take(runId);
         const Active a = active_.take(runId);

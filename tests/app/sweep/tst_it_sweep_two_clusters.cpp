@@ -6,6 +6,7 @@
 // Also: the sweep file's "targets" validation.
 #include "common/cluster_runs.h"
 
+#include "app/run/run_service.h"
 #include "app/run/run_store.h"
 #include "app/sweep/sweep_controller.h"
 
@@ -244,6 +245,17 @@ private Q_SLOTS:
               "promoted on beta: %d",
               rescued, movedTrials, fromCheckpoint, recoveryMs, pausedMoved);
         QVERIFY2(recoveryMs < 60000, qPrintable(QString::number(recoveryMs)));
+
+        // A trial's run is placed by its sweep: moving it by hand is refused by name.
+        RunService service(ws);
+        for (const TrialRow &t : trials) {
+            const auto run = runs.run(t.runId);
+            if (!run || run->state == RunState::Finished) continue;
+            QVERIFY(!service.moveRun(t.runId, QStringLiteral("alpha")));
+            QVERIFY2(service.errorString().contains(QStringLiteral("trial %1 of sweep").arg(t.index)),
+                     qPrintable(service.errorString()));
+            break;
+        }
     }
 };
 
