@@ -79,6 +79,12 @@ bool RunService::moveRun(qint64 runId, const QString &target, const QJsonObject 
     const auto run = store_.run(runId);
     if (!run) return fail(store_.errorString());
     if (moves_.contains(runId)) return fail(tr("Run %1 is already moving.").arg(runId));
+    if (const auto trial = sweep::SweepStore(ws_).trialByRun(runId))
+        return fail(tr("Run %1 is trial %2 of sweep %3, which places its trials itself (give the sweep several "
+                       "\"targets\" to spread them).")
+                        .arg(runId)
+                        .arg(trial->index)
+                        .arg(trial->sweepId));
     const bool toLocal = isLocalTarget(target);
     if (!toLocal && !ClusterStore(ws_).profile(target))
         return fail(tr("Unknown target '%1': the workspace has no such cluster profile.").arg(target));
@@ -86,12 +92,6 @@ bool RunService::moveRun(qint64 runId, const QString &target, const QJsonObject 
         return fail(tr("Run %1 is on %2 already.").arg(runId).arg(target));
     if (isClassServerTarget(run->target)) return fail(tr("Runs on a class server stay on that server."));
     if (run->state == RunState::Finished) return fail(tr("Run %1 has finished; there is nothing to move.").arg(runId));
-    if (const auto trial = sweep::SweepStore(ws_).trialByRun(runId))
-        return fail(tr("Run %1 is trial %2 of sweep %3, which places its trials itself (give the sweep several "
-                       "\"targets\" to spread them).")
-                        .arg(runId)
-                        .arg(trial->index)
-                        .arg(trial->sweepId));
     if (!job.isEmpty()) {
         QString problem;
         if (toLocal) return fail(tr("job: resources are for cluster targets, not '%1'.").arg(target));

@@ -251,7 +251,10 @@ private Q_SLOTS:
         for (const TrialRow &t : trials) {
             const auto run = runs.run(t.runId);
             if (!run || run->state == RunState::Finished) continue;
-            QVERIFY(!service.moveRun(t.runId, QStringLiteral("alpha")));
+            // Towards the other cluster, so that only the trial rule can refuse it.
+            const QString other =
+                run->target == QStringLiteral("alpha") ? QStringLiteral("beta") : QStringLiteral("alpha");
+            QVERIFY(!service.moveRun(t.runId, other));
             QVERIFY2(service.errorString().contains(QStringLiteral("trial %1 of sweep").arg(t.index)),
                      qPrintable(service.errorString()));
             break;
