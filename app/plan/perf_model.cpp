@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace diamond::app {
 
@@ -54,6 +55,32 @@ QList<QPair<double, double>> curve(const QList<DeviceProfile::Point> &points) {
 bool isGemmLayer(const std::string &type) {
     return type == "Linear" || type == "MultiheadAttention" || type == "LSTM" || type == "GRU";
 }
+/// The elementwise probe kind that times a layer (DeviceProfile::elementwiseKinds); empty: the ReLU probe.
+QString elementwiseKind(const std::string &type) {
+    static const std::map<std::string, const char *> kinds = {
+        {"Tanh", "transcendental"},       {"Sigmoid", "transcendental"},    {"GELU", "transcendental"},
+        {"SiLU", "transcendental"},       {"ELU", "transcendental"},        {"Mish", "transcendental"},
+        {"Softplus", "transcendental"},   {"Softmax", "transcendental"},    {"LogSoftmax", "transcendental"},
+        {"MaxPool1d", "pooling"},         {"MaxPool2d", "pooling"},         {"AvgPool1d", "pooling"},
+        {"AvgPool2d", "pooling"},         {"AdaptiveAvgPool2d", "pooling"}, {"BatchNorm1d", "normalization"},
+        {"BatchNorm2d", "normalization"}, {"LayerNorm", "normalization"},   {"GroupNorm", "normalization"}};
+    const auto it = kinds.find(type);
+    return it == kinds.end() ? QString() : QLatin1String(it->second);
+}
+
+/// The convolution rate (FLOP/s) at `channels` input channels per group: linear in log(channels) between the two
+/// probed counts around it, the nearest probe's rate outside them.
+double convRateAt(const QList<QPair<double, double>> &byChannels, double channels) {
+    if (channels <= byChannels.first().first) return byChannels.first().second;
+    if (channels >= byChannels.last().first) return byChannels.last().second;
+    qsizetype i = 1;
+    while (channels > byChannels[i].first)
+        ++i;
+    const auto &[c0, r0] = byChannels[i - 1];
+    const auto &[c1, r1] = byChannels[i];
+    return r0 + (r1 - r0) * std::log(channels / c0) / std::log(c1 / c0);
+}
+
 bool isFreeLayer(const std::string &type) {
     return type == "Input" || type == "Flatten" || type == "Reshape" || type == "Identity";
 }
@@ -93,6 +120,19 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
                    num(o, "size");
         },
         &p.conv2d);
+    std::map<double, std::pair<double, double>> byChannels; // in channels -> (flops, rate) of its largest probe
+    for (const QJsonValue &v : doc.value(QStringLiteral("conv2d")).toArray()) {
+        const QJsonObject o = v.toObject();
+        const double channels = num(o, "in_channels"), s = num(o, "seconds");
+        const double flops =
+            6.0 * num(o, "batch") * channels * num(o, "out_channels") * 9.0 * num(o, "size") * num(o, "size");
+        if (!(channels >= 1) || !(s > 0) || !(flops > 0) || !std::isfinite(flops / s)) continue;
+        auto &best = byChannels[channels];
+        if (flops > best.first) best = {flops, flops / s};
+    }
+    if (byChannels.size() >= 2)
+        for (const auto &[channels, rate] : byChannels)
+            p.convRateByChannels.append({channels, rate.second});
     const QJsonObject e = doc.value(QStringLiteral("elementwise")).toObject();
     const double elements = num(e, "elements");
     if (!(elements > 0) || !(num(e, "seconds") > 0))
@@ -105,6 +145,17 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
     }
     if (p.elementwise.isEmpty()) p.elementwise.append({elements, num(e, "seconds")});
     monotone(&p.elementwise);
+    const QJsonObject kinds = doc.value(QStringLiteral("elementwise_kinds")).toObject();
+    for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+        QList<QPair<double, double>> points;
+        for (const QJsonValue &v : it.value().toObject().value(QStringLiteral("points")).toArray()) {
+            const QJsonObject o = v.toObject();
+            if (num(o, "elements") > 0 && num(o, "seconds") > 0 && std::isfinite(num(o, "seconds")))
+                points.append({num(o, "elements"), num(o, "seconds")});
+        }
+        monotone(&points);
+        if (!points.isEmpty()) p.elementwiseKinds.insert(it.key(), points);
+    }
     p.layerOverheadSeconds = std::max(0.0, num(e, "layer_overhead_s"));
     const QJsonObject opt = doc.value(QStringLiteral("optimizer")).toObject();
     p.sgdNsPerParam = std::max(0.0, num(opt, "sgd_momentum_ns_per_param"));
@@ -123,6 +174,13 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
         Reference ref{QJsonDocument(r.value(QStringLiteral("spec")).toObject()).toJson(QJsonDocument::Compact),
                       qint64(num(r, "batch")), r.value(QStringLiteral("optimizer")).toString(QStringLiteral("adam")),
                       std::max(1, r.value(QStringLiteral("ranks")).toInt(1)), num(r, "step_s")};
+        const QJsonObject larger = r.value(QStringLiteral("larger_batch")).toObject();
+        if (num(larger, "batch") > double(ref.batch) && num(larger, "step_s") > 0) {
+            ref.largerBatch = qint64(num(larger, "batch"));
+            ref.largerBatchStepSeconds = num(larger, "step_s");
+            ref.largerBatchBaseStepSeconds =
+                num(larger, "base_step_s") > 0 ? num(larger, "base_step_s") : ref.stepSeconds;
+        }
         if (num(r, "peak_growth_bytes") > 0) {
             ref.peakGrowthBytes = qint64(num(r, "peak_growth_bytes"));
             ref.dataBytes = qint64(std::max(0.0, num(r, "data_bytes")));
@@ -131,6 +189,7 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
     };
     p.reference = reference("reference_step");
     p.referenceRanks = reference("reference_step_ranks");
+    p.referenceRanksConv = reference("reference_step_ranks_conv");
     return p;
 }
 
@@ -147,6 +206,7 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("optimizer_s"), optimizerSeconds},
                   {QStringLiteral("allreduce_s"), allReduceSeconds},
                   {QStringLiteral("step_overhead_s"), stepOverheadSeconds},
+                  {QStringLiteral("rank_contention"), rankContention},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
                   {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
                   {QStringLiteral("memory_basis"), memoryBasis},
@@ -162,14 +222,50 @@ QJsonObject StepPrediction::toJson() const {
 
 namespace {
 /// The reference network of the profile predicted without its own overheads (time and memory).
-StepPrediction predictReference(const DeviceProfile::Reference &ref, const DeviceProfile &profile) {
+StepPrediction predictReference(const DeviceProfile::Reference &ref, const DeviceProfile &profile, qint64 batch = 0,
+                                int threads = 0) {
     StepInputs r;
-    r.batch = ref.batch;
+    r.batch = batch > 0 ? batch : ref.batch;
     r.optimizer = ref.optimizer;
     r.ranks = ref.ranks;
-    r.threadsPerRank = profile.threads;
+    r.threadsPerRank = threads > 0 ? threads : profile.threads;
     return predictStep(ref.spec, r, profile, false);
 }
+/// The per-step cost outside the layers at `perRankBatch` samples per rank: what the profile's reference step (with
+/// as many ranks where measured) took beyond its predicted layers, plus its growth with the samples (the single-rank
+/// reference measured at two batches).
+double stepOverheadAt(const DeviceProfile &profile, int ranks, double perRankBatch) {
+    const auto &ref = ranks > 1 && profile.referenceRanks ? profile.referenceRanks : profile.reference;
+    if (!ref) return 0;
+    const StepPrediction bare = predictReference(*ref, profile);
+    if (!bare.ok) return 0;
+    double overhead = std::max(0.0, ref->stepSeconds - bare.stepSeconds);
+    const auto &one = profile.reference;
+    if (one && one->ranks == 1 && one->largerBatch > one->batch) {
+        const StepPrediction bareOne = predictReference(*one, profile, 0, 1);
+        const StepPrediction bareLarger = predictReference(*one, profile, one->largerBatch, 1);
+        if (bareOne.ok && bareLarger.ok) {
+            const double perSample = std::max(0.0, ((one->largerBatchStepSeconds - bareLarger.stepSeconds) -
+                                                    (one->largerBatchBaseStepSeconds - bareOne.stepSeconds)) /
+                                                       double(one->largerBatch - one->batch));
+            overhead = std::max(0.0, overhead + perSample * (perRankBatch - double(ref->batch / ref->ranks)));
+        }
+    }
+    return overhead;
+}
+
+/// How much longer the layers take beside the other ranks than the probes (which ran alone) measured: what the CNN
+/// trained with all ranks took beyond its predicted step (layers, optimizer, all-reduce, per-step cost), as a
+/// fraction of its predicted layers' time (0 to 3).
+double rankContentionOf(const DeviceProfile &profile) {
+    const auto &conv = profile.referenceRanksConv;
+    if (!conv || conv->ranks < 2 || !profile.referenceRanks) return 0;
+    const StepPrediction bare = predictReference(*conv, profile);
+    if (!bare.ok || !(bare.computeSeconds > 0)) return 0;
+    const double perStep = stepOverheadAt(profile, conv->ranks, double(conv->batch / conv->ranks));
+    return std::clamp((conv->stepSeconds - perStep - bare.stepSeconds) / bare.computeSeconds, 0.0, 3.0);
+}
+
 } // namespace
 
 StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, const DeviceProfile &profile,
@@ -221,16 +317,30 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
         const std::string next = onlyConsumerType(relu.id);
         return next == "MaxPool1d" || next == "MaxPool2d";
     };
+    // Tensors that need no gradient: the graph's inputs, and what parameter-free layers make of them only.
+    std::set<std::string> constant;
+    auto allConstant = [&](const std::vector<spec::PortRef> &inputs) {
+        return !inputs.empty() && std::all_of(inputs.begin(), inputs.end(),
+                                              [&](const spec::PortRef &ref) { return constant.count(ref.node) > 0; });
+    };
     for (const spec::NodeInfo &n : analysis.nodes) {
-        if (n.type == "Input") continue;
+        if (n.type == "Input") {
+            constant.insert(n.id);
+            continue;
+        }
         NodeCost c;
         c.id = QString::fromStdString(n.id);
         c.type = QString::fromStdString(n.type);
-        const double trainFlops = 3.0 * double(n.flops) * batch;
+        // Forward, the weights' gradient and the input's gradient; a layer fed only by the graph's inputs (data,
+        // which needs no gradient) skips the last: 2/3 of the FLOPs (measured: 784-128 Linear at batch 32 took
+        // 0.22 ms in the network against 0.28 ms predicted with the input's gradient).
+        const int index = graph.nodeIndex(n.id);
+        const bool fedByData = index >= 0 && allConstant(graph.nodes[std::size_t(index)].inputs);
+        if (fedByData && n.paramCount == 0) constant.insert(n.id);
+        const double trainFlops = (fedByData ? 2.0 : 3.0) * double(n.flops) * batch;
         double elements = 0, inputElements = 0;
         for (const spec::TensorType &t : n.outputs)
             elements += double(std::max<std::int64_t>(0, spec::elementsPerSample(t.shape))) * batch;
-        const int index = graph.nodeIndex(n.id);
         if (index >= 0)
             for (const spec::PortRef &ref : graph.nodes[std::size_t(index)].inputs)
                 if (const spec::TensorType *t = analysis.portType(ref))
@@ -239,14 +349,29 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
             c.basis = QStringLiteral("free");
         } else if (n.type.rfind("Conv", 0) == 0 && trainFlops > 0) {
             c.basis = QStringLiteral("conv2d");
-            c.seconds = along(conv, trainFlops, profile.layerOverheadSeconds, &extrapolated);
+            double channels = 0;
+            if (index >= 0 && !graph.nodes[std::size_t(index)].inputs.empty())
+                if (const spec::TensorType *t = analysis.portType(graph.nodes[std::size_t(index)].inputs.front());
+                    t && t->shape.size() >= 3 && t->shape[1] > 0)
+                    channels = double(t->shape[1]) / double(std::max<std::int64_t>(1, n.params.value("groups", 1)));
+            if (!profile.convRateByChannels.isEmpty() && channels >= 1)
+                c.seconds = std::max(profile.layerOverheadSeconds,
+                                     trainFlops / convRateAt(profile.convRateByChannels, channels));
+            else
+                c.seconds = along(conv, trainFlops, profile.layerOverheadSeconds, &extrapolated);
         } else if (isGemmLayer(n.type) && trainFlops > 0) {
             c.basis = QStringLiteral("linear");
             c.seconds = along(linear, trainFlops, profile.layerOverheadSeconds, &extrapolated);
         } else {
             c.basis = QStringLiteral("elementwise");
-            c.seconds = along(profile.elementwise, std::max(elements, inputElements),
-                              0.5 * profile.elementwise.first().second, &extrapolated);
+            const QString kind = elementwiseKind(n.type);
+            const auto &points =
+                profile.elementwiseKinds.contains(kind) ? profile.elementwiseKinds[kind] : profile.elementwise;
+            if (points.constData() != profile.elementwise.constData()) c.basis = kind;
+            // Below the probed sizes a layer costs at least half the smallest ReLU probe (its dispatch), whatever
+            // its kind: a 2 Ki-element Tanh costs about what a ReLU does.
+            c.seconds = along(points, std::max(elements, inputElements), 0.5 * profile.elementwise.first().second,
+                              &extrapolated);
         }
         c.seconds *= threadScale;
         out.computeSeconds += c.seconds;
@@ -271,14 +396,14 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
         }
     }
     if (withOverhead) {
-        // The reference step's time that the probes do not explain, measured with as many ranks where possible.
         const auto &ref = ranks > 1 && profile.referenceRanks ? profile.referenceRanks : profile.reference;
-        if (ref) {
-            const StepPrediction bare = predictReference(*ref, profile);
-            if (bare.ok) out.stepOverheadSeconds = std::max(0.0, ref->stepSeconds - bare.stepSeconds);
-            if (ranks > 1 && ref->ranks == 1)
-                out.notes << tr("The profile has no reference step with several ranks (calibrate with --nproc 2).");
+        out.stepOverheadSeconds = stepOverheadAt(profile, ranks, batch);
+        if (ranks > 1) {
+            out.rankContention = rankContentionOf(profile);
+            out.computeSeconds *= 1.0 + out.rankContention;
         }
+        if (ranks > 1 && ref && ref->ranks == 1)
+            out.notes << tr("The profile has no reference step with several ranks (calibrate with --nproc 2).");
         // Its memory the same way, from whichever reference step was measured in a fresh process.
         const auto &memoryRef = ref && ref->peakGrowthBytes >= 0                               ? ref
                                 : profile.reference && profile.reference->peakGrowthBytes >= 0 ? profile.reference

@@ -3,8 +3,10 @@
 // calibrate`, format diamond.device-profile/1). No torch: per-layer costs come from the spec analysis (FLOPs per
 // sample, output elements) and the profile's measured rates of the engine's own layers:
 //   - Linear and matrix-product layers: FLOPs / the Linear probes' rate at that size (log-log interpolation);
-//   - convolutions: FLOPs / the Conv2d probes' rate at that size;
-//   - other layers: the elementwise probes' time at the layer's elements (the larger of what it reads and writes);
+//   - convolutions: FLOPs / the Conv2d probes' rate at the layer's input channels per group (log interpolation);
+//     profiles without channel-varied probes use the rate at that size;
+//   - other layers: the elementwise probes' time at the layer's elements (the larger of what it reads and writes),
+//     from the probe of the layer's kind (transcendental, pooling, normalization) when the profile has one;
 //     a ReLU that the engine folds into its producer (a Linear layer it alone consumes) or into the max-pool after
 //     it costs nothing;
 //   - the optimizer's cost per parameter; with several ranks, an all-reduce of the gradients (interpolated from the
@@ -14,6 +16,7 @@
 // the reference step's peak memory growth that its network and data do not explain.
 #pragma once
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -33,10 +36,15 @@ struct DeviceProfile {
     QString host, cpu, measuredAt;
     int threads = 1;
     bool quick = false;
-    QList<Point> linear, conv2d;              ///< sorted by flops
+    QList<Point> linear, conv2d; ///< sorted by flops
+    /// The Conv2d probes' training FLOP rate by input channels, sorted by channels (the largest-FLOP probe per count).
+    QList<QPair<double, double>> convRateByChannels;
     double elementwiseSecondsPerElement = 0;  ///< forward + backward of an elementwise layer, per output element
     QList<QPair<double, double>> elementwise; ///< (elements, seconds) of an elementwise layer, sorted
-    double layerOverheadSeconds = 0;          ///< forward + backward of a tiny layer
+    /// Layers dearer per element than a ReLU, by kind ("transcendental", "pooling", "normalization"): (elements,
+    /// seconds), sorted; a kind the profile did not probe uses `elementwise`.
+    QHash<QString, QList<QPair<double, double>>> elementwiseKinds;
+    double layerOverheadSeconds = 0; ///< forward + backward of a tiny layer
     double sgdNsPerParam = 0, adamNsPerParam = 0;
     double memoryGBs = 0;
     double checkpointWriteMBs = 0;
@@ -49,10 +57,17 @@ struct DeviceProfile {
         QString optimizer;
         int ranks = 1;
         double stepSeconds = 0;
+        /// The same network at a larger batch and at `batch`, both at 1 thread (`larger_batch`): the per-step cost's
+        /// growth with the samples. 0 when not measured.
+        qint64 largerBatch = 0;
+        double largerBatchStepSeconds = 0, largerBatchBaseStepSeconds = 0;
         qint64 peakGrowthBytes = -1; ///< the peak memory its training added to a fresh process; -1 = not measured
         qint64 dataBytes = 0;        ///< of which its data
     };
     std::optional<Reference> reference, referenceRanks;
+    /// A small CNN trained with all ranks (`reference_step_ranks_conv`): what its step takes beyond its predicted
+    /// layers and referenceRanks' per-step cost is the layers' slow-down beside the other ranks' communication.
+    std::optional<Reference> referenceRanksConv;
     QJsonObject source; ///< the profile as read
 
     /// Parses a profile; nullopt with *error naming the missing or malformed field.
@@ -77,7 +92,8 @@ struct StepInputs {
 struct NodeCost {
     QString id, type;
     double seconds = 0; ///< forward + backward per step on one rank
-    QString basis;      ///< "linear", "conv2d", "elementwise" or "free"
+    QString
+        basis; ///< "linear", "conv2d", "elementwise", an elementwise kind (DeviceProfile::elementwiseKinds) or "free"
 };
 
 struct StepPrediction {
@@ -87,6 +103,9 @@ struct StepPrediction {
     double samplesPerSecond = 0;
     double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
     double stepOverheadSeconds = 0; ///< from the profile's reference step
+    /// With several ranks: how much longer the layers take beside the other ranks' communication than the probes
+    /// (which ran alone) measured, as a fraction (0.4 = 40 % longer; included in computeSeconds).
+    double rankContention = 0;
     qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations, the data and the
                                     ///< runtime's own memory (memoryOverheadBytes)
     qint64 memoryOverheadBytes = 0; ///< the runtime's own memory: what the dry run's (or else the profile's reference

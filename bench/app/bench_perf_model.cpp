@@ -10,7 +10,9 @@
 // configuration is predicted with the observations of the other configurations measured with the same profile, as if
 // they had been earlier runs on this computer; its own measurement is never used for it.
 //
-//   bench_perf_model [--steps N (240)] [--json FILE]
+// Each configuration is trained --repeats times (3), and the median step time and memory count.
+//
+//   bench_perf_model [--steps N (240)] [--repeats N (3)] [--json FILE]
 #include "app/plan/perf_model.h"
 #include "app/plan/step_observations.h"
 #include "bench_files.h"
@@ -29,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 using namespace diamond::app;
 using diamond::bench::die;
@@ -76,9 +79,13 @@ int main(int argc, char **argv) {
                                          QStringLiteral("N"), QStringLiteral("240"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("write the figures here"),
                                         QStringLiteral("FILE"));
-    parser.addOptions({stepsOption, jsonOption});
+    const QCommandLineOption repeatsOption(QStringLiteral("repeats"),
+                                           QStringLiteral("runs per configuration (the median counts)"),
+                                           QStringLiteral("N"), QStringLiteral("3"));
+    parser.addOptions({stepsOption, jsonOption, repeatsOption});
     parser.process(app);
     const int steps = std::max(50, parser.value(stepsOption).toInt());
+    const int repeats = std::clamp(parser.value(repeatsOption).toInt(), 1, 9);
     const QString source = QStringLiteral(DIAMOND_SOURCE_DIR);
 
     double calibrationSeconds = 0, calibration2Seconds = 0;
@@ -139,8 +146,11 @@ int main(int argc, char **argv) {
         writeJson(specPath, spec);
         const QByteArray specText = QJsonDocument(spec).toJson();
         for (const int batch : {32, 128}) {
-            qint64 dryRunGrowth = -1; // the planner's dry run of this network and batch (1 rank, 1 thread)
+            // The planner's dry run of this network and batch: one rank, at the run's threads per rank (as
+            // `run plan --threads N` does).
+            std::map<int, qint64> dryRunGrowthAt;
             for (const auto &[threads, ranks] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
+                qint64 &dryRunGrowth = dryRunGrowthAt.try_emplace(threads, -1).first->second;
                 QJsonObject config = c.config;
                 config.insert(QStringLiteral("format"), QStringLiteral("diamond.run/1"));
                 config.insert(QStringLiteral("batch_size"), batch);
@@ -158,7 +168,7 @@ int main(int argc, char **argv) {
                     dry.start(diamond::bench::binary("diamond-train"),
                               {QStringLiteral("--spec"), specPath, QStringLiteral("--config"),
                                runDir + QStringLiteral("/run.json"), QStringLiteral("--run-dir"),
-                               runDir + QStringLiteral("-dry"), QStringLiteral("--threads"), QStringLiteral("1"),
+                               runDir + QStringLiteral("-dry"), QStringLiteral("--threads"), QString::number(threads),
                                QStringLiteral("--dry-run")});
                     if (!dry.waitForFinished(600000) || dry.exitCode() != 0)
                         die(c.name + QStringLiteral(" (dry run): ") + QString::fromUtf8(dry.readAllStandardError()));
@@ -172,28 +182,36 @@ int main(int argc, char **argv) {
                     }
                     if (!(dryRunGrowth > 0)) die(c.name + QStringLiteral(": the dry run measured no memory"));
                 }
-                QProcess p;
-                QStringList args{QStringLiteral("--spec"),    specPath,
-                                 QStringLiteral("--config"),  runDir + QStringLiteral("/run.json"),
-                                 QStringLiteral("--run-dir"), runDir,
-                                 QStringLiteral("--threads"), QString::number(threads)};
-                if (ranks > 1) args << QStringLiteral("--nproc") << QString::number(ranks);
-                p.start(diamond::bench::binary("diamond-train"), args);
-                if (!p.waitForFinished(600000) || p.exitCode() != 0)
-                    die(c.name + QStringLiteral(": ") + QString::fromUtf8(p.readAllStandardError()));
-                double stepsPerSecond = 0;
+                // The median of `repeats` runs (time and memory each): on the shared VM one run in several hits a
+                // slow spell of the machine, and the model is not meant to predict those.
+                QList<double> stepTimes, growths;
                 QJsonObject memory;
-                for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
-                    const QJsonObject e = QJsonDocument::fromJson(line).object();
-                    if (e.value(QStringLiteral("event")).toString() == QLatin1String("finished")) {
-                        stepsPerSecond = e.value(QStringLiteral("steps_per_s")).toDouble();
-                        memory = e.value(QStringLiteral("memory")).toObject();
+                for (int repeat = 0; repeat < repeats; ++repeat) {
+                    QProcess p;
+                    QStringList args{QStringLiteral("--spec"),    specPath,
+                                     QStringLiteral("--config"),  runDir + QStringLiteral("/run.json"),
+                                     QStringLiteral("--run-dir"), runDir + QStringLiteral("/repeat-%1").arg(repeat),
+                                     QStringLiteral("--threads"), QString::number(threads)};
+                    if (ranks > 1) args << QStringLiteral("--nproc") << QString::number(ranks);
+                    p.start(diamond::bench::binary("diamond-train"), args);
+                    if (!p.waitForFinished(600000) || p.exitCode() != 0)
+                        die(c.name + QStringLiteral(": ") + QString::fromUtf8(p.readAllStandardError()));
+                    double stepsPerSecond = 0;
+                    for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
+                        const QJsonObject e = QJsonDocument::fromJson(line).object();
+                        if (e.value(QStringLiteral("event")).toString() == QLatin1String("finished")) {
+                            stepsPerSecond = e.value(QStringLiteral("steps_per_s")).toDouble();
+                            memory = e.value(QStringLiteral("memory")).toObject();
+                        }
                     }
+                    const double growth = memory.value(QStringLiteral("peak_growth_bytes")).toDouble();
+                    if (!(growth > 0)) die(c.name + QStringLiteral(": no peak_growth_bytes"));
+                    if (!(stepsPerSecond > 0)) die(c.name + QStringLiteral(": no steps_per_s"));
+                    stepTimes << 1.0 / stepsPerSecond;
+                    growths << growth;
                 }
-                const double measuredGrowth = memory.value(QStringLiteral("peak_growth_bytes")).toDouble();
-                if (!(measuredGrowth > 0)) die(c.name + QStringLiteral(": no peak_growth_bytes"));
-                if (!(stepsPerSecond > 0)) die(c.name + QStringLiteral(": no steps_per_s"));
-                const double measured = 1.0 / stepsPerSecond;
+                const double measuredGrowth = median(growths);
+                const double measured = median(stepTimes);
                 StepInputs in;
                 in.batch = batch;
                 const QJsonObject opt = config.value(QStringLiteral("optimizer")).toObject();

@@ -109,7 +109,10 @@ json linearProbes(const CalibrateOptions &o, const torch::Device &device) {
 
 json convolutionProbes(const CalibrateOptions &o, const torch::Device &device) {
     // batch, in channels, out channels, height = width; 3x3 kernels, padding 1.
-    std::vector<std::array<std::int64_t, 4>> shapes = {{16, 1, 32, 28}, {32, 32, 64, 14}, {8, 64, 64, 56}};
+    // Input channels 1, 8, 32 and 64: on the CPU a convolution's rate depends mostly on them (oneDNN vectorises over
+    // channels; one input channel runs ~8x slower per FLOP than 32), which the model interpolates.
+    std::vector<std::array<std::int64_t, 4>> shapes = {
+        {16, 1, 32, 28}, {32, 8, 16, 28}, {32, 32, 64, 14}, {8, 64, 64, 56}};
     if (o.quick) shapes = {{8, 8, 16, 16}};
     json out = json::array();
     for (const auto &[batch, cin, cout, hw] : shapes) {
@@ -149,6 +152,35 @@ json elementwiseProbe(const CalibrateOptions &o, const torch::Device &device) {
             {"gb_s", 5.0 * 4.0 * double(sizes.back()) / seconds / 1e9},
             {"points", points},
             {"layer_overhead_s", overhead}};
+}
+
+/// The layers that cost more per element than a ReLU, one probe per kind (forward and backward, 4-d inputs
+/// channels-last as in training), at 16 Ki, 256 Ki and 1 Mi input elements: {kind: {"layer", "points": [{elements,
+/// seconds}]}}. Measured on the development VM at 1 thread: Tanh ~6x a ReLU per element, pooling ~5x.
+json elementwiseKindProbes(const CalibrateOptions &o, const torch::Device &device) {
+    struct Kind {
+        const char *name, *layer;
+        json params;
+        bool image; ///< a [N, 16, 32, 32] input rather than [N, 1024]
+    };
+    const std::vector<Kind> kinds = {{"transcendental", "Tanh", json::object(), false},
+                                     {"pooling", "MaxPool2d", {{"kernel_size", 2}}, true},
+                                     {"normalization", "BatchNorm2d", json::object(), true}};
+    std::vector<std::int64_t> sizes = {1 << 14, 1 << 18, 1 << 20};
+    if (o.quick) sizes = {1 << 14, 1 << 16};
+    json out = json::object();
+    for (const Kind &k : kinds) {
+        json points = json::array();
+        for (const std::int64_t elements : sizes) {
+            const std::vector<std::int64_t> shape = k.image ? std::vector<std::int64_t>{elements / 16384, 16, 32, 32}
+                                                            : std::vector<std::int64_t>{elements / 1024, 1024};
+            auto net = oneLayer(shape, k.layer, k.params);
+            const double s = trainPass(*net, shape, device, k.image && device.is_cpu(), o.probeSeconds);
+            points.push_back({{"elements", elements}, {"seconds", s}});
+        }
+        out[k.name] = {{"layer", k.layer}, {"points", points}};
+    }
+    return out;
 }
 
 json optimizerProbe(const CalibrateOptions &o, const torch::Device &device) {
@@ -211,26 +243,93 @@ double checkpointWrite(const CalibrateOptions &o) {
 }
 
 json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::Device &device) {
-    json out = json::array();
     std::vector<std::int64_t> sizes = {1 << 10, 8 << 10, 64 << 10, 512 << 10, 4 << 20, 32 << 20, 64 << 20};
     if (o.quick) sizes = {1 << 10, 64 << 10, 1 << 20};
+    std::vector<torch::Tensor> tensors;
+    std::vector<int> repeats;
     for (const std::int64_t bytes : sizes) {
-        torch::Tensor t = torch::ones({bytes / 4}, torch::TensorOptions().device(device));
-        comm.barrier();
-        // The same repeat count on every rank: each collective needs all of them.
-        const int repeats = bytes >= (std::int64_t(8) << 20) ? 4 : bytes >= (std::int64_t(1) << 20) ? 12 : 40;
+        tensors.push_back(torch::ones({bytes / 4}, torch::TensorOptions().device(device)));
+        repeats.push_back(bytes >= (std::int64_t(8) << 20) ? 4 : bytes >= (std::int64_t(1) << 20) ? 12 : 40);
         for (int i = 0; i < 5; ++i) // Gloo's first calls at a new size are slow
-            comm.allReduceSum(t);
-        std::vector<double> times;
-        for (int i = 0; i < repeats; ++i) {
+            comm.allReduceSum(tensors.back());
+    }
+    // The sizes take turns, round by round, so that a slow spell of the machine (on a shared 2-core VM the median of
+    // one size measured in one go swung between 0.09 and 3.6 ms from one calibration to the next) spreads over all
+    // sizes instead of falling on one. The same calls in the same order on every rank: each collective needs all.
+    comm.barrier();
+    std::vector<std::vector<double>> times(sizes.size());
+    const int rounds = *std::max_element(repeats.begin(), repeats.end());
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (round >= repeats[i]) continue;
             const Clock::time_point start = Clock::now();
-            comm.allReduceSum(t);
-            times.push_back(secondsSince(start));
+            comm.allReduceSum(tensors[i]);
+            times[i].push_back(secondsSince(start));
         }
-        std::sort(times.begin(), times.end());
-        out.push_back({{"bytes", bytes}, {"seconds", times[times.size() / 2]}});
+    // The mean of the middle calls (a fifth cut at each end), since training pays the slow calls too.
+    json out = json::array();
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        std::vector<double> &t = times[i];
+        std::sort(t.begin(), t.end());
+        const std::size_t cut = t.size() / 5;
+        double sum = 0;
+        for (std::size_t k = cut; k < t.size() - cut; ++k)
+            sum += t[k];
+        out.push_back({{"bytes", sizes[i]}, {"seconds", sum / double(t.size() - 2 * cut)}});
     }
     return out;
+}
+
+/// A network the calibration trains for real, with its data.
+struct ReferenceNetwork {
+    json spec;
+    json data; ///< the run config's "data" without "samples"
+    int steps = 300;
+};
+
+/// A 2-64-64-3 MLP on the spirals: almost no compute, so its step is the per-step cost outside the layers.
+ReferenceNetwork mlpReference(const CalibrateOptions &o) {
+    auto linear = [](const char *id, const char *from, int out) {
+        return json{{"id", id}, {"type", "Linear"}, {"inputs", {from}}, {"params", {{"out_features", out}}}};
+    };
+    auto relu = [](const char *id, const char *from) { return json{{"id", id}, {"type", "ReLU"}, {"inputs", {from}}}; };
+    return {{{"format", "diamond.spec/1"},
+             {"name", "reference"},
+             {"inputs", json::array({{{"name", "x"}, {"shape", {"N", 2}}}})},
+             {"nodes", json::array({linear("fc1", "x", 64), relu("relu1", "fc1"), linear("fc2", "relu1", 64),
+                                    relu("relu2", "fc2"), linear("fc3", "relu2", 3)})},
+             {"outputs", json::array({{{"name", "logits"}, {"from", "fc3"}}})}},
+            {{"source", "spirals"}, {"validation_split", 0.0}},
+            o.quick ? 60 : 300};
+}
+
+/// A small CNN on 28x28 shapes (~2 ms of layers a step per rank at batch 64 on one core). With several ranks on one
+/// computer, the ranks' communication (Gloo's loopback TCP: ~2 ms of system time per step per rank on the 2-core
+/// VM) takes CPU from the layers: what its step takes beyond its predicted layers and the MLP's per-step cost is
+/// that slow-down, as a fraction of its layers' time.
+ReferenceNetwork convReference(const CalibrateOptions &o) {
+    auto node = [](const char *id, const char *type, const char *from, const json &params) {
+        return json{{"id", id}, {"type", type}, {"inputs", {from}}, {"params", params}};
+    };
+    const json conv3 = {{"kernel_size", 3}, {"padding", 1}};
+    json conv1 = conv3, conv2 = conv3;
+    conv1["out_channels"] = 8;
+    conv2["out_channels"] = 16;
+    return {
+        {{"format", "diamond.spec/1"},
+         {"name", "reference-conv"},
+         {"inputs",
+          json::array(
+              {{{"name", "x"}, {"shape", {"N", 1, 28, 28}}, {"axes", {"batch", "channel", "height", "width"}}}})},
+         {"nodes", json::array({node("conv1", "Conv2d", "x", conv1), node("relu1", "ReLU", "conv1", json::object()),
+                                node("pool1", "MaxPool2d", "relu1", {{"kernel_size", 2}}),
+                                node("conv2", "Conv2d", "pool1", conv2), node("relu2", "ReLU", "conv2", json::object()),
+                                node("pool2", "MaxPool2d", "relu2", {{"kernel_size", 2}}),
+                                node("flatten", "Flatten", "pool2", json::object()),
+                                node("fc", "Linear", "flatten", {{"out_features", 4}})})},
+         {"outputs", json::array({{{"name", "logits"}, {"from", "fc"}}})}},
+        {{"source", "shapes"}, {"size", 28}, {"validation_split", 0.0}},
+        o.quick ? 20 : 150};
 }
 
 /// The reference step: a small MLP trained for real (runTraining, in this process, on every rank) on spirals with
@@ -240,27 +339,19 @@ json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::
 /// With `firstInProcess` (nothing trained or probed before it in this process), the peak memory that training it
 /// added is recorded too (`peak_growth_bytes`, `data_bytes`): the performance model takes what the reference
 /// network and its data do not explain as the runtime's own memory (thread stacks and arenas, kernel caches).
-json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads, bool firstInProcess) {
+json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads, bool firstInProcess,
+                   const ReferenceNetwork &net, int batch = 32) {
     namespace fs = std::filesystem;
-    const json spec = {
-        {"format", "diamond.spec/1"},
-        {"name", "reference"},
-        {"inputs", json::array({{{"name", "x"}, {"shape", {"N", 2}}}})},
-        {"nodes",
-         json::array({{{"id", "fc1"}, {"type", "Linear"}, {"inputs", {"x"}}, {"params", {{"out_features", 64}}}},
-                      {{"id", "relu1"}, {"type", "ReLU"}, {"inputs", {"fc1"}}},
-                      {{"id", "fc2"}, {"type", "Linear"}, {"inputs", {"relu1"}}, {"params", {{"out_features", 64}}}},
-                      {{"id", "relu2"}, {"type", "ReLU"}, {"inputs", {"fc2"}}},
-                      {{"id", "fc3"}, {"type", "Linear"}, {"inputs", {"relu2"}}, {"params", {{"out_features", 3}}}}})},
-        {"outputs", json::array({{{"name", "logits"}, {"from", "fc3"}}})}};
-    const int steps = o.quick ? 60 : 300, batch = 32;
-    const json config = {
-        {"format", "diamond.run/1"},
-        {"batch_size", batch},
-        {"epochs", 1},
-        {"seed", 1},
-        {"optimizer", {{"name", "adam"}, {"lr", 0.001}}},
-        {"data", {{"source", "spirals"}, {"samples", steps * batch + batch}, {"validation_split", 0.0}}}};
+    const json &spec = net.spec;
+    const int steps = net.steps;
+    json data = net.data;
+    data["samples"] = steps * batch + batch;
+    const json config = {{"format", "diamond.run/1"},
+                         {"batch_size", batch},
+                         {"epochs", 1},
+                         {"seed", 1},
+                         {"optimizer", {{"name", "adam"}, {"lr", 0.001}}},
+                         {"data", data}};
     // One folder for all ranks (they share the launcher, their parent); checkpoints are not written here.
     const fs::path dir =
         fs::path(o.dir) / (".calibrate-run-" + std::to_string(comm.world() > 1 ? ::getppid() : ::getpid()) + "-" +
@@ -380,12 +471,22 @@ int runCalibrate(int argc, char **argv) {
     // The reference step first (its memory is measured from a fresh process) on every rank together, then the
     // all-reduce probe, then the reference step on rank 0 alone.
     const bool severalRanks = rendezvous.world > 1;
-    const json referenceRanks = severalRanks ? referenceStep(o, *comm, threads, true) : json();
+    const json referenceRanks = severalRanks ? referenceStep(o, *comm, threads, true, mlpReference(o)) : json();
+    const json referenceRanksConv =
+        severalRanks ? referenceStep(o, *comm, threads, false, convReference(o), 64 * rendezvous.world) : json();
     json allReduce = json::array();
     if (severalRanks) allReduce = allReduceProbe(*comm, o, device);
     if (rendezvous.rank != 0) return kExitFinished;
     const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), deviceName);
-    const json reference = referenceStep(o, *alone, threads, !severalRanks);
+    json reference = referenceStep(o, *alone, threads, !severalRanks, mlpReference(o));
+    // The same network at 4x the batch: the per-step work outside the layers (batch assembly, loss, metrics) grows
+    // with the samples, and the model takes that growth from the difference. Both at 1 thread: with more, a tiny
+    // network's steps are dominated by the thread pool's wake-ups, which vary 3x between runs.
+    const json larger = referenceStep(o, *alone, 1, false, mlpReference(o), 128);
+    const json base = threads == 1 ? reference : referenceStep(o, *alone, 1, false, mlpReference(o));
+    reference["larger_batch"] = {
+        {"batch", larger["batch"]}, {"threads", 1}, {"step_s", larger["step_s"]}, {"base_step_s", base["step_s"]}};
+    at::set_num_threads(threads); // training set its own; the probes run with the profile's threads
 
     json profile = {{"format", "diamond.device-profile/1"},
                     {"engine", DIAMOND_VERSION},
@@ -400,15 +501,18 @@ int runCalibrate(int argc, char **argv) {
     if (::gethostname(host, sizeof host - 1) == 0) profile["host"] = host;
     for (const char *job : {"SLURM_JOB_ID", "PBS_JOBID"}) // calibrated as a cluster job (diamondctl cluster calibrate)
         if (const char *id = std::getenv(job); id && *id) profile["scheduler_job"] = std::string(id).substr(0, 64);
+    profile["probe_threads"] = at::get_num_threads(); // the layer probes' threads: the profile's, always
     profile["linear"] = linearProbes(o, device);
     profile["conv2d"] = convolutionProbes(o, device);
     profile["elementwise"] = elementwiseProbe(o, device);
+    profile["elementwise_kinds"] = elementwiseKindProbes(o, device);
     profile["optimizer"] = optimizerProbe(o, device);
     profile["memory_gb_s"] = memoryBandwidth(o, device);
     profile["checkpoint_write_mb_s"] = checkpointWrite(o);
     profile["allreduce"] = allReduce;
     profile["reference_step"] = reference;
     if (!referenceRanks.is_null()) profile["reference_step_ranks"] = referenceRanks;
+    if (!referenceRanksConv.is_null()) profile["reference_step_ranks_conv"] = referenceRanksConv;
     profile["calibration_seconds"] = secondsSince(start);
     std::cout << profile.dump(2) << std::endl;
     return kExitFinished;

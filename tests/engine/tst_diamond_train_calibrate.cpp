@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -37,14 +38,21 @@ class TestDiamondTrainCalibrate : public QObject {
 private Q_SLOTS:
     void theProfileHasEveryProbe() {
         QTemporaryDir dir;
-        const Result r = run({QStringLiteral("--dir"), dir.path(), QStringLiteral("--threads"), QStringLiteral("1")});
+        // 2 threads: the references trained at 1 thread for larger_batch must not leave the probes at 1.
+        const Result r = run({QStringLiteral("--dir"), dir.path(), QStringLiteral("--threads"), QStringLiteral("2")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject p = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(p.value(QStringLiteral("format")).toString(), QStringLiteral("diamond.device-profile/1"));
-        QCOMPARE(p.value(QStringLiteral("threads")).toInt(), 1);
+        QCOMPARE(p.value(QStringLiteral("threads")).toInt(), 2);
+        QCOMPARE(p.value(QStringLiteral("probe_threads")).toInt(), 2);
         QCOMPARE(p.value(QStringLiteral("device")).toString(), QStringLiteral("cpu"));
         QCOMPARE(p.value(QStringLiteral("linear")).toArray().size(), 4);
-        QCOMPARE(p.value(QStringLiteral("conv2d")).toArray().size(), 3);
+        // Four convolutions, each with its own input channels (the model's rate by channels).
+        QCOMPARE(p.value(QStringLiteral("conv2d")).toArray().size(), 4);
+        QSet<int> channels;
+        for (const QJsonValue &v : p.value(QStringLiteral("conv2d")).toArray())
+            channels.insert(v[QStringLiteral("in_channels")].toInt());
+        QCOMPARE(channels, (QSet<int>{1, 8, 32, 64}));
         for (const char *probes : {"linear", "conv2d"})
             for (const QJsonValue &v : p.value(QLatin1String(probes)).toArray()) {
                 QVERIFY2(v[QStringLiteral("seconds")].toDouble() > 0, probes);
@@ -53,6 +61,22 @@ private Q_SLOTS:
         const QJsonObject e = p.value(QStringLiteral("elementwise")).toObject();
         QVERIFY(e.value(QStringLiteral("gb_s")).toDouble() > 0);
         QVERIFY(e.value(QStringLiteral("layer_overhead_s")).toDouble() > 0);
+        // The dearer elementwise kinds, each at three sizes, a Tanh dearer than a ReLU at the same size.
+        const QJsonObject kinds = p.value(QStringLiteral("elementwise_kinds")).toObject();
+        QCOMPARE(kinds.keys(), (QStringList{QStringLiteral("normalization"), QStringLiteral("pooling"),
+                                            QStringLiteral("transcendental")}));
+        for (const QString &kind : kinds.keys()) {
+            const QJsonArray points = kinds.value(kind)[QStringLiteral("points")].toArray();
+            QCOMPARE(points.size(), 3);
+            for (const QJsonValue &v : points)
+                QVERIFY2(v[QStringLiteral("seconds")].toDouble() > 0 && v[QStringLiteral("elements")].toInt() > 0,
+                         qPrintable(kind));
+        }
+        const double relu = e.value(QStringLiteral("seconds")).toDouble(); // at 1 Mi elements
+        const double tanh =
+            kinds.value(QStringLiteral("transcendental"))[QStringLiteral("points")][2][QStringLiteral("seconds")]
+                .toDouble();
+        QVERIFY2(tanh > relu, qPrintable(QStringLiteral("Tanh %1 s, ReLU %2 s").arg(tanh).arg(relu)));
         const QJsonObject opt = p.value(QStringLiteral("optimizer")).toObject();
         QVERIFY(opt.value(QStringLiteral("adam_ns_per_param")).toDouble() > 0);
         QVERIFY(opt.value(QStringLiteral("sgd_momentum_ns_per_param")).toDouble() > 0);
@@ -63,6 +87,12 @@ private Q_SLOTS:
         QVERIFY(reference.value(QStringLiteral("step_s")).toDouble() > 0);
         QCOMPARE(reference.value(QStringLiteral("ranks")).toInt(), 1);
         QVERIFY(reference.value(QStringLiteral("spec")).isObject());
+        // The same network at batch 128 and 32, at 1 thread: the per-step cost's growth with the samples.
+        const QJsonObject larger = reference.value(QStringLiteral("larger_batch")).toObject();
+        QCOMPARE(larger.value(QStringLiteral("batch")).toInt(), 128);
+        QCOMPARE(larger.value(QStringLiteral("threads")).toInt(), 1);
+        QVERIFY(larger.value(QStringLiteral("step_s")).toDouble() > 0);
+        QVERIFY(larger.value(QStringLiteral("base_step_s")).toDouble() > 0);
         QVERIFY(!p.contains(QStringLiteral("reference_step_ranks")));
         // The budget is 30 s on this computer; the probe-write file is gone.
         QVERIFY2(p.value(QStringLiteral("calibration_seconds")).toDouble() < 30, r.out.constData());

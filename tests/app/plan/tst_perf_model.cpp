@@ -1,7 +1,8 @@
-// The performance model (app/plan/perf_model.h) against a recorded calibration profile (data/epyc-2ranks-1thread.json:
-// `diamond-train calibrate --nproc 2` on the development VM): the profile is parsed and checked, a layer of a probed
-// shape costs exactly its probe, costs grow with the batch, ranks share compute and add the all-reduce, the memory is
-// the spec analysis's estimate, and every template gets a finite prediction.
+// The performance model (app/plan/perf_model.h) against recorded calibration profiles (data/epyc-2ranks-1thread.json
+// and, from the calibration of 2026-12-07, -v2.json: `diamond-train calibrate --nproc 2` on the development VM): the
+// profile is parsed and checked, a layer of a probed shape costs exactly its probe, costs grow with the batch, ranks
+// share compute and add the all-reduce, the memory is the spec analysis's estimate, and every template gets a finite
+// prediction.
 #include "common/test_paths.h"
 
 #include "app/plan/perf_model.h"
@@ -23,6 +24,9 @@ class TestPerfModel : public QObject {
 
     QJsonObject recorded_;
     DeviceProfile profile_;
+    QJsonObject current_; ///< a profile of today's calibration (data/epyc-2ranks-1thread-v2.json): probes of
+                          ///< convolutions by input channels, elementwise kinds, the reference at two batches
+    DeviceProfile profile2_;
 
     static QByteArray oneLinear(int in, int out) {
         return QJsonDocument(
@@ -43,6 +47,48 @@ class TestPerfModel : public QObject {
                                                {QStringLiteral("from"), QStringLiteral("fc")}}}}})
             .toJson();
     }
+    /// A chain of nodes (JSON objects without "inputs": each takes the previous one, the first the input `x`).
+    static QByteArray chain(const QJsonArray &inputShape, const QList<QJsonObject> &nodes) {
+        QJsonArray list;
+        QString previous = QStringLiteral("x");
+        for (QJsonObject n : nodes) {
+            n.insert(QStringLiteral("inputs"), QJsonArray{previous});
+            previous = n.value(QStringLiteral("id")).toString();
+            list.append(n);
+        }
+        return QJsonDocument(
+                   QJsonObject{
+                       {QStringLiteral("format"), QStringLiteral("diamond.spec/1")},
+                       {QStringLiteral("name"), QStringLiteral("chain")},
+                       {QStringLiteral("inputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
+                                                                         {QStringLiteral("shape"), inputShape}}}},
+                       {QStringLiteral("nodes"), list},
+                       {QStringLiteral("outputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("y")},
+                                                                          {QStringLiteral("from"), previous}}}}})
+            .toJson();
+    }
+    static QJsonObject node(const char *id, const char *type, const QJsonObject &params = {}) {
+        return {{QStringLiteral("id"), QLatin1String(id)},
+                {QStringLiteral("type"), QLatin1String(type)},
+                {QStringLiteral("params"), params}};
+    }
+    static QJsonObject conv(const char *id, int out, int kernel, int padding) {
+        return node(id, "Conv2d",
+                    {{QStringLiteral("out_channels"), out},
+                     {QStringLiteral("kernel_size"), kernel},
+                     {QStringLiteral("padding"), padding}});
+    }
+    static const NodeCost &cost(const StepPrediction &p, const char *id) {
+        for (const NodeCost &n : p.nodes)
+            if (n.id == QLatin1String(id)) return n;
+        qFatal("no node %s", id);
+    }
+    static double probeSeconds(const QJsonObject &profile, const char *key, const char *field, int value) {
+        for (const QJsonValue &v : profile.value(QLatin1String(key)).toArray())
+            if (v[QLatin1String(field)].toInt() == value) return v[QStringLiteral("seconds")].toDouble();
+        return 0;
+    }
+
     static QByteArray read(const QString &path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -57,6 +103,12 @@ private Q_SLOTS:
         const auto p = DeviceProfile::fromJson(recorded_, &error);
         QVERIFY2(p, qPrintable(error));
         profile_ = *p;
+        current_ = QJsonDocument::fromJson(
+                       read(test::sourcePath(QStringLiteral("tests/app/plan/data/epyc-2ranks-1thread-v2.json"))))
+                       .object();
+        const auto p2 = DeviceProfile::fromJson(current_, &error);
+        QVERIFY2(p2, qPrintable(error));
+        profile2_ = *p2;
     }
 
     void theRecordedProfileIsRead() {
@@ -86,26 +138,143 @@ private Q_SLOTS:
     }
 
     void aProbedShapeCostsItsProbe() {
-        // The 128 x 784 -> 512 probe: the layer's prediction is that probe's time, plus Adam's cost per parameter.
+        // The 128 x 784 -> 512 probe (which computes its input's gradient, as a layer inside a network does): the
+        // layer's prediction behind another layer is that probe's time, plus Adam's cost per parameter.
         StepInputs in;
         in.batch = 128;
         in.threadsPerRank = profile_.threads;
-        const StepPrediction p = predictStep(oneLinear(784, 512), in, profile_);
+        const QList<QJsonObject> layers{node("fc0", "Linear", {{QStringLiteral("out_features"), 784}}),
+                                        node("fc", "Linear", {{QStringLiteral("out_features"), 512}})};
+        const StepPrediction p = predictStep(chain({QStringLiteral("N"), 784}, layers), in, profile_);
         QVERIFY2(p.ok, qPrintable(p.error));
-        double probe = 0;
-        for (const QJsonValue &v : recorded_.value(QStringLiteral("linear")).toArray())
-            if (v[QStringLiteral("in")].toInt() == 784) probe = v[QStringLiteral("seconds")].toDouble();
+        const double probe = probeSeconds(recorded_, "linear", "in", 784);
         QVERIFY(probe > 0);
-        QCOMPARE(p.nodes.size(), 1);
-        QCOMPARE(p.nodes[0].basis, QStringLiteral("linear"));
+        QCOMPARE(p.nodes.size(), 2);
+        QCOMPARE(cost(p, "fc").basis, QStringLiteral("linear"));
         // The analysis counts the bias too (0.06 % more FLOPs than the probe's 2 * in * out per sample).
-        QVERIFY2(std::abs(p.nodes[0].seconds / probe - 1) < 1e-3,
-                 qPrintable(QString::number(p.nodes[0].seconds / probe)));
-        const qint64 params = 784 * 512 + 512;
+        QVERIFY2(std::abs(cost(p, "fc").seconds / probe - 1) < 1e-3,
+                 qPrintable(QString::number(cost(p, "fc").seconds / probe)));
+        const qint64 params = 784 * 784 + 784 + 784 * 512 + 512;
         QCOMPARE(p.parameters, params);
         QVERIFY(qFuzzyCompare(p.optimizerSeconds, double(params) * profile_.adamNsPerParam * 1e-9));
-        QVERIFY(qFuzzyCompare(p.stepSeconds, p.nodes[0].seconds + p.optimizerSeconds + p.stepOverheadSeconds));
+        QVERIFY(qFuzzyCompare(p.stepSeconds,
+                              p.nodes[0].seconds + p.nodes[1].seconds + p.optimizerSeconds + p.stepOverheadSeconds));
         QCOMPARE(p.confidence, QStringLiteral("medium"));
+
+        // Fed by the data, which needs no gradient, the same layer does 2/3 of the work: it costs the Linear rate
+        // at 2/3 of the probe's FLOPs, less than the probe.
+        const StepPrediction first = predictStep(oneLinear(784, 512), in, profile_);
+        QVERIFY2(first.ok, qPrintable(first.error));
+        QVERIFY2(first.nodes[0].seconds < 0.9 * probe,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(first.nodes[0].seconds).arg(probe)));
+        // ... also behind parameter-free layers (a Flatten of the image).
+        const StepPrediction flattened = predictStep(
+            chain({QStringLiteral("N"), 1, 28, 28},
+                  {node("flatten", "Flatten"), node("fc", "Linear", {{QStringLiteral("out_features"), 512}})}),
+            in, profile_);
+        QVERIFY2(flattened.ok, qPrintable(flattened.error));
+        QVERIFY(qFuzzyCompare(cost(flattened, "fc").seconds, first.nodes[0].seconds));
+    }
+
+    /// Convolutions run at the Conv2d probes' rate for their input channels: on the CPU one input channel runs many
+    /// times slower per FLOP than 32, whatever the layer's size.
+    void convolutionsCostByTheirInputChannels() {
+        QCOMPARE(profile2_.convRateByChannels.size(), 4);
+        StepInputs in;
+        in.batch = 32;
+        in.threadsPerRank = profile2_.threads;
+        // The probe with 8 input channels (32 x 8 -> 16 at 28 x 28), behind a layer so that its input needs a
+        // gradient as in the probe.
+        const StepPrediction p = predictStep(
+            chain({QStringLiteral("N"), 8, 28, 28}, {conv("c0", 8, 1, 0), conv("c", 16, 3, 1)}), in, profile2_);
+        QVERIFY2(p.ok, qPrintable(p.error));
+        const double probe = probeSeconds(current_, "conv2d", "in_channels", 8);
+        QVERIFY(probe > 0);
+        QCOMPARE(cost(p, "c").basis, QStringLiteral("conv2d"));
+        // (the analysis counts the bias: 1/72 more FLOPs)
+        QVERIFY2(std::abs(cost(p, "c").seconds / probe - 1) < 0.02,
+                 qPrintable(QString::number(cost(p, "c").seconds / probe)));
+        // Rates per FLOP: 1 channel < 8 < 16 < 32, 16 between its neighbours.
+        auto rateAt = [&](int channels) {
+            const StepPrediction q = predictStep(
+                chain({QStringLiteral("N"), channels, 28, 28}, {conv("c0", channels, 1, 0), conv("c", 16, 3, 1)}), in,
+                profile2_);
+            return double(channels) * 16.0 * 9.0 * 28 * 28 * 6.0 * 32 / cost(q, "c").seconds;
+        };
+        const double r1 = rateAt(1), r8 = rateAt(8), r16 = rateAt(16), r32 = rateAt(32);
+        QVERIFY2(r1 < r8 && r8 < r16 && r16 < r32,
+                 qPrintable(QStringLiteral("%1 %2 %3 %4").arg(r1).arg(r8).arg(r16).arg(r32)));
+        QVERIFY2(r32 > 3 * r1, qPrintable(QStringLiteral("%1 %2").arg(r1).arg(r32)));
+    }
+
+    /// Tanh, pooling and normalisation layers cost their own probe's time, not a ReLU's; a profile without those
+    /// probes falls back to the ReLU probe.
+    void dearerLayersCostTheirKindsProbe() {
+        StepInputs in;
+        in.batch = 256; // 256 x 1024 = the probes' 256 Ki elements
+        in.threadsPerRank = profile2_.threads;
+        const QByteArray spec = chain({QStringLiteral("N"), 1024},
+                                      {node("fc", "Linear", {{QStringLiteral("out_features"), 1024}}),
+                                       node("tanh", "Tanh"), node("sigmoid", "Sigmoid"), node("gelu", "GELU")});
+        const StepPrediction p = predictStep(spec, in, profile2_);
+        QVERIFY2(p.ok, qPrintable(p.error));
+        double tanhProbe = 0;
+        for (const QJsonValue &v :
+             current_[QStringLiteral("elementwise_kinds")][QStringLiteral("transcendental")][QStringLiteral("points")]
+                 .toArray())
+            if (v[QStringLiteral("elements")].toInt() == 1 << 18) tanhProbe = v[QStringLiteral("seconds")].toDouble();
+        QVERIFY(tanhProbe > 0);
+        for (const char *id : {"tanh", "sigmoid", "gelu"}) {
+            QCOMPARE(cost(p, id).basis, QStringLiteral("transcendental"));
+            QVERIFY(qFuzzyCompare(cost(p, id).seconds, tanhProbe));
+        }
+        const StepPrediction old = predictStep(spec, in, profile_);
+        QCOMPARE(cost(old, "tanh").basis, QStringLiteral("elementwise"));
+        QVERIFY(cost(p, "tanh").seconds > 2 * cost(old, "tanh").seconds);
+        // A tiny Tanh (2 Ki elements) is extrapolated below the smallest Tanh probe (16 Ki), down to half the smallest
+        // ReLU probe at least: not held at half the smallest Tanh probe.
+        in.batch = 2;
+        const StepPrediction tiny = predictStep(spec, in, profile2_);
+        const double smallestTanh = profile2_.elementwiseKinds.value(QStringLiteral("transcendental")).first().second;
+        QVERIFY2(cost(tiny, "tanh").seconds < 0.5 * smallestTanh,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(cost(tiny, "tanh").seconds).arg(smallestTanh)));
+        QVERIFY(cost(tiny, "tanh").seconds >= 0.5 * profile2_.elementwise.first().second);
+        // Pooling and normalisation have their probes too.
+        in.batch = 16;
+        const StepPrediction image = predictStep(
+            chain({QStringLiteral("N"), 16, 32, 32}, {conv("c", 16, 1, 0), node("bn", "BatchNorm2d"),
+                                                      node("pool", "AvgPool2d", {{QStringLiteral("kernel_size"), 2}})}),
+            in, profile2_);
+        QVERIFY2(image.ok, qPrintable(image.error));
+        QCOMPARE(cost(image, "bn").basis, QStringLiteral("normalization"));
+        QCOMPARE(cost(image, "pool").basis, QStringLiteral("pooling"));
+    }
+
+    /// The per-step cost outside the layers grows with the samples: the reference network is predicted at its
+    /// measured time at both batches it was measured at.
+    void theStepOverheadGrowsWithTheBatch() {
+        QVERIFY(profile2_.reference);
+        const auto &ref = *profile2_.reference;
+        QCOMPARE(ref.largerBatch, 128);
+        QVERIFY(ref.largerBatchStepSeconds > 0);
+        StepInputs in;
+        in.optimizer = ref.optimizer;
+        in.threadsPerRank = profile2_.threads;
+        in.batch = ref.batch;
+        const StepPrediction small = predictStep(ref.spec, in, profile2_);
+        in.batch = ref.largerBatch;
+        const StepPrediction large = predictStep(ref.spec, in, profile2_);
+        QVERIFY(small.ok && large.ok);
+        QVERIFY2(qFuzzyCompare(small.stepSeconds, ref.stepSeconds), qPrintable(QString::number(small.stepSeconds)));
+        QVERIFY2(std::abs(large.stepSeconds / ref.largerBatchStepSeconds - 1) < 1e-9,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(large.stepSeconds).arg(ref.largerBatchStepSeconds)));
+        QVERIFY(large.stepOverheadSeconds > small.stepOverheadSeconds);
+        // The recorded profile without the larger batch keeps one overhead for every batch.
+        in.batch = 128;
+        const StepPrediction a = predictStep(profile_.reference->spec, in, profile_);
+        in.batch = 32;
+        const StepPrediction b = predictStep(profile_.reference->spec, in, profile_);
+        QCOMPARE(a.stepOverheadSeconds, b.stepOverheadSeconds);
     }
 
     void theReferenceStepIsPredictedAsMeasured() {
@@ -127,6 +296,48 @@ private Q_SLOTS:
             QCOMPARE(predictStep(ref.spec, in, profile_, false).stepSeconds + p.stepOverheadSeconds, p.stepSeconds);
         }
         QCOMPARE(profile_.referenceRanks->ranks, 2);
+    }
+
+    /// With several ranks the layers run slower than the probes (which ran alone): the CNN trained with all ranks
+    /// at calibration sets by how much, and is then predicted at exactly its measured step.
+    void ranksSlowTheLayersAsTheConvReferenceMeasured() {
+        QVERIFY(profile2_.referenceRanksConv);
+        const auto &conv = *profile2_.referenceRanksConv;
+        QCOMPARE(conv.ranks, 2);
+        StepInputs in;
+        in.batch = conv.batch;
+        in.optimizer = conv.optimizer;
+        in.ranks = conv.ranks;
+        in.threadsPerRank = profile2_.threads;
+        // The CNN's step as if it had run 50 % slower in its layers than the probes: without any slow-down, its
+        // prediction is the layers, optimizer, all-reduce and per-step cost.
+        auto withConvStep = [&](double seconds) {
+            QJsonObject doc = current_;
+            QJsonObject ref = doc.value(QStringLiteral("reference_step_ranks_conv")).toObject();
+            ref.insert(QStringLiteral("step_s"), seconds);
+            doc.insert(QStringLiteral("reference_step_ranks_conv"), ref);
+            QString error;
+            return *DeviceProfile::fromJson(doc, &error);
+        };
+        const StepPrediction none = predictStep(conv.spec, in, withConvStep(1e-9));
+        QVERIFY2(none.ok, qPrintable(none.error));
+        QCOMPARE(none.rankContention, 0.0); // a faster step than predicted is no slow-down
+        const double measured = none.stepSeconds + 0.5 * none.computeSeconds;
+        const DeviceProfile slower = withConvStep(measured);
+        const StepPrediction p = predictStep(conv.spec, in, slower);
+        QVERIFY2(std::abs(p.rankContention - 0.5) < 1e-9, qPrintable(QString::number(p.rankContention)));
+        QVERIFY2(std::abs(p.stepSeconds / measured - 1) < 1e-9,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(p.stepSeconds).arg(measured)));
+        QVERIFY(qFuzzyCompare(p.computeSeconds, none.computeSeconds * 1.5));
+        QVERIFY(p.toJson().contains(QStringLiteral("rank_contention")));
+        // Other networks with several ranks get the same factor; one rank gets none, nor does a profile without the
+        // CNN's step.
+        const QByteArray cnn = read(test::sourcePath(QStringLiteral("resources/templates/cnn28.json")));
+        QVERIFY(std::abs(predictStep(cnn, in, slower).rankContention - 0.5) < 1e-9);
+        in.ranks = 1;
+        QCOMPARE(predictStep(cnn, in, slower).rankContention, 0.0);
+        in.ranks = 2;
+        QCOMPARE(predictStep(cnn, in, profile_).rankContention, 0.0);
     }
 
     void costsGrowWithTheBatchAndRanksShareThem() {
