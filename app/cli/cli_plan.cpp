@@ -45,17 +45,7 @@ std::optional<app::RunPlan> planRun(app::Workspace &ws, const app::RunPlanReques
     const auto profile = request.target == QLatin1String("local") || !request.queueWait
                              ? std::nullopt
                              : app::ClusterStore(ws).profile(request.target);
-    if (profile) {
-        app::ClusterLink *link = links.link(*profile);
-        planner.setQueueWaitEstimator([link](const remote::JobRequest &job, QString *why) {
-            std::optional<qint64> wait;
-            app::runAndWait(*link, [&] {
-                if (remote::Scheduler *scheduler = link->scheduler(why))
-                    wait = scheduler->estimatedWaitSeconds(job, why);
-            });
-            return wait;
-        });
-    }
+    if (profile) planner.setQueueWaitEstimator(app::queueWaitsOver(links.link(*profile)));
     return planner.plan(request, error);
 }
 

@@ -1,5 +1,6 @@
 #include "app/plan/run_planner.h"
 
+#include "app/cluster/cluster_link.h"
 #include "app/cluster/cluster_store.h"
 #include "app/data/dataset_store.h"
 #include "app/plan/device_profiles.h"
@@ -7,6 +8,7 @@
 #include "app/run/engine_plan.h"
 #include "app/run/executor.h"
 #include "app/workspace/workspace.h"
+#include "remote/scheduler.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -130,6 +132,16 @@ std::optional<RunPlan> RunPlanner::plan(const RunPlanRequest &request, QString *
     if (ranked && !problems.isEmpty())
         ranked->document.insert(QStringLiteral("queue_wait_problems"), QJsonArray::fromStringList(problems));
     return ranked;
+}
+
+QueueWaitEstimator queueWaitsOver(ClusterLink *link) {
+    return [link](const remote::JobRequest &job, QString *why) {
+        std::optional<qint64> wait;
+        runAndWait(*link, [&] {
+            if (remote::Scheduler *scheduler = link->scheduler(why)) wait = scheduler->estimatedWaitSeconds(job, why);
+        });
+        return wait;
+    };
 }
 
 QMap<QString, remote::JobRequest> queueWaitQuestions(const RunPlan &first, const remote::ClusterProfile &cluster) {

@@ -19,6 +19,7 @@
 
 namespace diamond::app {
 
+class ClusterLink;
 class Workspace;
 
 /// The longest chain of jobs a run may queue up front (execution.job.chain_jobs).
@@ -70,6 +71,10 @@ private:
     std::function<void()> calibrating_;
     QueueWaitEstimator queueWait_;
 };
+
+/// Asks over `link` (its thread; the caller's event loop runs while it waits): the estimator that `run plan`, POST
+/// /api/v1/plans and `run start --plan auto` give RunPlanner::setQueueWaitEstimator for a cluster target.
+QueueWaitEstimator queueWaitsOver(ClusterLink *link);
 
 /// The recommendation itself, without I/O: the options (this computer, or each of the cluster's partitions, × 1, 2,
 /// 4 … processes) ranked by predicted time to finish, from the device profile and the engine's dry run (`dryRunPlan`:

@@ -61,7 +61,7 @@ private Q_SLOTS:
         const QJsonObject e = p.value(QStringLiteral("elementwise")).toObject();
         QVERIFY(e.value(QStringLiteral("gb_s")).toDouble() > 0);
         QVERIFY(e.value(QStringLiteral("layer_overhead_s")).toDouble() > 0);
-        // The dearer elementwise kinds, each at three sizes, a Tanh dearer than a ReLU at the same size.
+        // The dearer elementwise kinds, each at three sizes (which is dearer is a timing: bench_perf_model's business).
         const QJsonObject kinds = p.value(QStringLiteral("elementwise_kinds")).toObject();
         QCOMPARE(kinds.keys(), (QStringList{QStringLiteral("normalization"), QStringLiteral("pooling"),
                                             QStringLiteral("transcendental")}));
@@ -72,11 +72,6 @@ private Q_SLOTS:
                 QVERIFY2(v[QStringLiteral("seconds")].toDouble() > 0 && v[QStringLiteral("elements")].toInt() > 0,
                          qPrintable(kind));
         }
-        const double relu = e.value(QStringLiteral("seconds")).toDouble(); // at 1 Mi elements
-        const double tanh =
-            kinds.value(QStringLiteral("transcendental"))[QStringLiteral("points")][2][QStringLiteral("seconds")]
-                .toDouble();
-        QVERIFY2(tanh > relu, qPrintable(QStringLiteral("Tanh %1 s, ReLU %2 s").arg(tanh).arg(relu)));
         const QJsonObject opt = p.value(QStringLiteral("optimizer")).toObject();
         QVERIFY(opt.value(QStringLiteral("adam_ns_per_param")).toDouble() > 0);
         QVERIFY(opt.value(QStringLiteral("sgd_momentum_ns_per_param")).toDouble() > 0);

@@ -318,6 +318,36 @@ private Q_SLOTS:
             reply->deleteLater();
             return std::pair{status, json};
         };
+        // POST /api/v1/plans for the cluster asks its scheduler for the queue wait, as `run plan` does (the fixture's
+        // node is free: 0 s), and skips it when told to.
+        const QJsonObject planBody{{QStringLiteral("spec"), test::ClusterRuns::spec()},
+                                   {QStringLiteral("config"), test::ClusterRuns::config(kSteps)},
+                                   {QStringLiteral("target"), QStringLiteral("lc")},
+                                   {QStringLiteral("nproc"), 1},
+                                   {QStringLiteral("threads"), 1}};
+        auto [planStatus, plan] = http("POST", QStringLiteral("/plans"), planBody);
+        QCOMPARE(planStatus, 200);
+        QVERIFY2(plan.contains(QStringLiteral("queue_wait_s")), QJsonDocument(plan).toJson().constData());
+        QVERIFY2(!plan.contains(QStringLiteral("queue_wait_problems")), QJsonDocument(plan).toJson().constData());
+        QCOMPARE(plan.value(QStringLiteral("predicted_finish_s")).toDouble(),
+                 plan.value(QStringLiteral("predicted_total_s")).toDouble() +
+                     plan.value(QStringLiteral("queue_wait_s")).toDouble());
+        qInfo("REST plan: queue wait %.0f s", plan.value(QStringLiteral("queue_wait_s")).toDouble());
+        QJsonObject noWait = planBody;
+        noWait.insert(QStringLiteral("queue_wait"), false);
+        auto [noWaitStatus, noWaitPlan] = http("POST", QStringLiteral("/plans"), noWait);
+        QCOMPARE(noWaitStatus, 200);
+        QVERIFY(!noWaitPlan.contains(QStringLiteral("queue_wait_s")));
+        noWait.insert(QStringLiteral("queue_wait"), QStringLiteral("yes"));
+        auto [badPlanStatus, badPlan] = http("POST", QStringLiteral("/plans"), noWait);
+        QCOMPARE(badPlanStatus, 400);
+        QVERIFY2(badPlan.value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("message"))
+                     .toString()
+                     .contains(QStringLiteral("queue_wait")),
+                 QJsonDocument(badPlan).toJson().constData());
+
         auto [status, created] = http("POST", QStringLiteral("/runs"),
                                       {{QStringLiteral("spec"), test::ClusterRuns::spec()},
                                        {QStringLiteral("config"), test::ClusterRuns::config(kSteps)},
