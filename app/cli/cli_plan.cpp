@@ -10,7 +10,6 @@
 #include "app/cluster/cluster_store.h"
 #include "app/plan/run_planner.h"
 #include "app/workspace/workspace.h"
-#include "remote/scheduler.h"
 
 #include <QCoreApplication>
 

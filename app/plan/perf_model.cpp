@@ -353,7 +353,9 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
             if (index >= 0 && !graph.nodes[std::size_t(index)].inputs.empty())
                 if (const spec::TensorType *t = analysis.portType(graph.nodes[std::size_t(index)].inputs.front());
                     t && t->shape.size() >= 3 && t->shape[1] > 0)
-                    channels = double(t->shape[1]) / double(std::max<std::int64_t>(1, n.params.value("groups", 1)));
+                    channels = double(t->shape[1]) /
+                               double(std::max<std::int64_t>(
+                                   1, n.params.is_object() ? n.params.value("groups", std::int64_t{1}) : 1));
             if (!profile.convRateByChannels.isEmpty() && channels >= 1)
                 c.seconds = std::max(profile.layerOverheadSeconds,
                                      trainFlops / convRateAt(profile.convRateByChannels, channels));

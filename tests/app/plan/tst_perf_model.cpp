@@ -137,6 +137,56 @@ private Q_SLOTS:
         QVERIFY(!DeviceProfile::fromJson(bad, &error));
     }
 
+    /// A profile is a file from a cluster: malformed new fields are skipped, never trusted into a prediction.
+    void hostileProfileFieldsAreSkipped() {
+        QJsonObject doc = current_;
+        doc.insert(QStringLiteral("conv2d"), QJsonArray{QJsonObject{{QStringLiteral("batch"), 8},
+                                                                    {QStringLiteral("in_channels"), 0},
+                                                                    {QStringLiteral("out_channels"), 8},
+                                                                    {QStringLiteral("size"), 8},
+                                                                    {QStringLiteral("seconds"), 0.001}},
+                                                        QJsonObject{{QStringLiteral("batch"), 8},
+                                                                    {QStringLiteral("in_channels"), -4},
+                                                                    {QStringLiteral("out_channels"), 8},
+                                                                    {QStringLiteral("size"), 8},
+                                                                    {QStringLiteral("seconds"), 1e308}},
+                                                        QJsonObject{{QStringLiteral("batch"), 1e300},
+                                                                    {QStringLiteral("in_channels"), 1e300},
+                                                                    {QStringLiteral("out_channels"), 1e300},
+                                                                    {QStringLiteral("size"), 8},
+                                                                    {QStringLiteral("seconds"), 1}}});
+        doc.insert(
+            QStringLiteral("elementwise_kinds"),
+            QJsonObject{
+                {QStringLiteral("transcendental"), QStringLiteral("fast")},
+                {QStringLiteral("pooling"),
+                 QJsonObject{
+                     {QStringLiteral("points"),
+                      QJsonArray{QJsonObject{{QStringLiteral("elements"), -1}, {QStringLiteral("seconds"), 1}},
+                                 QJsonObject{{QStringLiteral("elements"), 4096}, {QStringLiteral("seconds"), -1}}}}}}});
+        QJsonObject reference = doc.value(QStringLiteral("reference_step")).toObject();
+        reference.insert(QStringLiteral("larger_batch"),
+                         QJsonObject{{QStringLiteral("batch"), 8}, {QStringLiteral("step_s"), -5}});
+        doc.insert(QStringLiteral("reference_step"), reference);
+        doc.insert(QStringLiteral("reference_step_ranks_conv"), QStringLiteral("none"));
+        QString error;
+        const auto hostile = DeviceProfile::fromJson(doc, &error);
+        QVERIFY2(hostile, qPrintable(error));
+        QVERIFY(hostile->convRateByChannels.isEmpty()); // no valid channel-varied probes: the FLOP curve
+        QVERIFY(hostile->elementwiseKinds.isEmpty());
+        QCOMPARE(hostile->reference->largerBatch, 0);
+        QVERIFY(!hostile->referenceRanksConv);
+        StepInputs in;
+        in.batch = 32;
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        const StepPrediction p =
+            predictStep(read(test::sourcePath(QStringLiteral("resources/templates/lenet5.json"))), in, *hostile);
+        QVERIFY2(p.ok, qPrintable(p.error));
+        QVERIFY(std::isfinite(p.stepSeconds) && p.stepSeconds > 0);
+        QCOMPARE(p.rankContention, 0.0);
+    }
+
     void aProbedShapeCostsItsProbe() {
         // The 128 x 784 -> 512 probe (which computes its input's gradient, as a layer inside a network does): the
         // layer's prediction behind another layer is that probe's time, plus Adam's cost per parameter.
