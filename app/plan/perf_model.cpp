@@ -190,6 +190,8 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
     p.reference = reference("reference_step");
     p.referenceRanks = reference("reference_step_ranks");
     p.referenceRanksConv = reference("reference_step_ranks_conv");
+    p.referenceConv = reference("reference_step_conv");
+    if (p.referenceConv && p.referenceConv->ranks != 1) p.referenceConv.reset();
     return p;
 }
 
@@ -207,6 +209,7 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("allreduce_s"), allReduceSeconds},
                   {QStringLiteral("step_overhead_s"), stepOverheadSeconds},
                   {QStringLiteral("rank_contention"), rankContention},
+                  {QStringLiteral("convolution_scale"), convolutionScale},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
                   {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
                   {QStringLiteral("memory_basis"), memoryBasis},
@@ -252,6 +255,29 @@ double stepOverheadAt(const DeviceProfile &profile, int ranks, double perRankBat
         }
     }
     return overhead;
+}
+
+bool isConvolutionLike(const NodeCost &c) {
+    return c.basis == QLatin1String("conv2d") || c.basis == QLatin1String("pooling");
+}
+
+/// What the profile's CNN reference took in training beyond its predicted step, as a factor on its convolutions'
+/// and pools' predicted time (0.5 to 3; 1 without the reference).
+double convolutionScaleOf(const DeviceProfile &profile) {
+    if (!profile.referenceConv) return 1;
+    DeviceProfile probesOnly = profile;
+    probesOnly.referenceConv.reset();
+    StepInputs r;
+    r.batch = profile.referenceConv->batch;
+    r.optimizer = profile.referenceConv->optimizer;
+    r.threadsPerRank = profile.threads;
+    const StepPrediction bare = predictStep(profile.referenceConv->spec, r, probesOnly, true);
+    if (!bare.ok) return 1;
+    double scaled = 0;
+    for (const NodeCost &c : bare.nodes)
+        if (isConvolutionLike(c)) scaled += c.seconds;
+    if (!(scaled > 0)) return 1;
+    return std::clamp((profile.referenceConv->stepSeconds - (bare.stepSeconds - scaled)) / scaled, 0.5, 3.0);
 }
 
 /// How much longer the layers take beside the other ranks than the probes (which ran alone) measured: what the CNN
@@ -376,8 +402,13 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
                               &extrapolated);
         }
         c.seconds *= threadScale;
-        out.computeSeconds += c.seconds;
         out.nodes.append(c);
+    }
+    if (std::any_of(out.nodes.begin(), out.nodes.end(), isConvolutionLike))
+        out.convolutionScale = convolutionScaleOf(profile);
+    for (NodeCost &c : out.nodes) {
+        if (isConvolutionLike(c)) c.seconds *= out.convolutionScale;
+        out.computeSeconds += c.seconds;
     }
     if (extrapolated) out.notes << tr("Some layers are larger or smaller than every probed shape: extrapolated.");
     out.parameters = analysis.totalParams;

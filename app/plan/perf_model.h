@@ -9,6 +9,8 @@
 //     from the probe of the layer's kind (transcendental, pooling, normalization) when the profile has one;
 //     a ReLU that the engine folds into its producer (a Linear layer it alone consumes) or into the max-pool after
 //     it costs nothing;
+//   - convolutions and pools scaled by what a small CNN trained for real took beyond its probes (the profile's
+//     reference_step_conv: a convolution inside training runs slower than alone, e.g. its input is not in cache);
 //   - the optimizer's cost per parameter; with several ranks, an all-reduce of the gradients (interpolated from the
 //     profile's all-reduce timings) plus the small all-reduce every step makes, and compute shared by the ranks.
 // Memory: the spec analysis's training-memory estimate (weights, gradients, optimizer state, activations), plus the
@@ -65,6 +67,9 @@ struct DeviceProfile {
         qint64 dataBytes = 0;        ///< of which its data
     };
     std::optional<Reference> reference, referenceRanks;
+    /// The same CNN trained on one rank at the profile's threads (`reference_step_conv`): what its convolutions and
+    /// pools take in training beyond their probes scales those layers of every prediction (convolutionScale).
+    std::optional<Reference> referenceConv;
     /// A small CNN trained with all ranks (`reference_step_ranks_conv`): what its step takes beyond its predicted
     /// layers and referenceRanks' per-step cost is the layers' slow-down beside the other ranks' communication.
     std::optional<Reference> referenceRanksConv;
@@ -106,6 +111,9 @@ struct StepPrediction {
     /// With several ranks: how much longer the layers take beside the other ranks' communication than the probes
     /// (which ran alone) measured, as a fraction (0.4 = 40 % longer; included in computeSeconds).
     double rankContention = 0;
+    /// How much longer convolutions and pools take in training than their probes measured, from the profile's CNN
+    /// reference (1 = as probed; applied to the layers with basis "conv2d" and "pooling").
+    double convolutionScale = 1;
     qint64 peakMemoryBytes = 0;     ///< per rank: weights, gradients, optimizer state, activations, the data and the
                                     ///< runtime's own memory (memoryOverheadBytes)
     qint64 memoryOverheadBytes = 0; ///< the runtime's own memory: what the dry run's (or else the profile's reference

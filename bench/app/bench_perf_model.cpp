@@ -324,6 +324,8 @@ int main(int argc, char **argv) {
                    {QStringLiteral("memory_with_dry_run_median_abs_error"), dryRunMemory.median},
                    {QStringLiteral("memory_with_dry_run_max_abs_error"), dryRunMemory.largest},
                    {QStringLiteral("memory_with_dry_run_worst_under"), dryRunMemory.worstUnder},
+                   {QStringLiteral("profile"), oneThread.source},
+                   {QStringLiteral("profile_2_threads"), twoThreads.source},
                    {QStringLiteral("configurations"), rows}});
     return 0;
 }

@@ -394,6 +394,18 @@ json referenceStep(const CalibrateOptions &o, Communicator &comm, int threads, b
     return out;
 }
 
+/// The first of `runs` (which keeps its memory figures) with the median of their step times.
+json medianStep(std::vector<json> runs) {
+    std::vector<double> steps;
+    for (const json &r : runs)
+        steps.push_back(r.value("step_s", 0.0));
+    json out = runs.front();
+    out["runs_step_s"] = steps; // in the order they ran
+    std::sort(steps.begin(), steps.end());
+    out["step_s"] = steps[steps.size() / 2];
+    return out;
+}
+
 std::string cpuModel() {
     std::ifstream in("/proc/cpuinfo");
     std::string line;
@@ -470,15 +482,30 @@ int runCalibrate(int argc, char **argv) {
     std::unique_ptr<Communicator> comm = connect(rendezvous, std::chrono::seconds(60), deviceName);
     // The reference step first (its memory is measured from a fresh process) on every rank together, then the
     // all-reduce probe, then the reference step on rank 0 alone.
+    // With several ranks the references train 5 (MLP) and 3 (CNN) times and keep the median step: on the 2-core VM
+    // one training's step time ranges from 1.2 to 3.2 ms (Gloo's loopback TCP).
     const bool severalRanks = rendezvous.world > 1;
-    const json referenceRanks = severalRanks ? referenceStep(o, *comm, threads, true, mlpReference(o)) : json();
-    const json referenceRanksConv =
-        severalRanks ? referenceStep(o, *comm, threads, false, convReference(o), 64 * rendezvous.world) : json();
+    json referenceRanks, referenceRanksConv;
+    if (severalRanks) {
+        std::vector<json> runs{referenceStep(o, *comm, threads, true, mlpReference(o))};
+        for (int i = 1; i < 5; ++i)
+            runs.push_back(referenceStep(o, *comm, threads, false, mlpReference(o)));
+        referenceRanks = medianStep(runs);
+        const int convBatch = 64 * rendezvous.world;
+        referenceRanksConv = medianStep({referenceStep(o, *comm, threads, false, convReference(o), convBatch),
+                                         referenceStep(o, *comm, threads, false, convReference(o), convBatch),
+                                         referenceStep(o, *comm, threads, false, convReference(o), convBatch)});
+    }
     json allReduce = json::array();
     if (severalRanks) allReduce = allReduceProbe(*comm, o, device);
     if (rendezvous.rank != 0) return kExitFinished;
     const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), deviceName);
     json reference = referenceStep(o, *alone, threads, !severalRanks, mlpReference(o));
+    // The CNN alone at the profile's threads: how its convolutions and pools run in training against their probes.
+    // The median of 3: one 150-step training's step ranged from 1.8 to 3.1 ms between calibrations.
+    const json referenceConv = medianStep({referenceStep(o, *alone, threads, false, convReference(o), 64),
+                                           referenceStep(o, *alone, threads, false, convReference(o), 64),
+                                           referenceStep(o, *alone, threads, false, convReference(o), 64)});
     // The same network at 4x the batch: the per-step work outside the layers (batch assembly, loss, metrics) grows
     // with the samples, and the model takes that growth from the difference. Both at 1 thread: with more, a tiny
     // network's steps are dominated by the thread pool's wake-ups, which vary 3x between runs.
@@ -511,6 +538,7 @@ int runCalibrate(int argc, char **argv) {
     profile["checkpoint_write_mb_s"] = checkpointWrite(o);
     profile["allreduce"] = allReduce;
     profile["reference_step"] = reference;
+    profile["reference_step_conv"] = referenceConv;
     if (!referenceRanks.is_null()) profile["reference_step_ranks"] = referenceRanks;
     if (!referenceRanksConv.is_null()) profile["reference_step_ranks_conv"] = referenceRanksConv;
     profile["calibration_seconds"] = secondsSince(start);

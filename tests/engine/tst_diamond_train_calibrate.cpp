@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 class TestDiamondTrainCalibrate : public QObject {
     Q_OBJECT
 
@@ -89,6 +91,19 @@ private Q_SLOTS:
         QVERIFY(larger.value(QStringLiteral("step_s")).toDouble() > 0);
         QVERIFY(larger.value(QStringLiteral("base_step_s")).toDouble() > 0);
         QVERIFY(!p.contains(QStringLiteral("reference_step_ranks")));
+        // The CNN alone at the profile's threads, batch 64, the median of 3 trainings.
+        const QJsonObject conv = p.value(QStringLiteral("reference_step_conv")).toObject();
+        QCOMPARE(conv.value(QStringLiteral("ranks")).toInt(), 1);
+        QCOMPARE(conv.value(QStringLiteral("batch")).toInt(), 64);
+        QCOMPARE(conv.value(QStringLiteral("threads")).toInt(), 2);
+        const QJsonArray convRuns = conv.value(QStringLiteral("runs_step_s")).toArray();
+        QCOMPARE(convRuns.size(), 3);
+        QList<double> sorted;
+        for (const QJsonValue &v : convRuns)
+            sorted << v.toDouble();
+        std::sort(sorted.begin(), sorted.end());
+        QVERIFY(sorted.first() > 0);
+        QCOMPARE(conv.value(QStringLiteral("step_s")).toDouble(), sorted[1]);
         // The budget is 30 s on this computer; the probe-write file is gone.
         QVERIFY2(p.value(QStringLiteral("calibration_seconds")).toDouble() < 30, r.out.constData());
         QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
@@ -108,6 +123,18 @@ private Q_SLOTS:
         QCOMPARE(p.value(QStringLiteral("reference_step_ranks")).toObject().value(QStringLiteral("ranks")).toInt(), 2);
         QVERIFY(p.value(QStringLiteral("reference_step_ranks")).toObject().value(QStringLiteral("step_s")).toDouble() >
                 0);
+        QCOMPARE(p.value(QStringLiteral("reference_step_ranks"))
+                     .toObject()
+                     .value(QStringLiteral("runs_step_s"))
+                     .toArray()
+                     .size(),
+                 5);
+        QCOMPARE(p.value(QStringLiteral("reference_step_ranks_conv"))
+                     .toObject()
+                     .value(QStringLiteral("runs_step_s"))
+                     .toArray()
+                     .size(),
+                 3);
         QCOMPARE(p.value(QStringLiteral("reference_step")).toObject().value(QStringLiteral("ranks")).toInt(), 1);
         QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
         qint64 previous = 0;

@@ -390,6 +390,57 @@ private Q_SLOTS:
         QCOMPARE(predictStep(cnn, in, profile_).rankContention, 0.0);
     }
 
+    /// Convolutions and pools run slower in training than alone: the CNN trained on one rank at calibration sets by
+    /// how much, and is then predicted at exactly its measured step; other layers and networks without them keep
+    /// their probes' cost.
+    void convolutionsRunAsTheConvReferenceMeasured() {
+        QVERIFY(profile2_.referenceRanksConv);
+        QVERIFY(!profile2_.referenceConv);
+        const QByteArray cnnSpec = profile2_.referenceRanksConv->spec;
+        auto withConvStep = [&](double seconds, int ranks = 1) {
+            QJsonObject doc = current_;
+            QJsonObject ref = doc.value(QStringLiteral("reference_step_ranks_conv")).toObject();
+            ref.insert(QStringLiteral("ranks"), ranks);
+            ref.insert(QStringLiteral("batch"), 64);
+            ref.insert(QStringLiteral("step_s"), seconds);
+            doc.insert(QStringLiteral("reference_step_conv"), ref);
+            QString error;
+            const auto p = DeviceProfile::fromJson(doc, &error);
+            return p ? *p : DeviceProfile();
+        };
+        StepInputs in;
+        in.batch = 64;
+        in.optimizer = QStringLiteral("adam");
+        in.threadsPerRank = profile2_.threads;
+        const StepPrediction probed = predictStep(cnnSpec, in, profile2_);
+        QVERIFY2(probed.ok, qPrintable(probed.error));
+        QCOMPARE(probed.convolutionScale, 1.0);
+        double convolutionLike = 0;
+        for (const NodeCost &c : probed.nodes)
+            if (c.basis == QLatin1String("conv2d") || c.basis == QLatin1String("pooling")) convolutionLike += c.seconds;
+        QVERIFY(convolutionLike > 0 && convolutionLike < probed.computeSeconds);
+        // Measured with its convolutions and pools 40 % slower than probed.
+        const double measured = probed.stepSeconds + 0.4 * convolutionLike;
+        const DeviceProfile slower = withConvStep(measured);
+        QVERIFY(slower.referenceConv);
+        const StepPrediction p = predictStep(cnnSpec, in, slower);
+        QVERIFY2(std::abs(p.convolutionScale - 1.4) < 1e-9, qPrintable(QString::number(p.convolutionScale)));
+        QVERIFY2(std::abs(p.stepSeconds / measured - 1) < 1e-9,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(p.stepSeconds).arg(measured)));
+        QCOMPARE(cost(p, "fc").seconds, cost(probed, "fc").seconds);
+        QVERIFY(qFuzzyCompare(cost(p, "conv2").seconds, 1.4 * cost(probed, "conv2").seconds));
+        QVERIFY(p.toJson().contains(QStringLiteral("convolution_scale")));
+        // The template CNN gets the factor; the MLP template has no convolution and keeps its prediction.
+        const QByteArray cnn = read(test::sourcePath(QStringLiteral("resources/templates/cnn28.json")));
+        QVERIFY(std::abs(predictStep(cnn, in, slower).convolutionScale - 1.4) < 1e-9);
+        const QByteArray mlp = read(test::sourcePath(QStringLiteral("resources/templates/mlp.json")));
+        QCOMPARE(predictStep(mlp, in, slower).stepSeconds, predictStep(mlp, in, profile2_).stepSeconds);
+        // A far faster or slower measurement is held to 0.5 .. 3; a reference trained with several ranks is ignored.
+        QCOMPARE(predictStep(cnnSpec, in, withConvStep(1e-9)).convolutionScale, 0.5);
+        QCOMPARE(predictStep(cnnSpec, in, withConvStep(10.0)).convolutionScale, 3.0);
+        QVERIFY(!withConvStep(measured, 2).referenceConv);
+    }
+
     void costsGrowWithTheBatchAndRanksShareThem() {
         const QByteArray spec = read(test::sourcePath(QStringLiteral("resources/templates/mlp.json")));
         StepInputs in;
