@@ -91,6 +91,10 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
                   .arg(bestPrediction.samplesPerSecond, 0, 'f', 0)
                   .arg(double(bestPrediction.peakMemoryBytes) / 1048576.0, 0, 'f', 1)
                   .arg(bestPrediction.confidence);
+    if (bestPrediction.shardedOptimizer)
+        io.out << tr("  the optimizer state is split over the processes (\"sharding\": \"optimizer\"): each holds "
+                     "1/%1 of it\n")
+                      .arg(doc.value(QStringLiteral("ranks")).toInt());
     if (measured > 0) io.out << tr("  measured here in a dry run: %1 ms per step\n").arg(measured * 1e3, 0, 'f', 2);
     for (const QJsonValue &w : doc.value(QStringLiteral("measured_widths")).toArray())
         io.out << tr("  measured: %1 process(es) of %2 thread(s): %3 ms per step\n")

@@ -195,6 +195,16 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
     return p;
 }
 
+StepInputs StepInputs::fromRunConfig(const QJsonObject &config) {
+    const QJsonObject optimizer = config.value(QStringLiteral("optimizer")).toObject();
+    StepInputs in;
+    in.batch = config.value(QStringLiteral("batch_size")).toInteger(32);
+    in.optimizer = optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
+    in.momentum = optimizer.value(QStringLiteral("momentum")).toDouble();
+    in.shardOptimizer = config.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer");
+    return in;
+}
+
 QJsonObject StepPrediction::toJson() const {
     QJsonArray perNode;
     for (const NodeCost &n : nodes)
@@ -210,6 +220,7 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("step_overhead_s"), stepOverheadSeconds},
                   {QStringLiteral("rank_contention"), rankContention},
                   {QStringLiteral("convolution_scale"), convolutionScale},
+                  {QStringLiteral("sharded_optimizer"), shardedOptimizer},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
                   {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
                   {QStringLiteral("memory_basis"), memoryBasis},
@@ -427,6 +438,14 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
             out.allReduceSeconds = along(profile.allReduce, bytes, profile.allReduce.first().second, &extrapolated) +
                                    profile.allReduce.first().second;
         }
+        if (in.shardOptimizer) {
+            out.shardedOptimizer = true;
+            const double allReduce =
+                profile.allReduce.isEmpty()
+                    ? 5e-4 + bytes / 1e9
+                    : along(profile.allReduce, bytes, profile.allReduce.first().second, &extrapolated);
+            out.allReduceSeconds += 0.5 * allReduce;
+        }
     }
     if (withOverhead) {
         const auto &ref = ranks > 1 && profile.referenceRanks ? profile.referenceRanks : profile.reference;
@@ -459,7 +478,9 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (!spec::parseOptimizer(opt.toStdString(), optimizer)) optimizer = spec::Optimizer::Adam;
     if (optimizer == spec::Optimizer::SGD && in.momentum > 0) optimizer = spec::Optimizer::SGDMomentum;
     memory.optimizer = optimizer;
-    const spec::MemoryEstimate estimate = spec::estimateMemory(analysis, memory);
+    spec::MemoryEstimate estimate = spec::estimateMemory(analysis, memory);
+    out.checkpointBytes = spec::saturatingSum({estimate.weights, estimate.optimizerState}); // whole, sharded or not
+    if (out.shardedOptimizer) estimate.optimizerState = (estimate.optimizerState + ranks - 1) / ranks;
     if (in.dryRunPeakGrowthBytes > 0 && in.dryRunBatch > 0) {
         spec::MemoryOptions dry = memory;
         dry.batch = in.dryRunBatch;
@@ -476,7 +497,6 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (out.memoryBasis.isEmpty()) out.memoryBasis = QStringLiteral("estimate only");
     out.peakMemoryBytes =
         spec::saturatingSum({estimate.total(), std::max<qint64>(0, in.dataBytes), out.memoryOverheadBytes});
-    out.checkpointBytes = spec::saturatingSum({estimate.weights, estimate.optimizerState});
     out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low"); // of the step time
     if (withOverhead && out.memoryBasis == QLatin1String("estimate only"))
         out.notes << tr("Neither the profile nor a dry run measured the runtime's own memory (calibrate again): the "

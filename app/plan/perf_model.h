@@ -92,6 +92,12 @@ struct StepInputs {
     /// than the reference step's.
     qint64 dryRunPeakGrowthBytes = -1;
     qint64 dryRunBatch = 0;
+    /// The run config's "sharding": "optimizer" (ZeRO stage 1): with several ranks each holds 1/ranks of the
+    /// optimizer state, and every step also gathers the updated weights from all ranks.
+    bool shardOptimizer = false;
+
+    /// batch_size, optimizer name and momentum, and sharding of a diamond.run/1 config (absent: the defaults).
+    static StepInputs fromRunConfig(const QJsonObject &config);
 };
 
 struct NodeCost {
@@ -106,7 +112,11 @@ struct StepPrediction {
     QString error;
     double stepSeconds = 0;
     double samplesPerSecond = 0;
+    /// allReduceSeconds: the gradients' all-reduce, the step's control all-reduce and, with a sharded optimizer, the
+    /// weights' all-gather (half an all-reduce of as many bytes: a ring all-reduce is a reduce-scatter and an
+    /// all-gather).
     double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
+    bool shardedOptimizer = false;  ///< the optimizer state is split over the ranks (memory and all-gather included)
     double stepOverheadSeconds = 0; ///< from the profile's reference step
     /// With several ranks: how much longer the layers take beside the other ranks' communication than the probes
     /// (which ran alone) measured, as a fraction (0.4 = 40 % longer; included in computeSeconds).

@@ -178,11 +178,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     if (!profiles.base) return *error = QStringLiteral("no device profile"), std::nullopt;
     const QJsonObject *plan = &dryRunPlan;
     const qint64 steps = plan->value(QStringLiteral("steps")).toInteger();
-    const QJsonObject optimizerConfig = config.value(QStringLiteral("optimizer")).toObject();
-    StepInputs in;
-    in.batch = config.value(QStringLiteral("batch_size")).toInteger(32);
-    in.optimizer = optimizerConfig.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
-    in.momentum = optimizerConfig.value(QStringLiteral("momentum")).toDouble();
+    StepInputs in = StepInputs::fromRunConfig(config);
+    const bool shardingAsked = in.shardOptimizer;
     in.dataBytes = std::max<qint64>(0, plan->value(QStringLiteral("data_bytes")).toInteger());
     const QJsonObject dryMemory = plan->value(QStringLiteral("measured_memory")).toObject();
     if (dryMemory.value(QStringLiteral("peak_counted_from_baseline")).toBool() &&
@@ -258,12 +255,27 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 return p;
             };
             bool measuredStep = false, measuredSingle = false; // measuredSingle: only for stepOf's signature
-            const StepPrediction p = stepOf(ranks, &measuredStep);
+            in.shardOptimizer = shardingAsked;
+            StepPrediction p = stepOf(ranks, &measuredStep);
             if (!p.ok) break;
+            auto fitsIn = [&](const StepPrediction &q) {
+                return place.memoryBytes <= 0 || q.peakMemoryBytes * ranks <= place.memoryBytes;
+            };
+            // Several ranks that do not fit with the whole optimizer state on each: split it over them (ZeRO stage
+            // 1), when that fits.
+            if (ranks > 1 && !shardingAsked && !fitsIn(p)) {
+                in.shardOptimizer = true;
+                bool measuredSharded = false;
+                const StepPrediction sharded = stepOf(ranks, &measuredSharded);
+                if (sharded.ok && fitsIn(sharded)) {
+                    p = sharded;
+                    measuredStep = measuredSharded;
+                }
+            }
             const double single = ranks == 1 ? p.stepSeconds : stepOf(1, &measuredSingle).stepSeconds;
             Q_UNUSED(measuredSingle)
             const double efficiency = single / (double(ranks) * p.stepSeconds);
-            const bool fits = place.memoryBytes <= 0 || p.peakMemoryBytes * ranks <= place.memoryBytes;
+            const bool fits = fitsIn(p);
             JobChainInputs chainIn;
             chainIn.totalSteps = steps;
             chainIn.stepSeconds = p.stepSeconds;
@@ -293,6 +305,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("time_limit_s"), chain.timeLimitSeconds},
                 {QStringLiteral("profile"), profileName}};
             if (queueWait >= 0) option.insert(QStringLiteral("queue_wait_s"), queueWait);
+            if (p.shardedOptimizer) option.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
             if (gpuRun) {
                 option.insert(QStringLiteral("device"), QStringLiteral("cuda"));
                 option.insert(QStringLiteral("gpus_per_node"), ranks);
@@ -361,7 +374,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     {QStringLiteral("options"), options}};
     if (best.contains(QStringLiteral("queue_wait_s")))
         doc.insert(QStringLiteral("queue_wait_s"), best.value(QStringLiteral("queue_wait_s")));
-    for (const char *key : {"device", "gpus_per_node", "note"})
+    for (const char *key : {"device", "gpus_per_node", "note", "sharding"})
         if (best.contains(QLatin1String(key))) doc.insert(QLatin1String(key), best.value(QLatin1String(key)));
     if (!request.measuredStepSeconds.isEmpty()) {
         QJsonArray widths;
@@ -396,11 +409,7 @@ bool observeFinishedRun(Workspace &ws, const ObservedRun &run, QString *error) {
     if (!profiles.base) return false; // nothing calibrated: nothing to compare with
     QString profileName;
     const DeviceProfile &profile = profiles.of(partition, &profileName);
-    const QJsonObject optimizerConfig = run.config.value(QStringLiteral("optimizer")).toObject();
-    StepInputs in;
-    in.batch = run.config.value(QStringLiteral("batch_size")).toInteger(32);
-    in.optimizer = optimizerConfig.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
-    in.momentum = optimizerConfig.value(QStringLiteral("momentum")).toDouble();
+    StepInputs in = StepInputs::fromRunConfig(run.config);
     in.ranks = ranks;
     in.threadsPerRank = run.execution.value(QStringLiteral("threads")).toInt(0);
     const StepPrediction p = predictStep(QJsonDocument(run.spec).toJson(QJsonDocument::Compact), in, profile);
@@ -434,6 +443,9 @@ QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides) {
 }
 
 QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config) {
+    if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer") &&
+        !config.contains(QStringLiteral("sharding")))
+        config.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
     QJsonObject checkpoint = config.value(QStringLiteral("checkpoint")).toObject();
     const qint64 every = plan.value(QStringLiteral("checkpoint_every_steps")).toInteger();
     if (every > 0 && !checkpoint.contains(QStringLiteral("every_steps")) &&

@@ -153,8 +153,15 @@ public:
     int rank() const override { return 0; }
     int world() const override { return 1; }
     void broadcast(torch::Tensor &) override {}
+    void broadcastFrom(torch::Tensor &, int) override {}
     void allReduceSum(torch::Tensor &) override {}
     std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) override { return {tensor}; }
+    void send(const torch::Tensor &, int) override {
+        throw EngineError("a single process has no other rank to send to");
+    }
+    void recv(torch::Tensor &, int) override {
+        throw EngineError("a single process has no other rank to receive from");
+    }
     void barrier() override {}
 };
 
@@ -172,6 +179,15 @@ public:
         guarded("a broadcast", [&] {
             std::vector<at::Tensor> tensors{tensor};
             finish(group_->broadcast(tensors));
+        });
+    }
+    void broadcastFrom(torch::Tensor &tensor, int root) override {
+        requireOnDevice(tensor, "a broadcast");
+        guarded("a broadcast", [&] {
+            std::vector<at::Tensor> tensors{tensor};
+            c10d::BroadcastOptions options;
+            options.rootRank = root;
+            finish(group_->broadcast(tensors, options));
         });
     }
     void allReduceSum(torch::Tensor &tensor) override {
@@ -200,6 +216,20 @@ public:
             finish(group_->allgather(outputs, inputs));
         });
         return outputs[0];
+    }
+    void send(const torch::Tensor &tensor, int to) override {
+        requireOnDevice(tensor, "a send");
+        guarded("a send", [&] {
+            std::vector<at::Tensor> tensors{tensor};
+            finish(group_->send(tensors, to, 0));
+        });
+    }
+    void recv(torch::Tensor &tensor, int from) override {
+        requireOnDevice(tensor, "a receive");
+        guarded("a receive", [&] {
+            std::vector<at::Tensor> tensors{tensor};
+            finish(group_->recv(tensors, from, 0));
+        });
     }
     void barrier() override {
         guarded("a barrier", [&] { finish(group_->barrier()); });
@@ -407,6 +437,16 @@ c10::intrusive_ptr<c10d::Store> tcpStore(const Rendezvous &r, std::chrono::milli
 }
 
 } // namespace
+
+std::vector<std::vector<std::int64_t>> allGatherFigures(Communicator &comm, const std::vector<std::int64_t> &figures) {
+    const torch::Tensor own = torch::tensor(figures, torch::kInt64).to(comm.device());
+    std::vector<std::vector<std::int64_t>> out;
+    for (const torch::Tensor &rank : comm.allGather(own)) {
+        const torch::Tensor cpu = rank.cpu().contiguous();
+        out.emplace_back(cpu.data_ptr<std::int64_t>(), cpu.data_ptr<std::int64_t>() + cpu.numel());
+    }
+    return out;
+}
 
 std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::milliseconds timeout,
                                       const std::string &device) {

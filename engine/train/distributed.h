@@ -62,12 +62,22 @@ public:
     virtual int world() const = 0;
     /// In place, from rank 0.
     virtual void broadcast(torch::Tensor &tensor) = 0;
+    /// In place, from rank `root`; a contiguous tensor (a view into a larger buffer too) is sent and received where it
+    /// lies, with no copy.
+    virtual void broadcastFrom(torch::Tensor &tensor, int root) = 0;
     /// In place, sum over ranks.
     virtual void allReduceSum(torch::Tensor &tensor) = 0;
     /// Every rank's `tensor` (same shape everywhere), in rank order.
     virtual std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) = 0;
+    /// Point to point: `tensor` to rank `to`, which receives it with recv() into a tensor of the same shape. A
+    /// contiguous tensor (a view into a larger buffer too) is sent or received where it lies, with no copy.
+    virtual void send(const torch::Tensor &tensor, int to) = 0;
+    virtual void recv(torch::Tensor &tensor, int from) = 0;
     virtual void barrier() = 0;
 };
+
+/// Every rank's `figures` (the same count on every rank), in rank order, on every rank (collective).
+std::vector<std::vector<std::int64_t>> allGatherFigures(Communicator &comm, const std::vector<std::int64_t> &figures);
 
 /// Averages gradients over ranks while backward is still running: parameters are grouped into
 /// buckets of about `bucketBytes` (slices of the flat gradient buffer, last layers first, the

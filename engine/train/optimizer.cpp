@@ -78,6 +78,20 @@ torch::Tensor FlatParameters::fromCanonical(const torch::Tensor &canonical) cons
     return out;
 }
 
+FlatParameters FlatParameters::slice(std::int64_t begin, std::int64_t length) {
+    FlatParameters share;
+    share.values_ = values_.narrow(0, begin, length);
+    share.grads_ = grads_.narrow(0, begin, length);
+    return share;
+}
+
+std::int64_t Optimizer::localStateBytes() const {
+    std::int64_t bytes = 0;
+    for (const auto &[key, tensor] : state())
+        if (tensor.defined()) bytes += std::int64_t(tensor.nbytes());
+    return bytes;
+}
+
 void Optimizer::stepFused(FlatParameters &flat, double lr, const std::vector<Part> &parts) {
     if (std::any_of(parts.begin(), parts.end(), [](Part p) { return p != Part::Gradient; }))
         throw EngineError("This optimizer has no fusable momentum; every parameter must arrive as a gradient.");

@@ -27,7 +27,11 @@ class FlatParameters {
 public:
     explicit FlatParameters(const std::vector<torch::Tensor> &parameters);
     torch::Tensor &values() { return values_; }
+    const torch::Tensor &values() const { return values_; }
     torch::Tensor &grads() { return grads_; }
+    /// Elements [begin, begin + length) of both buffers as buffers of their own (views, no parameters): what an
+    /// optimizer steps when it owns only that share (sharded_optimizer.h).
+    FlatParameters slice(std::int64_t begin, std::int64_t length);
     void zeroGrad() { grads_.zero_(); }
     /// Zeroes the gradients of the parameters i with !keep[i] (keep: one flag per parameter).
     void zeroGrad(const std::vector<bool> &keep);
@@ -48,6 +52,7 @@ public:
     torch::Tensor fromCanonical(const torch::Tensor &canonical) const;
 
 private:
+    FlatParameters() = default;
     struct Part {
         std::int64_t offset, numel;
         std::vector<std::int64_t> sizes, strides;
@@ -88,6 +93,10 @@ public:
     /// State tensors by name, for checkpoints (includes the step count as a 0-d int64 tensor).
     virtual std::map<std::string, torch::Tensor> state() const = 0;
     virtual void loadState(const std::map<std::string, torch::Tensor> &state) = 0;
+    /// The names, shapes and dtypes of state() (the values may be undefined); unlike state(), never a collective.
+    virtual std::map<std::string, torch::Tensor> stateTemplate() const { return state(); }
+    /// Bytes of optimizer state held by this process.
+    virtual std::int64_t localStateBytes() const;
 };
 
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig &config, std::int64_t numel,

@@ -13,6 +13,7 @@
 #include "precision.h"
 #include "process_memory.h"
 #include "sha256.h"
+#include "sharded_optimizer.h"
 #include "torch_compat.h"
 
 #include "diamond/spec/analysis.h"
@@ -131,7 +132,10 @@ private:
             gradsOverwritten_ = network_->parametersOfNodeType("Linear");
             parameters_ = network_->parameters();
         }
-        optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
+        if (config_.sharding == "optimizer" && comm_.world() > 1)
+            optimizer_ = std::make_unique<ShardedOptimizer>(config_.optimizer, *flat_, comm_);
+        else
+            optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
         if (!gradsOverwritten_.empty() && !options_.dryRun && config_.gradClipNorm == 0) fuseMomentum();
 
         if (config_.batchSize % comm_.world() != 0)
@@ -232,14 +236,20 @@ private:
                               "Set the last layer's out_features to " + std::to_string(data_.train.numClasses) + ".");
     }
 
+    /// The expected entries of a checkpoint: the model's tensors and the optimizer's (values undefined for a sharded
+    /// optimizer; checkpoint() gathers them).
     CheckpointState checkpointTemplate() {
         CheckpointState s;
         s.model = network_->namedState();
-        s.optimizer = optimizer_->state();
-        for (auto &[key, tensor] : s.optimizer) { // per-parameter state in the layout-independent order
-            if (tensor.dim() == 1 && tensor.numel() == flat_->numel()) tensor = flat_->toCanonical(tensor);
-        }
+        s.optimizer = canonical(optimizer_->stateTemplate());
         return s;
+    }
+    /// Per-parameter optimizer state in the layout-independent order.
+    std::map<std::string, torch::Tensor> canonical(std::map<std::string, torch::Tensor> state) const {
+        for (auto &[key, tensor] : state)
+            if (tensor.defined() && tensor.dim() == 1 && tensor.numel() == flat_->numel())
+                tensor = flat_->toCanonical(tensor);
+        return state;
     }
 
     void restore() {
@@ -303,6 +313,7 @@ private:
                       {"libtorch_version", TORCH_VERSION},
                       {"device", device_},
                       {"precision", config_.precision},
+                      {"sharding", comm_.world() > 1 ? config_.sharding : std::string("none")},
                       {"deterministic", config_.deterministic},
                       {"threads", threads_},
                       {"flush_denormals", flushDenormals_},
@@ -608,6 +619,7 @@ private:
     /// Called by every rank; rank 0 writes after a barrier. Returns the path (empty elsewhere).
     std::string checkpoint() {
         CheckpointState s = checkpointTemplate();
+        s.optimizer = canonical(optimizer_->state()); // a sharded optimizer gathers it from every rank here
         s.step = step_;
         s.rngState = cpuRngState();
         s.world = comm_.world();
@@ -634,6 +646,11 @@ private:
     void finish(Clock::time_point wallStart) {
         evaluate(true);
         const std::string path = checkpoint();
+        json memory = memoryFigures();
+        if (comm_.world() > 1) // every rank's peak and optimizer state (a sharded run's ranks differ)
+            for (const auto &rank : allGatherFigures(comm_, {memory.value("peak_growth_bytes", std::int64_t{0}),
+                                                             memory.value("optimizer_state_bytes", std::int64_t{0})}))
+                memory["ranks"].push_back({{"peak_growth_bytes", rank.at(0)}, {"optimizer_state_bytes", rank.at(1)}});
         if (!leader_) return;
         json finalMetrics = json::object();
         for (const auto &[k, v] : lastValidation_)
@@ -648,7 +665,7 @@ private:
                       {"loader_fraction", loopSeconds_ > 0 ? loaderSeconds_ / loopSeconds_ : 0.0},
                       {"world_size", comm_.world()},
                       {"allreduce_s_per_step", stepsTimed_ > 0 ? allReduceSeconds_ / stepsTimed_ : 0.0},
-                      {"memory", memoryFigures()},
+                      {"memory", memory},
                       {"loss_scale", scaler_.enabled() ? json(scaler_.scale()) : json()},
                       {"skipped_steps", scaler_.skippedSteps()},
                       {"wall_s", seconds}});
@@ -665,6 +682,8 @@ private:
                   {"peak_growth_bytes", growth},
                   {"peak_counted_from_baseline", peakReset_},
                   {"data_bytes", dataBytes()}};
+        if (optimizer_) m["optimizer_state_bytes"] = optimizer_->localStateBytes();
+        if (flat_) m["gradient_bytes"] = static_cast<std::int64_t>(flat_->grads().nbytes());
         if (torchDevice_.is_cuda()) {
             const compat::GpuMemory g = compat::gpuMemory(torchDevice_.index());
             m["gpu"] = {{"allocated_bytes", g.allocated},

@@ -1,12 +1,14 @@
-// The run set-up's compute rows: device (CPU / GPU) and precision, and for a cluster target the nodes, GPUs per node
-// and GPU type of its job. Device and precision go into the run config ("device", "precision"); the cluster rows
-// into execution["job"] (nodes, gpus_per_node, gpu_type). The widgets live in the page's "Where" form.
+// The run set-up's compute rows: device (CPU / GPU), precision, the optimizer state's sharding over the processes, and
+// for a cluster target the nodes, GPUs per node and GPU type of its job. Device, precision and sharding go into the
+// run config ("device", "precision", "sharding"); the cluster rows into execution["job"] (nodes, gpus_per_node,
+// gpu_type). The widgets live in the page's "Where" form.
 #pragma once
 
 #include <QJsonObject>
 #include <QObject>
 #include <QStringList>
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -21,10 +23,14 @@ public:
     /// Adds the rows to `form` (their widgets are children of `parent`).
     ComputeOptions(QWidget *parent, QFormLayout *form);
 
-    /// Shows the rows of the config's "device" and "precision" (absent: cpu, fp32).
+    /// Shows the rows of the config's "device", "precision" and "sharding" (absent: cpu, fp32, none).
     void load(const QJsonObject &config);
-    /// Sets "device" and "precision" of `config` (removes them at their defaults, cpu and fp32).
+    /// Sets "device", "precision" and "sharding" of `config` (removes them at their defaults, cpu, fp32 and none).
     void applyToConfig(QJsonObject &config) const;
+    /// The sharding row is shown with more than one process.
+    void setProcesses(int processes);
+    /// Checks or clears "share the optimizer state" (a plan that needs it to fit).
+    void setShardOptimizer(bool on);
     /// Sets nodes, gpus_per_node (a GPU run with "one per process" leaves it out: the cluster executor asks for one
     /// per process) and gpu_type of a cluster job.
     void applyToJob(QJsonObject &job) const;
@@ -44,7 +50,9 @@ private:
     QFormLayout *form_;
     QComboBox *device_, *precision_, *gpuType_;
     QSpinBox *nodes_, *gpus_;
+    QCheckBox *shardOptimizer_;
     bool cluster_ = false;
+    int processes_ = 1;
 };
 
 } // namespace diamond::ui

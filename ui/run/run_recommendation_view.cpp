@@ -127,18 +127,21 @@ QString RunRecommendationView::text() const {
                      .arg(duration(plan.value(QStringLiteral("predicted_total_s")).toDouble()));
     else
         finish = tr("<b>%1</b>").arg(duration(plan.value(QStringLiteral("predicted_total_s")).toDouble()));
+    QString memory = tr("%1 MiB per process")
+                         .arg(locale.toString(
+                             plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0, 'f', 1));
+    if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer"))
+        memory += tr(", with the optimizer state split over the processes");
     return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) + threads +
            tr("<table>"
               "<tr><td>Per step</td><td><b>%1</b> (%8; %2 measured here in the dry run)</td></tr>"
               "<tr><td>To finish</td><td>%3</td></tr>"
-              "<tr><td>Memory</td><td>%4 MiB per process</td></tr>"
+              "<tr><td>Memory</td><td>%4</td></tr>"
               "<tr><td>Jobs</td><td>%5; checkpoint every %6 steps</td></tr>"
               "<tr><td>Confidence</td><td>%7</td></tr></table>")
                .arg(stepTime(plan.value(QStringLiteral("predicted_step_s")).toDouble()),
-                    stepTime(plan.value(QStringLiteral("measured_step_s_here")).toDouble()), finish,
-                    locale.toString(plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0,
-                                    'f', 1),
-                    jobsText, locale.toString(plan.value(QStringLiteral("checkpoint_every_steps")).toDouble(), 'f', 0),
+                    stepTime(plan.value(QStringLiteral("measured_step_s_here")).toDouble()), finish, memory, jobsText,
+                    locale.toString(plan.value(QStringLiteral("checkpoint_every_steps")).toDouble(), 'f', 0),
                     plan.value(QStringLiteral("confidence")).toString().toHtmlEscaped(),
                     measuredWidths.isEmpty() ? tr("predicted") : tr("measured")) +
            measuredText + others;

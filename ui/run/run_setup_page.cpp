@@ -219,12 +219,15 @@ void RunSetupPage::buildUi() {
     target_->addItem(tr("This computer"), QStringLiteral("local"));
     whereForm->addRow(tr("&Run on:"), target_);
     threads_ = intBox(where, 0, 256);
+    threads_->setObjectName(QStringLiteral("threads"));
     threads_->setSpecialValueText(tr("all cores"));
     whereForm->addRow(tr("&Threads:"), threads_);
     nproc_ = intBox(where, 1, 64);
+    nproc_->setObjectName(QStringLiteral("processes"));
     nproc_->setToolTip(tr("Data-parallel processes (on a cluster: tasks of the job)"));
     whereForm->addRow(tr("&Processes:"), nproc_);
     compute_ = new ComputeOptions(where, whereForm);
+    connect(nproc_, &QSpinBox::valueChanged, compute_, &ComputeOptions::setProcesses);
     connect(compute_, &ComputeOptions::changed, this, [this] {
         if (!loading_) schedulePlan();
     });
@@ -640,6 +643,8 @@ void RunSetupPage::updateAdvice() {
 
 void RunSetupPage::applyPlan(const QJsonObject &plan) {
     nproc_->setValue(std::max(1, plan.value(QStringLiteral("ranks")).toInt(1)));
+    if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer"))
+        compute_->setShardOptimizer(true);
     // Threads per process only where they were measured (Measure processes): else the form's choice stays.
     if (plan.contains(QStringLiteral("measured_widths")) && plan.value(QStringLiteral("threads_per_rank")).toInt() > 0)
         threads_->setValue(plan.value(QStringLiteral("threads_per_rank")).toInt());

@@ -168,6 +168,7 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
     top.integer("threads", c.threads, 0, 1024);
     top.choice("device", c.device, {"cpu", "cuda"});
     top.choice("precision", c.precision, {"fp32", "bf16", "fp16"});
+    top.choice("sharding", c.sharding, {"none", "optimizer"});
     top.boolean("deterministic", c.deterministic);
     top.boolean("cudnn_benchmark", c.cudnnBenchmark);
     top.boolean("flush_denormals", c.flushDenormals);
@@ -314,6 +315,7 @@ json toJson(const RunConfig &c) {
         {"threads", c.threads},
         {"device", c.device},
         {"precision", c.precision},
+        {"sharding", c.sharding},
         {"deterministic", c.deterministic},
         {"cudnn_benchmark", c.cudnnBenchmark},
         {"flush_denormals", c.flushDenormals},

@@ -99,6 +99,40 @@ private Q_SLOTS:
         QVERIFY(!r.err.contains("Calibrating"));
     }
 
+    /// A config that splits the optimizer state is planned with it: less memory per process than the same run
+    /// without, and the text says so.
+    void aShardedConfigIsPlannedSharded() {
+        QFile in(config_);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject c = QJsonDocument::fromJson(in.readAll()).object();
+        c.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+        const QString sharded = dir_.filePath(QStringLiteral("sharded.json"));
+        QFile out(sharded);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(c).toJson());
+        out.close();
+        auto plan = [&](const QString &config, bool json) {
+            QStringList args{QStringLiteral("run"),      QStringLiteral("plan"),
+                             QStringLiteral("--spec"),   spec_,
+                             QStringLiteral("--config"), config,
+                             QStringLiteral("--nproc"),  QStringLiteral("2")};
+            if (json) args << QStringLiteral("--json");
+            return ctl(args);
+        };
+        const Result plain = plan(config_, true), split = plan(sharded, true);
+        QVERIFY2(plain.code == 0 && split.code == 0, QByteArray(plain.err + split.err).constData());
+        const QJsonObject a = plain.json().value(QStringLiteral("prediction")).toObject();
+        const QJsonObject b = split.json().value(QStringLiteral("prediction")).toObject();
+        QVERIFY(!a.value(QStringLiteral("sharded_optimizer")).toBool());
+        QVERIFY(b.value(QStringLiteral("sharded_optimizer")).toBool());
+        QCOMPARE(split.json().value(QStringLiteral("ranks")).toInt(), 2);
+        QVERIFY2(b.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger() <
+                     a.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(),
+                 split.out.constData());
+        const Result text = plan(sharded, false);
+        QVERIFY2(text.out.contains("optimizer state is split over the processes"), text.out.constData());
+    }
+
     void aPartitionLimitMakesAChain() {
         app::Workspace ws;
         QVERIFY(ws.open(dir_.filePath(QStringLiteral("ws"))));

@@ -441,6 +441,40 @@ private Q_SLOTS:
         QVERIFY(!withConvStep(measured, 2).referenceConv);
     }
 
+    /// "sharding": "optimizer" with 2 ranks: half the optimizer state per rank in memory, the weights' all-gather
+    /// (half the gradients' all-reduce) in the step; the checkpoint still holds the whole state; one rank: no change.
+    void aShardedOptimizerHalvesItsStateAndGathersTheWeights() {
+        const QByteArray spec = read(test::sourcePath(QStringLiteral("resources/templates/mlp.json")));
+        StepInputs in = StepInputs::fromRunConfig(
+            QJsonObject{{QStringLiteral("batch_size"), 64},
+                        {QStringLiteral("optimizer"), QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}}}});
+        QVERIFY(!in.shardOptimizer);
+        QCOMPARE(in.batch, 64);
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        const StepPrediction whole = predictStep(spec, in, profile2_);
+        in = StepInputs::fromRunConfig(
+            QJsonObject{{QStringLiteral("batch_size"), 64}, {QStringLiteral("sharding"), QStringLiteral("optimizer")}});
+        QVERIFY(in.shardOptimizer);
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        const StepPrediction split = predictStep(spec, in, profile2_);
+        QVERIFY2(whole.ok && split.ok, qPrintable(whole.error + split.error));
+        QVERIFY(split.shardedOptimizer && !whole.shardedOptimizer);
+        QCOMPARE(whole.peakMemoryBytes - split.peakMemoryBytes, whole.parameters * 4); // Adam: 8 -> 4 bytes a weight
+        QCOMPARE(split.checkpointBytes, whole.checkpointBytes);
+        QVERIFY(split.allReduceSeconds > whole.allReduceSeconds);
+        QVERIFY(split.allReduceSeconds < 1.5 * whole.allReduceSeconds + 1e-12);
+        QCOMPARE(split.computeSeconds, whole.computeSeconds);
+        QVERIFY(split.toJson().value(QStringLiteral("sharded_optimizer")).toBool());
+        in.ranks = 1;
+        in.shardOptimizer = true;
+        const StepPrediction one = predictStep(spec, in, profile2_);
+        in.shardOptimizer = false;
+        QCOMPARE(one.peakMemoryBytes, predictStep(spec, in, profile2_).peakMemoryBytes);
+        QVERIFY(!one.shardedOptimizer);
+    }
+
     void costsGrowWithTheBatchAndRanksShareThem() {
         const QByteArray spec = read(test::sourcePath(QStringLiteral("resources/templates/mlp.json")));
         StepInputs in;

@@ -5,11 +5,14 @@
 #include "common/test_paths.h"
 
 #include "app/cluster/cluster_store.h"
+#include "app/plan/perf_model.h"
+#include "app/plan/run_planner.h"
 #include "app/plan/run_recommender.h"
 #include "app/workspace/workspace.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -204,6 +207,72 @@ private Q_SLOTS:
         local.config.insert(QStringLiteral("device"), QStringLiteral("cuda"));
         QVERIFY(!app::recommendRun(local, profiles, std::nullopt, dryRun(20000), &error));
         QVERIFY2(error.contains(QStringLiteral("CPU only")), qPrintable(error));
+    }
+
+    /// Two processes of a wide MLP trained with Adam do not fit on a node with their whole optimizer state each, but
+    /// do with it split over them: that option is offered with "sharding", which the plan and its config carry.
+    void anOptimizerStateThatDoesNotFitIsSplit() {
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = recordedProfile(&error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        QJsonObject wide = request.spec; // 2 -> 4000 -> 4000 -> 3: 16 M parameters, 64 MB of weights
+        QJsonArray nodes = wide.value(QStringLiteral("nodes")).toArray();
+        for (int i = 0; i < nodes.size(); ++i) {
+            QJsonObject node = nodes[i].toObject();
+            QJsonObject params = node.value(QStringLiteral("params")).toObject();
+            if (node.value(QStringLiteral("type")).toString() == QLatin1String("Linear") && i + 1 < nodes.size()) {
+                params.insert(QStringLiteral("out_features"), 4000);
+                node.insert(QStringLiteral("params"), params);
+                nodes[i] = node;
+            }
+        }
+        wide.insert(QStringLiteral("nodes"), nodes);
+        request.spec = wide;
+        request.fixedRanks = 2;
+        request.config.insert(QStringLiteral("optimizer"),
+                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        const QByteArray specText = QJsonDocument(wide).toJson(QJsonDocument::Compact);
+        app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        const app::StepPrediction whole = app::predictStep(specText, in, *profiles.base);
+        in.shardOptimizer = true;
+        const app::StepPrediction split = app::predictStep(specText, in, *profiles.base);
+        QVERIFY2(whole.ok && split.ok, qPrintable(whole.error + split.error));
+        QVERIFY2(whole.parameters > 15000000, qPrintable(QString::number(whole.parameters)));
+        // Adam's 2 floats per weight, halved.
+        QCOMPARE(whole.peakMemoryBytes - split.peakMemoryBytes, whole.parameters * 4);
+        const qint64 node = (whole.peakMemoryBytes + split.peakMemoryBytes); // between 2 x split and 2 x whole
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("hpc");
+        remote::PartitionInfo partition;
+        partition.name = QStringLiteral("small");
+        partition.cpusPerNode = 2;
+        partition.memoryMb = node / (1024 * 1024);
+        partition.maxWalltimeMinutes = 60;
+        cluster.partitions = {partition};
+        const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("ranks")).toInt(), 2);
+        QCOMPARE(p->document.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+        QCOMPARE(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(), split.peakMemoryBytes);
+        QVERIFY(p->prediction.shardedOptimizer);
+        QCOMPARE(app::configForPlan(p->document, request.config).value(QStringLiteral("sharding")).toString(),
+                 QStringLiteral("optimizer"));
+        // The user's own choice stays.
+        QJsonObject own = request.config;
+        own.insert(QStringLiteral("sharding"), QStringLiteral("none"));
+        QCOMPARE(app::configForPlan(p->document, own).value(QStringLiteral("sharding")).toString(),
+                 QStringLiteral("none"));
+        // With room for the whole state, nothing is split.
+        cluster.partitions[0].memoryMb = 4 * node / (1024 * 1024);
+        const auto roomy = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(roomy, qPrintable(error));
+        QVERIFY(!roomy->document.contains(QStringLiteral("sharding")));
+        QCOMPARE(roomy->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(),
+                 whole.peakMemoryBytes);
     }
 
     void anEngineThatCannotCalibrateIsReportedOnce() {

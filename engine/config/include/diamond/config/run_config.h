@@ -115,9 +115,12 @@ struct RunConfig {
     int threads = 0;                ///< intra-op threads; 0 = all physical cores
     std::string device = "cpu";     ///< cpu or cuda (each rank takes the GPU of its local rank)
     std::string precision = "fp32"; ///< fp32; bf16 (autocast, CPU or CUDA); fp16 (autocast + loss scaling, CUDA only)
-    bool deterministic = false;     ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
-    bool cudnnBenchmark = false;    ///< let cuDNN time its convolution algorithms per shape and keep the fastest
-    bool flushDenormals = true;     ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
+    /// none; optimizer: with several ranks each keeps and updates only its 1/N share of the optimizer state (ZeRO
+    /// stage 1) and the updated weights are gathered from all; checkpoints hold the whole state either way.
+    std::string sharding = "none";
+    bool deterministic = false;  ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
+    bool cudnnBenchmark = false; ///< let cuDNN time its convolution algorithms per shape and keep the fastest
+    bool flushDenormals = true;  ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
     CheckpointConfig checkpoint;
     EarlyStoppingConfig earlyStopping;
     double gradClipNorm = 0.0;       ///< clip the global gradient norm to this (0 = off)

@@ -1,0 +1,171 @@
+// diamond-train with "sharding": "optimizer" (ZeRO stage 1) on 2 local ranks: the same weights as plain data
+// parallelism bit for bit, half the optimizer state per rank, a bit-exact resume from its own checkpoint, and
+// checkpoints that hold the whole state, so that runs continue with another number of ranks, sharded or not.
+#include "common/engine_process.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace diamond::test;
+
+class TestDiamondTrainSharding : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    /// An example's run config for `steps` steps with a checkpoint every 20, `extra` fields set, written as `name`.
+    QString config(const char *example_, const QString &name, int steps, const QJsonObject &extra) {
+        QJsonObject c = readJson(example(example_, "run.json"));
+        c.remove(QStringLiteral("epochs"));
+        c[QStringLiteral("steps")] = steps;
+        c[QStringLiteral("checkpoint")] =
+            QJsonObject{{QStringLiteral("every_steps"), 20}, {QStringLiteral("keep_last"), 5}};
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            c[it.key()] = it.value();
+        return writeJson(dir_.filePath(name + QStringLiteral(".json")), c);
+    }
+    static QStringList ranks(QStringList args, int n) {
+        if (n > 1) args << QStringLiteral("--nproc") << QString::number(n);
+        return args;
+    }
+    static QString sha(const EngineRun &r) {
+        return r.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
+    }
+    static qint64 memoryField(const EngineRun &r, const char *key) {
+        return qint64(r.last(QStringLiteral("finished"))
+                          .value(QStringLiteral("memory"))
+                          .toObject()
+                          .value(QLatin1String(key))
+                          .toDouble(-1));
+    }
+    /// Keeps only the checkpoint of step 20 in `runDir`: what a run killed between steps 20 and 40 leaves.
+    static void killedAfterStep20(const QString &runDir) {
+        QDir checkpoints(QDir(runDir).filePath(QStringLiteral("checkpoints")));
+        for (const QString &file : checkpoints.entryList({QStringLiteral("step-*.pt")}, QDir::Files))
+            if (file != QLatin1String("step-0000000020.pt")) QVERIFY(checkpoints.remove(file));
+        QCOMPARE(checkpoints.entryList({QStringLiteral("step-*.pt")}, QDir::Files).size(), 1);
+    }
+
+private Q_SLOTS:
+    void shardedTrainingEqualsDataParallel_data() {
+        QTest::addColumn<QString>("exampleName");
+        QTest::addColumn<QJsonObject>("optimizer");
+        QTest::newRow("cnn adam") << QStringLiteral("shapes_cnn")
+                                  << QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")},
+                                                 {QStringLiteral("lr"), 0.001},
+                                                 {QStringLiteral("weight_decay"), 0.0001}};
+        QTest::newRow("mlp sgd momentum") << QStringLiteral("spirals")
+                                          << QJsonObject{{QStringLiteral("name"), QStringLiteral("sgd")},
+                                                         {QStringLiteral("lr"), 0.05},
+                                                         {QStringLiteral("momentum"), 0.9},
+                                                         {QStringLiteral("nesterov"), true}};
+    }
+    void shardedTrainingEqualsDataParallel() {
+        QFETCH(QString, exampleName);
+        QFETCH(QJsonObject, optimizer);
+        const QByteArray name = exampleName.toLatin1();
+        const QString spec = example(name.constData(), "spec.json");
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
+        const QString plainConfig =
+            config(name.constData(), tag + QStringLiteral("-plain"), 40, {{QStringLiteral("optimizer"), optimizer}});
+        const QString shardedConfig = config(
+            name.constData(), tag + QStringLiteral("-sharded"), 40,
+            {{QStringLiteral("optimizer"), optimizer}, {QStringLiteral("sharding"), QStringLiteral("optimizer")}});
+        const EngineRun plain =
+            runEngine(ranks(trainArgs(spec, plainConfig, dir_.filePath(tag + QStringLiteral("-p"))), 2));
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
+        const EngineRun sharded =
+            runEngine(ranks(trainArgs(spec, shardedConfig, dir_.filePath(tag + QStringLiteral("-s"))), 2));
+        QVERIFY2(sharded.exitCode == 0, qPrintable(sharded.stderrText));
+        QCOMPARE(sharded.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(),
+                 QStringLiteral("optimizer"));
+        QCOMPARE(plain.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(),
+                 QStringLiteral("none"));
+        QVERIFY(!sha(plain).isEmpty());
+        QCOMPARE(sha(sharded), sha(plain));
+        // Rank 0 holds half the per-weight state (plus its 8-byte step count), and all the gradients.
+        const qint64 plainState = memoryField(plain, "optimizer_state_bytes");
+        const qint64 shardedState = memoryField(sharded, "optimizer_state_bytes");
+        qInfo("optimizer state on rank 0: %lld bytes plain, %lld sharded", plainState, shardedState);
+        QVERIFY(plainState > 100);
+        QVERIFY2(std::abs(double(shardedState - 8) - double(plainState - 8) / 2) <= 4,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(shardedState).arg(plainState)));
+        QCOMPARE(memoryField(sharded, "gradient_bytes"), memoryField(plain, "gradient_bytes"));
+        // Every rank's figures: both ranks hold their half (the second share may be shorter by one element).
+        const QJsonArray ranks = sharded.last(QStringLiteral("finished"))
+                                     .value(QStringLiteral("memory"))
+                                     .toObject()
+                                     .value(QStringLiteral("ranks"))
+                                     .toArray();
+        QCOMPARE(ranks.size(), 2);
+        for (const QJsonValue &rank : ranks) {
+            const qint64 bytes = rank[QStringLiteral("optimizer_state_bytes")].toInteger();
+            QVERIFY2(std::abs(double(bytes) - double(shardedState)) <= 16, qPrintable(QString::number(bytes)));
+            QVERIFY(rank[QStringLiteral("peak_growth_bytes")].toInteger() > 0);
+        }
+    }
+
+    void shardedRunsResumeBitExactly() {
+        const QString spec = example("shapes_cnn", "spec.json");
+        const QString sharded = config("shapes_cnn", QStringLiteral("resume"), 60,
+                                       {{QStringLiteral("sharding"), QStringLiteral("optimizer")}});
+        const EngineRun full = runEngine(ranks(trainArgs(spec, sharded, dir_.filePath(QStringLiteral("full"))), 2));
+        QVERIFY2(full.exitCode == 0, qPrintable(full.stderrText));
+        const QString runDir = dir_.filePath(QStringLiteral("killed"));
+        QCOMPARE(runEngine(ranks(trainArgs(spec, sharded, runDir), 2)).exitCode, 0);
+        killedAfterStep20(runDir);
+        const EngineRun resumed = runEngine(ranks(trainArgs(spec, sharded, runDir) << QStringLiteral("--resume"), 2));
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.stderrText));
+        QCOMPARE(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(), 20);
+        QCOMPARE(sha(resumed), sha(full));
+    }
+
+    /// A sharded run's checkpoint is the whole state: resumed with one rank it continues exactly as the plain
+    /// 2-rank run's checkpoint does; and a 1-rank checkpoint continues sharded over 2 ranks as it does unsharded.
+    void checkpointsMoveBetweenRankCountsAndSharding() {
+        const QString spec = example("shapes_cnn", "spec.json");
+        const QString plain = config("shapes_cnn", QStringLiteral("move-plain"), 40, {});
+        const QString sharded = config("shapes_cnn", QStringLiteral("move-sharded"), 40,
+                                       {{QStringLiteral("sharding"), QStringLiteral("optimizer")}});
+        auto twentyStepsThenResume = [&](const QString &name, const QString &first, int firstRanks,
+                                         const QString &second, int secondRanks) -> QString {
+            const QString runDir = dir_.filePath(name);
+            const EngineRun a = runEngine(ranks(trainArgs(spec, first, runDir), firstRanks));
+            if (a.exitCode != 0) return QStringLiteral("first run failed: ") + a.stderrText;
+            killedAfterStep20(runDir);
+            const EngineRun b =
+                runEngine(ranks(trainArgs(spec, second, runDir) << QStringLiteral("--resume"), secondRanks));
+            if (b.exitCode != 0) return QStringLiteral("resumed run failed: ") + b.stderrText;
+            if (b.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() != 20)
+                return QStringLiteral("did not resume at step 20");
+            return sha(b);
+        };
+        const QString fromPlain = twentyStepsThenResume(QStringLiteral("p2-1"), plain, 2, plain, 1);
+        const QString fromSharded = twentyStepsThenResume(QStringLiteral("s2-1"), sharded, 2, plain, 1);
+        QVERIFY2(fromPlain.size() == 64, qPrintable(fromPlain));
+        QCOMPARE(fromSharded, fromPlain);
+        const QString oneThenPlain = twentyStepsThenResume(QStringLiteral("1-p2"), plain, 1, plain, 2);
+        const QString oneThenSharded = twentyStepsThenResume(QStringLiteral("1-s2"), plain, 1, sharded, 2);
+        QVERIFY2(oneThenPlain.size() == 64, qPrintable(oneThenPlain));
+        QCOMPARE(oneThenSharded, oneThenPlain);
+    }
+
+    void anUnknownShardingIsRefused() {
+        const QString runDir = dir_.filePath(QStringLiteral("bad"));
+        const EngineRun r = runEngine(trainArgs(
+            example("spirals", "spec.json"),
+            config("spirals", QStringLiteral("bad"), 10, {{QStringLiteral("sharding"), QStringLiteral("zero3")}}),
+            runDir));
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject error = r.last(QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("sharding"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("optimizer")),
+                 qPrintable(error.value(QStringLiteral("message")).toString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiamondTrainSharding)
+#include "tst_diamond_train_sharding.moc"

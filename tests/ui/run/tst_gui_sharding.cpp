@@ -1,0 +1,108 @@
+// Splitting the optimizer state over the processes from the desktop app: the run set-up shows "Optimizer state:
+// Split it over the processes" once there are 2 processes, the run trained from the Train button gets "sharding":
+// "optimizer" in its config, and the engine's ranks really share it (their started event says so, and rank 0 holds
+// half of Adam's state).
+#include "common/test_paths.h"
+#include "ui/main_window.h"
+
+#include "app/run/run_store.h"
+#include "app/workspace/workspace.h"
+#include "ui/run/run_monitor_page.h"
+#include "ui/run/run_setup_page.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace diamond;
+
+class TestGuiSharding : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    static QJsonObject lastEvent(const QString &runDir, const QString &kind) {
+        QFile f(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
+        QJsonObject last;
+        if (!f.open(QIODevice::ReadOnly)) return last;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            if (e.value(QStringLiteral("event")).toString() == kind) last = e;
+        }
+        return last;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("DiamondTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_sharding"));
+        QSettings().clear();
+        qputenv("DIAMOND_TRAIN", test::binary(QStringLiteral("diamond-train")).toLocal8Bit());
+    }
+
+    void twoProcessesShareTheOptimizerState() {
+        ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ui::RunSetupPage *setup = window.runSetup();
+        window.tabs()->setCurrentWidget(setup);
+        auto *processes = setup->findChild<QSpinBox *>(QStringLiteral("processes"));
+        auto *threads = setup->findChild<QSpinBox *>(QStringLiteral("threads"));
+        auto *epochs = setup->findChild<QSpinBox *>(QStringLiteral("epochs"));
+        auto *shard = setup->findChild<QCheckBox *>(QStringLiteral("shardOptimizer"));
+        QVERIFY(processes && epochs && shard);
+        QVERIFY(!shard->isVisible()); // one process: nothing to split
+        if (threads) threads->setValue(1);
+        epochs->setValue(2);
+        processes->setValue(2);
+        QVERIFY(shard->isVisible());
+        QVERIFY(!shard->isChecked());
+        QVERIFY(!setup->config().contains(QStringLiteral("sharding")));
+        shard->click();
+        QCOMPARE(setup->config().value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+        for (QWidget *w = shard->parentWidget(); w; w = w->parentWidget())
+            if (auto *scroll = qobject_cast<QScrollArea *>(w)) scroll->ensureWidgetVisible(shard);
+        QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-setup-sharding.png")));
+        // Back to one process: the row hides and the config leaves it out; two again: still checked.
+        processes->setValue(1);
+        QVERIFY(!shard->isVisible());
+        QVERIFY(!setup->config().contains(QStringLiteral("sharding")));
+        processes->setValue(2);
+        QCOMPARE(setup->config().value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+
+        QTest::mouseClick(setup->trainButton(), Qt::LeftButton);
+        auto *monitor = qobject_cast<ui::RunMonitorPage *>(window.tabs()->currentWidget());
+        QVERIFY2(monitor, "Train did not open a run monitor");
+        const qint64 runId = monitor->runId();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->state() == app::RunState::Finished, 120000);
+        const auto run = app::RunStore(*window.workspace()).run(runId);
+        QVERIFY(run);
+        QCOMPARE(run->config.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+        QCOMPARE(run->execution.value(QStringLiteral("nproc")).toInt(), 2);
+        const QString runDir = window.workspace()->runDirectory(runId);
+        const QJsonObject started = lastEvent(runDir, QStringLiteral("started"));
+        QCOMPARE(started.value(QStringLiteral("world_size")).toInt(), 2);
+        QCOMPARE(started.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+        const QJsonObject memory =
+            lastEvent(runDir, QStringLiteral("finished")).value(QStringLiteral("memory")).toObject();
+        const qint64 parameters = started.value(QStringLiteral("parameters")).toInteger();
+        QVERIFY(parameters > 0);
+        // Adam's two floats per weight, half of them on rank 0 (rounded up), and its 8-byte step count.
+        QCOMPARE(memory.value(QStringLiteral("optimizer_state_bytes")).toInteger(), 2 * 4 * ((parameters + 1) / 2) + 8);
+    }
+};
+
+QTEST_MAIN(TestGuiSharding)
+#include "tst_gui_sharding.moc"
