@@ -87,4 +87,17 @@ inline QJsonObject readJson(const QString &path) {
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
+/// An example's run config for `steps` steps (no epochs) with a checkpoint every 20 steps (the last 5 kept) and
+/// `extra` fields set, written to `path`; returns the path.
+inline QString writeExampleConfig(const char *exampleName, const QString &path, int steps, const QJsonObject &extra) {
+    QJsonObject c = readJson(example(exampleName, "run.json"));
+    c.remove(QStringLiteral("epochs"));
+    c[QStringLiteral("steps")] = steps;
+    c[QStringLiteral("checkpoint")] =
+        QJsonObject{{QStringLiteral("every_steps"), 20}, {QStringLiteral("keep_last"), 5}};
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        c[it.key()] = it.value();
+    return writeJson(path, c);
+}
+
 } // namespace diamond::test

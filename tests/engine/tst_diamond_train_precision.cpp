@@ -17,14 +17,7 @@ class TestDiamondTrainPrecision : public QObject {
 
     /// The shapes_cnn example for `steps` steps, with `extra` fields set, written under `name`.
     QString cnnConfig(const QString &name, int steps, const QJsonObject &extra) {
-        QJsonObject c = readJson(example("shapes_cnn", "run.json"));
-        c.remove(QStringLiteral("epochs"));
-        c[QStringLiteral("steps")] = steps;
-        c[QStringLiteral("checkpoint")] =
-            QJsonObject{{QStringLiteral("every_steps"), 20}, {QStringLiteral("keep_last"), 5}};
-        for (auto it = extra.begin(); it != extra.end(); ++it)
-            c[it.key()] = it.value();
-        return writeJson(dir_.filePath(name + QStringLiteral(".json")), c);
+        return writeExampleConfig("shapes_cnn", dir_.filePath(name + QStringLiteral(".json")), steps, extra);
     }
 
     static QString sha(const EngineRun &r) {

@@ -17,15 +17,8 @@ class TestDiamondTrainSharding : public QObject {
     QTemporaryDir dir_;
 
     /// An example's run config for `steps` steps with a checkpoint every 20, `extra` fields set, written as `name`.
-    QString config(const char *example_, const QString &name, int steps, const QJsonObject &extra) {
-        QJsonObject c = readJson(example(example_, "run.json"));
-        c.remove(QStringLiteral("epochs"));
-        c[QStringLiteral("steps")] = steps;
-        c[QStringLiteral("checkpoint")] =
-            QJsonObject{{QStringLiteral("every_steps"), 20}, {QStringLiteral("keep_last"), 5}};
-        for (auto it = extra.begin(); it != extra.end(); ++it)
-            c[it.key()] = it.value();
-        return writeJson(dir_.filePath(name + QStringLiteral(".json")), c);
+    QString config(const char *exampleName, const QString &name, int steps, const QJsonObject &extra) {
+        return writeExampleConfig(exampleName, dir_.filePath(name + QStringLiteral(".json")), steps, extra);
     }
     static QStringList ranks(QStringList args, int n) {
         if (n > 1) args << QStringLiteral("--nproc") << QString::number(n);
