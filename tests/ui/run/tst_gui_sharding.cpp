@@ -8,6 +8,7 @@
 #include "app/run/run_store.h"
 #include "app/workspace/workspace.h"
 #include "ui/run/run_monitor_page.h"
+#include "ui/run/run_recommendation_view.h"
 #include "ui/run/run_setup_page.h"
 
 #include <QCheckBox>
@@ -101,6 +102,26 @@ private Q_SLOTS:
         QVERIFY(parameters > 0);
         // Adam's two floats per weight, half of them on rank 0 (rounded up), and its 8-byte step count.
         QCOMPARE(memory.value(QStringLiteral("optimizer_state_bytes")).toInteger(), 2 * 4 * ((parameters + 1) / 2) + 8);
+    }
+
+    /// A plan that splits the optimizer state says so next to the memory per process.
+    void theRecommendationSaysTheStateIsSplit() {
+        QJsonObject plan{{QStringLiteral("target"), QStringLiteral("local")},
+                         {QStringLiteral("ranks"), 2},
+                         {QStringLiteral("jobs"), 1},
+                         {QStringLiteral("predicted_step_s"), 0.01},
+                         {QStringLiteral("predicted_total_s"), 10.0},
+                         {QStringLiteral("predicted_peak_memory_bytes"), 512.0 * 1048576},
+                         {QStringLiteral("confidence"), QStringLiteral("medium")}};
+        ui::RunRecommendationView view;
+        view.setAdvice({plan, {}, false});
+        QVERIFY2(view.text().contains(QStringLiteral("512.0 MiB per process")), qPrintable(view.text()));
+        QVERIFY(!view.text().contains(QStringLiteral("split")));
+        plan.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+        view.setAdvice({plan, {}, false});
+        QVERIFY2(view.text().contains(QStringLiteral("512.0 MiB per process, with the optimizer state split over the "
+                                                     "processes")),
+                 qPrintable(view.text()));
     }
 };
 
