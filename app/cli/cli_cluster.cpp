@@ -221,14 +221,7 @@ int deploy(app::ClusterLink &link, const remote::ClusterProfile &profile, const 
     const remote::ClusterProfile updated = app::withDeployment(profile, options, *deployed);
     if (!store.update(updated)) return io.err << tr("diamondctl: %1\n").arg(store.errorString()), kFailed;
     if (o.json) {
-        printJson(io,
-                  {{QStringLiteral("cluster"), profile.name},
-                   {QStringLiteral("kind"), options.container ? QStringLiteral("container") : QStringLiteral("bundle")},
-                   {QStringLiteral("engine_path"), deployed->enginePath},
-                   {QStringLiteral("image"), deployed->image},
-                   {QStringLiteral("version"), deployed->version},
-                   {QStringLiteral("uploaded_bytes"), deployed->uploadedBytes},
-                   {QStringLiteral("seconds"), deployed->seconds}});
+        printJson(io, app::deploymentJson(profile.name, options, *deployed));
         return kOk;
     }
     io.out << tr("Deployed %1 on %2 in %3 s (%4 MB sent): %5%6\n")

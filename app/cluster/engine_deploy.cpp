@@ -289,6 +289,17 @@ std::optional<EngineDeployment> deployEngine(remote::CommandRunner &runner, cons
     return d;
 }
 
+QJsonObject deploymentJson(const QString &cluster, const EngineDeployOptions &options,
+                           const EngineDeployment &deployment) {
+    return {{QStringLiteral("cluster"), cluster},
+            {QStringLiteral("kind"), options.container ? QStringLiteral("container") : QStringLiteral("bundle")},
+            {QStringLiteral("engine_path"), deployment.enginePath},
+            {QStringLiteral("image"), deployment.image},
+            {QStringLiteral("version"), deployment.version},
+            {QStringLiteral("uploaded_bytes"), deployment.uploadedBytes},
+            {QStringLiteral("seconds"), deployment.seconds}};
+}
+
 remote::ClusterProfile withDeployment(remote::ClusterProfile profile, const EngineDeployOptions &options,
                                       const EngineDeployment &deployment) {
     profile.enginePath = deployment.enginePath;

@@ -15,6 +15,7 @@
 
 #include "remote/cluster_profile.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <functional>
@@ -62,6 +63,11 @@ bool writeEngineSourceArchive(const QString &sourceDir, const QString &archive, 
 std::optional<EngineDeployment> deployEngine(remote::CommandRunner &runner, const remote::ClusterProfile &profile,
                                              const EngineDeployOptions &options, const DeployProgress &progress,
                                              QString *error);
+
+/// The deployment as `cluster deploy --json` and POST /api/v1/clusters/{name}/deploy print it: cluster, kind
+/// ("bundle" or "container"), engine_path, image, version, uploaded_bytes, seconds.
+QJsonObject deploymentJson(const QString &cluster, const EngineDeployOptions &options,
+                           const EngineDeployment &deployment);
 
 /// `profile` using `deployment`: engine_path, and for a container runtime apptainer with the image (the runtime's
 /// command and options are kept).

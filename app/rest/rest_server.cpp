@@ -139,6 +139,7 @@ const QList<RestServer::Route> &RestServer::routes() {
             {"POST", "/api/v1/datasets/{name}/stage", &RestServer::stageDataset, kStaff},
             {"POST", "/api/v1/datasets/{name}/unstage", &RestServer::unstageDataset, kStaff},
             {"POST", "/api/v1/clusters/{name}/dataset-cache/clean", &RestServer::cleanDatasetCache, kStaff},
+            {"POST", "/api/v1/clusters/{name}/deploy", &RestServer::deployClusterEngine, kAdmins},
             {"GET", "/api/v1/users", &RestServer::listUsers, kAdmins},
             {"POST", "/api/v1/users", &RestServer::createUser, kAdmins},
             {"PATCH", "/api/v1/users/{name}", &RestServer::updateUser, kAdmins},

@@ -171,6 +171,8 @@ private:
     Reply stageDataset(const Request &);
     Reply unstageDataset(const Request &);
     Reply cleanDatasetCache(const Request &);
+    // rest_deploy.cpp
+    Reply deployClusterEngine(const Request &);
 
     // rest_users.cpp
     Reply whoAmI(const Request &);

@@ -4,11 +4,13 @@
 // (through a stand-in `apptainer`, since Debian 12 packages none: it checks the definition and records the job),
 // and a run then trains through `apptainer exec`. Bad requests are refused and leave the profile as it was.
 #include "common/cluster_runs.h"
+#include "common/rest_test_server.h"
 
 #include "diamond/version.h"
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -183,6 +185,63 @@ private Q_SLOTS:
         r = ctl({QStringLiteral("cluster"), QStringLiteral("test"), QStringLiteral("gpu")});
         QVERIFY2(r.code == 0, r.out.constData());
         QCOMPARE(trainOn(QStringLiteral("gpu")), 0);
+    }
+
+    /// POST /api/v1/clusters/{name}/deploy does what `cluster deploy` does, for admins only, and refuses bad bodies
+    /// before touching the cluster.
+    void restDeploysTheBundle() {
+        const remote::ClusterProfile p = runs_->sshProfile(QStringLiteral("viarest"));
+        addCluster(p, QStringLiteral("/nonexistent/diamond-train"));
+        QProcessEnvironment e = cluster_.environment();
+        e.insert(QStringLiteral("HOME"), dir_.path());
+        e.insert(QStringLiteral("DIAMOND_TRAIN"), test::ClusterRuns::engine()); // what the server bundles
+        QString out;
+        QCOMPARE(test::RestTestServer::ctl(e, ws_,
+                                           {QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("sam"),
+                                            QStringLiteral("--role"), QStringLiteral("instructor"),
+                                            QStringLiteral("--json")},
+                                           &out),
+                 0);
+        const QString instructor =
+            QJsonDocument::fromJson(out.toUtf8()).object().value(QStringLiteral("token")).toString();
+        QVERIFY(!instructor.isEmpty());
+        test::RestTestServer server;
+        QVERIFY(server.start(e, ws_));
+        const QString path = QStringLiteral("/api/v1/clusters/viarest/deploy");
+        const QJsonObject before = profile(QStringLiteral("viarest"));
+        // Refused: not an admin; a body that is not an object, a wrong type, a container-only field; no such cluster.
+        QCOMPARE(server.request("POST", path, "{}", instructor).status, 403);
+        for (const QByteArray &bad :
+             {QByteArray("[1]"), QByteArray(R"({"container": "yes"})"), QByteArray(R"({"partition": "debug"})"),
+              QByteArray(R"({"container": true, "build_minutes": 0})")}) {
+            const test::RestResponse r = server.request("POST", path, bad);
+            QVERIFY2(r.status == 400, bad.constData());
+            QVERIFY2(!r.json()
+                          .value(QStringLiteral("error"))
+                          .toObject()
+                          .value(QStringLiteral("message"))
+                          .toString()
+                          .isEmpty(),
+                     r.body.constData());
+        }
+        QCOMPARE(server.request("POST", QStringLiteral("/api/v1/clusters/nowhere/deploy"), "{}").status, 404);
+        QCOMPARE(profile(QStringLiteral("viarest")), before);
+
+        const test::RestResponse r = server.request("POST", path, "{}");
+        QVERIFY2(r.status == 200, r.body.constData());
+        const QJsonObject doc = r.json();
+        QCOMPARE(doc.value(QStringLiteral("cluster")).toString(), QStringLiteral("viarest"));
+        QCOMPARE(doc.value(QStringLiteral("kind")).toString(), QStringLiteral("bundle"));
+        const QString engine = doc.value(QStringLiteral("engine_path")).toString();
+        QCOMPARE(engine, p.scratchDir + QStringLiteral("/engine/diamond-train-") + QStringLiteral(DIAMOND_VERSION) +
+                             QStringLiteral("/diamond-train"));
+        QVERIFY2(doc.value(QStringLiteral("version")).toString().startsWith(QStringLiteral("diamond-train")),
+                 r.body.constData());
+        QVERIFY(doc.value(QStringLiteral("uploaded_bytes")).toDouble() > 1e6);
+        QCOMPARE(profile(QStringLiteral("viarest")).value(QStringLiteral("engine_path")).toString(), engine);
+        const Result test = ctl({QStringLiteral("cluster"), QStringLiteral("test"), QStringLiteral("viarest")});
+        QVERIFY2(test.code == 0, test.out.constData());
+        server.stop();
     }
 
     void badRequestsChangeNothing() {
