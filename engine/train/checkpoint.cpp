@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -359,6 +360,10 @@ std::string writeCheckpoint(const std::string &runDir, const CheckpointState &st
     archive.write("train/best_metric", scalar(state.bestMetric));
     archive.write("train/has_best", scalar(std::int64_t(state.hasBest ? 1 : 0)));
     archive.write("train/evals_without_improvement", scalar(state.evalsWithoutImprovement));
+    if (state.lossScale > 0) {
+        archive.write("train/loss_scale", scalar(state.lossScale));
+        archive.write("train/loss_scale_good_steps", scalar(state.lossScaleGoodSteps));
+    }
     archive.write("meta/complete", scalar(std::int64_t(1)));
     try {
         archive.save_to(tmpPath);
@@ -445,6 +450,8 @@ struct LoadedCheckpoint {
     std::vector<torch::Tensor> rankRng;
     double bestMetric = 0;
     bool hasBest = false;
+    double lossScale = 0;
+    std::int64_t lossScaleGoodSteps = 0;
 };
 
 /// The one number stored under `key` (an integral or floating scalar tensor).
@@ -529,6 +536,13 @@ LoadedCheckpoint loadChecked(const std::string &path, const CheckpointState &exp
     c.bestMetric = readScalar(archive, "train/best_metric", path).item<double>();
     c.hasBest = readScalar(archive, "train/has_best", path).item<std::int64_t>() != 0;
     c.evalsWithoutImprovement = readScalar(archive, "train/evals_without_improvement", path).item<std::int64_t>();
+    if (torch::Tensor scale; archive.try_read("train/loss_scale", scale)) { // fp16 runs only
+        if (scale.numel() != 1 || !scale.is_floating_point() || !std::isfinite(scale.item<double>()) ||
+            scale.item<double>() <= 0)
+            throw EngineError("checkpoint " + path + ": 'train/loss_scale' is not a positive number");
+        c.lossScale = scale.item<double>();
+        c.lossScaleGoodSteps = readScalar(archive, "train/loss_scale_good_steps", path).item<std::int64_t>();
+    }
     return c;
 }
 
@@ -568,6 +582,8 @@ void readCheckpoint(const std::string &path, CheckpointState &state, std::int64_
     state.bestMetric = c.bestMetric;
     state.hasBest = c.hasBest;
     state.evalsWithoutImprovement = c.evalsWithoutImprovement;
+    state.lossScale = c.lossScale;
+    state.lossScaleGoodSteps = c.lossScaleGoodSteps;
 }
 
 } // namespace diamond::engine

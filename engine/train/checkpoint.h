@@ -29,6 +29,8 @@ struct CheckpointState {
     double bestMetric = 0;                                    ///< early stopping
     std::int64_t evalsWithoutImprovement = 0;
     bool hasBest = false;
+    double lossScale = 0;                ///< fp16's dynamic loss scale; 0: none (fp32, bf16, or an older checkpoint)
+    std::int64_t lossScaleGoodSteps = 0; ///< its good steps in a row
 };
 
 /// Writes atomically, then verifies the file (checkpointProblem() against `state`); returns the final

@@ -1,5 +1,7 @@
 #include "precision.h"
 
+#include <cmath>
+
 #include "engine_error.h"
 #include "torch_compat.h"
 
@@ -35,6 +37,10 @@ AutocastScope::~AutocastScope() {
     compat::setAutocastDtype(type_, previousDtype_);
 }
 
+namespace {
+constexpr double kMaxLossScale = 16777216.0 * 65536.0; ///< 2^40: where the scale stops doubling
+} // namespace
+
 LossScaler::LossScaler(bool enabled, double initialScale, std::int64_t growthInterval)
     : enabled_(enabled), scale_(initialScale), growthInterval_(growthInterval) {}
 
@@ -50,10 +56,17 @@ bool LossScaler::unscaleAndUpdate(torch::Tensor &grads) {
         goodSteps_ = 0;
         ++skipped_;
     } else if (++goodSteps_ >= growthInterval_) {
-        scale_ = std::min(scale_ * 2.0, 16777216.0 * 65536.0);
+        scale_ = std::min(scale_ * 2.0, kMaxLossScale);
         goodSteps_ = 0;
     }
     return finite;
+}
+
+bool LossScaler::restore(double scale, std::int64_t goodSteps) {
+    if (!std::isfinite(scale) || scale < 1.0 || scale > kMaxLossScale || goodSteps < 0) return false;
+    scale_ = scale;
+    goodSteps_ = std::min(goodSteps, std::max<std::int64_t>(0, growthInterval_ - 1));
+    return true;
 }
 
 } // namespace diamond::engine

@@ -44,6 +44,11 @@ public:
     /// the scale. The caller skips the optimizer step when it returns false.
     bool unscaleAndUpdate(torch::Tensor &grads);
     std::int64_t skippedSteps() const { return skipped_; }
+    /// Good steps in a row since the scale last changed (checkpointed with the scale).
+    std::int64_t goodSteps() const { return goodSteps_; }
+    /// Continues from a checkpoint's scale and good steps; false (nothing changed) when the scale is not a finite
+    /// number from 1 to the largest scale the scaler reaches, or the good steps are negative.
+    bool restore(double scale, std::int64_t goodSteps);
 
 private:
     bool enabled_;

@@ -280,6 +280,11 @@ private:
                      {"message", "checkpoint was written by " + std::to_string(s.world) + " rank(s), resuming with " +
                                      std::to_string(comm_.world()) + ": data order is kept, dropout streams restart"}});
             step_ = s.step;
+            // fp16: the loss scale goes on where it was (the same checkpoint resumed in fp32 or bf16 ignores it).
+            if (scaler_.enabled() && s.lossScale > 0 && !scaler_.restore(s.lossScale, s.lossScaleGoodSteps) && leader_)
+                events_.emit({{"event", "warning"},
+                              {"message", "the checkpoint's loss scale is out of range; starting at the default"},
+                              {"path", path}});
             bestMetric_ = s.bestMetric;
             hasBest_ = s.hasBest;
             evalsWithoutImprovement_ = s.evalsWithoutImprovement;
@@ -631,6 +636,10 @@ private:
         s.bestMetric = bestMetric_;
         s.hasBest = hasBest_;
         s.evalsWithoutImprovement = evalsWithoutImprovement_;
+        if (scaler_.enabled()) {
+            s.lossScale = scaler_.scale();
+            s.lossScaleGoodSteps = scaler_.goodSteps();
+        }
         const std::string path = writeCheckpoint(options_.runDir, s);
         const PruneResult pruned = pruneCheckpoints(options_.runDir, config_.checkpoint.keepLast, s);
         for (std::size_t i = 0; i < pruned.quarantined.size(); ++i)

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <limits>
+
 #include <filesystem>
 #include <fstream>
 
@@ -89,6 +91,32 @@ private Q_SLOTS:
         QCOMPARE(back.step, std::int64_t(10));
         QVERIFY(torch::equal(back.model[0].second, s.model[0].second));
         QVERIFY(!fs::exists(path + ".tmp"));
+    }
+
+    /// fp16's loss scale and its good steps travel with the checkpoint; a checkpoint without them (fp32, bf16, or
+    /// written before they were stored) reads as 0; a scale that is not a positive number is refused.
+    void theLossScaleIsCheckpointed() {
+        CheckpointState s = stateOf(3, 30);
+        s.lossScale = 2048;
+        s.lossScaleGoodSteps = 17;
+        const std::string path = writeCheckpoint(runDir("scale"), s);
+        CheckpointState back = stateOf(3, 0);
+        readCheckpoint(path, back);
+        QCOMPARE(back.lossScale, 2048.0);
+        QCOMPARE(back.lossScaleGoodSteps, std::int64_t(17));
+        const std::string none = writeCheckpoint(runDir("no-scale"), stateOf(3, 30));
+        CheckpointState plain = stateOf(3, 0);
+        plain.lossScale = 5; // replaced by what the file says: nothing
+        readCheckpoint(none, plain);
+        QCOMPARE(plain.lossScale, 0.0);
+        s.lossScale = std::numeric_limits<double>::infinity();
+        QString error;
+        try {
+            writeCheckpoint(runDir("bad-scale"), s);
+        } catch (const EngineError &e) {
+            error = QString::fromStdString(e.what());
+        }
+        QVERIFY2(error.contains(QStringLiteral("train/loss_scale")), qPrintable(error));
     }
 
     void problemsAreNamed() {

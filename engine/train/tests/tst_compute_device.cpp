@@ -99,6 +99,22 @@ private Q_SLOTS:
             QVERIFY(scaler.unscaleAndUpdate(grads));
         }
         QCOMPARE(scaler.scale(), 1024.0); // 3 good steps in a row double it
+        // From a checkpoint: scale and good steps go on; values no scaler reaches are refused and change nothing.
+        QVERIFY(scaler.restore(4096.0, 2));
+        QCOMPARE(scaler.scale(), 4096.0);
+        QCOMPARE(scaler.goodSteps(), std::int64_t(2));
+        grads = torch::ones({2});
+        QVERIFY(scaler.unscaleAndUpdate(grads));
+        QCOMPARE(scaler.scale(), 8192.0); // the third good step in a row
+        for (const double bad :
+             {0.0, 0.5, -2.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), 1e300})
+            QVERIFY(!scaler.restore(bad, 0));
+        QVERIFY(!scaler.restore(1024.0, -1));
+        QCOMPARE(scaler.scale(), 8192.0);
+        QVERIFY(scaler.restore(1024.0, 1000)); // more good steps than the interval: the next one doubles it
+        grads = torch::ones({2});
+        QVERIFY(scaler.unscaleAndUpdate(grads));
+        QCOMPARE(scaler.scale(), 2048.0);
         LossScaler off(false);
         grads = torch::tensor({std::numeric_limits<double>::quiet_NaN()});
         QVERIFY(off.unscaleAndUpdate(grads)); // fp32 and bf16: nothing checked, nothing skipped
