@@ -744,6 +744,14 @@
         <source>no answer within %1 s</source>
         <translation>no answer within %1 s</translation>
     </message>
+    <message>
+        <source>needs %1 MiB of GPU memory per process, the GPU has %2 MiB usable</source>
+        <translation>needs %1 MiB of GPU memory per process, the GPU has %2 MiB usable</translation>
+    </message>
+    <message>
+        <source>needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable</source>
+        <translation>needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>

@@ -744,6 +744,14 @@
         <source>no answer within %1 s</source>
         <translation>%1 秒内无应答</translation>
     </message>
+    <message>
+        <source>needs %1 MiB of GPU memory per process, the GPU has %2 MiB usable</source>
+        <translation>每个进程需要 %1 MiB 显存，该 GPU 可用 %2 MiB</translation>
+    </message>
+    <message>
+        <source>needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable</source>
+        <translation>每个进程需要 %1 MiB 显存，该 GPU（%3）可用 %2 MiB</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>

@@ -98,6 +98,13 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
     p.measuredAt = doc.value(QStringLiteral("measured_at")).toString();
     p.threads = std::max(1, doc.value(QStringLiteral("threads")).toInt(1));
     p.quick = doc.value(QStringLiteral("quick")).toBool();
+    p.gpuName = doc.value(QStringLiteral("gpu_name")).toString().left(128);
+    if (const double bytes = doc.value(QStringLiteral("device_memory_bytes")).toDouble();
+        bytes > 0 && bytes < 1e15 && p.device == QLatin1String("cuda"))
+        p.deviceMemoryBytes = qint64(bytes);
+    if (const double usable = doc.value(QStringLiteral("device_memory_usable_bytes")).toDouble();
+        usable > 0 && usable < 1e15 && p.device == QLatin1String("cuda"))
+        p.deviceMemoryUsableBytes = qint64(usable);
     auto points = [&](const char *key, auto flopsOf, QList<Point> *out) {
         for (const QJsonValue &v : doc.value(QLatin1String(key)).toArray()) {
             const QJsonObject o = v.toObject();
@@ -222,6 +229,7 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("convolution_scale"), convolutionScale},
                   {QStringLiteral("sharded_optimizer"), shardedOptimizer},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
+                  {QStringLiteral("network_memory_bytes"), networkMemoryBytes},
                   {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
                   {QStringLiteral("memory_basis"), memoryBasis},
                   {QStringLiteral("parameters"), parameters},
@@ -495,6 +503,7 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
         }
     }
     if (out.memoryBasis.isEmpty()) out.memoryBasis = QStringLiteral("estimate only");
+    out.networkMemoryBytes = estimate.total();
     out.peakMemoryBytes =
         spec::saturatingSum({estimate.total(), std::max<qint64>(0, in.dataBytes), out.memoryOverheadBytes});
     out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low"); // of the step time

@@ -38,6 +38,11 @@ struct DeviceProfile {
     QString host, cpu, measuredAt;
     int threads = 1;
     bool quick = false;
+    QString gpuName;              ///< a GPU profile: the device's name (e.g. "NVIDIA H100 80GB HBM3")
+    qint64 deviceMemoryBytes = 0; ///< a GPU profile: the device's memory; 0 = unknown
+    /// A GPU profile: what one process could allocate on it at calibration (its free memory and what the caching
+    /// allocator held; the CUDA context excluded): the limit of a process's network memory; 0 = unknown.
+    qint64 deviceMemoryUsableBytes = 0;
     QList<Point> linear, conv2d; ///< sorted by flops
     /// The Conv2d probes' training FLOP rate by input channels, sorted by channels (the largest-FLOP probe per count).
     QList<QPair<double, double>> convRateByChannels;
@@ -130,6 +135,9 @@ struct StepPrediction {
                                     ///< step's) measured peak holds beyond its network's estimate and its data
     QString memoryBasis;            ///< "dry run", "reference step" or "estimate only"
     qint64 checkpointBytes = 0;     ///< what a checkpoint holds: weights and optimizer state
+    /// The network's training memory per rank (weights, gradients, optimizer state or its share, activations): what
+    /// a GPU run keeps on its GPU.
+    qint64 networkMemoryBytes = 0;
     qint64 parameters = 0;
     double learnedFactor = 1; ///< the correction learned from finished runs (step_observations.h); 1 = none
     int learnedRuns = 0;      ///< how many runs it comes from

@@ -258,8 +258,12 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             in.shardOptimizer = shardingAsked;
             StepPrediction p = stepOf(ranks, &measuredStep);
             if (!p.ok) break;
+            // The node's memory holds every process; a GPU run's network also lives on its GPU (one per process),
+            // whose usable memory a GPU calibration of the partition measured.
+            const qint64 gpuUsable = gpuRun ? profile->deviceMemoryUsableBytes : 0;
+            auto fitsGpu = [&](const StepPrediction &q) { return gpuUsable <= 0 || q.networkMemoryBytes <= gpuUsable; };
             auto fitsIn = [&](const StepPrediction &q) {
-                return place.memoryBytes <= 0 || q.peakMemoryBytes * ranks <= place.memoryBytes;
+                return (place.memoryBytes <= 0 || q.peakMemoryBytes * ranks <= place.memoryBytes) && fitsGpu(q);
             };
             // Several ranks that do not fit with the whole optimizer state on each: split it over them (ZeRO stage
             // 1), when that fits.
@@ -272,8 +276,11 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     measuredStep = measuredSharded;
                 }
             }
-            const double single = ranks == 1 ? p.stepSeconds : stepOf(1, &measuredSingle).stepSeconds;
+            const StepPrediction singlePrediction = ranks == 1 ? p : stepOf(1, &measuredSingle);
+            const double single = singlePrediction.stepSeconds;
             Q_UNUSED(measuredSingle)
+            // When one process does not fit, more are needed whatever their efficiency.
+            const bool oneFits = singlePrediction.ok && fitsIn(singlePrediction);
             const double efficiency = single / (double(ranks) * p.stepSeconds);
             const bool fits = fitsIn(p);
             JobChainInputs chainIn;
@@ -301,6 +308,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("scaling_efficiency"), efficiency},
                 {QStringLiteral("predicted_peak_memory_bytes"), p.peakMemoryBytes},
                 {QStringLiteral("fits_memory"), fits},
+                {QStringLiteral("predicted_network_memory_bytes"), p.networkMemoryBytes},
                 {QStringLiteral("predicted_finish_s"), chain.ok ? finish : -1.0},
                 {QStringLiteral("time_limit_s"), chain.timeLimitSeconds},
                 {QStringLiteral("profile"), profileName}};
@@ -322,6 +330,14 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             else if (gpuRun && place.gpus > 0 && ranks > place.gpus)
                 option.insert(QStringLiteral("reason"),
                               tr("%1 processes need %1 GPUs, a node has %2").arg(ranks).arg(place.gpus));
+            else if (!fitsGpu(p))
+                option.insert(QStringLiteral("reason"),
+                              (profile->gpuName.isEmpty()
+                                   ? tr("needs %1 MiB of GPU memory per process, the GPU has %2 MiB usable")
+                                   : tr("needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable"))
+                                  .arg(double(p.networkMemoryBytes) / 1048576.0, 0, 'f', 0)
+                                  .arg(double(gpuUsable) / 1048576.0, 0, 'f', 0)
+                                  .arg(profile->gpuName));
             else if (!fits)
                 option.insert(QStringLiteral("reason"),
                               tr("needs %1 MiB, the node has %2 MiB")
@@ -329,7 +345,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                                   .arg(double(place.memoryBytes) / 1048576.0, 0, 'f', 0));
             else if (!chain.ok)
                 option.insert(QStringLiteral("reason"), chain.error);
-            else if (ranks > 1 && efficiency < 0.7 && fixedRanks == 0)
+            else if (ranks > 1 && efficiency < 0.7 && fixedRanks == 0 && oneFits)
                 option.insert(QStringLiteral("reason"),
                               tr("scaling efficiency %1 is below 0.7").arg(efficiency, 0, 'f', 2));
             if (fixedRanks > 0 && ranks != fixedRanks) continue; // the baseline only

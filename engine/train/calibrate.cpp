@@ -528,6 +528,12 @@ int runCalibrate(int argc, char **argv) {
     if (::gethostname(host, sizeof host - 1) == 0) profile["host"] = host;
     for (const char *job : {"SLURM_JOB_ID", "PBS_JOBID"}) // calibrated as a cluster job (diamondctl cluster calibrate)
         if (const char *id = std::getenv(job); id && *id) profile["scheduler_job"] = std::string(id).substr(0, 64);
+    if (device.is_cuda()) { // what the planner fits a run's memory into, and the GPU type the profile is for
+        const compat::GpuDevice gpu = compat::gpuDevice(device.index());
+        profile["gpu_name"] = gpu.name.substr(0, 128);
+        profile["device_memory_bytes"] = gpu.totalBytes;
+        profile["device_memory_usable_bytes"] = gpu.usableBytes;
+    }
     profile["probe_threads"] = at::get_num_threads(); // the layer probes' threads: the profile's, always
     profile["linear"] = linearProbes(o, device);
     profile["conv2d"] = convolutionProbes(o, device);

@@ -126,6 +126,30 @@ inline GpuMemory gpuMemory([[maybe_unused]] int index) {
     return m;
 }
 
+struct GpuDevice {
+    std::string name;
+    std::int64_t totalBytes = 0;
+    /// What this process can still allocate: free memory plus what the caching allocator holds (the CUDA context
+    /// and other processes' memory excluded).
+    std::int64_t usableBytes = 0;
+};
+
+/// CUDA device `index` (made the current device); empty without CUDA.
+inline GpuDevice gpuDevice([[maybe_unused]] int index) {
+    GpuDevice d;
+#ifdef DIAMOND_WITH_CUDA
+    cudaDeviceProp properties{};
+    std::size_t freeBytes = 0, totalBytes = 0;
+    if (cudaSetDevice(index) != cudaSuccess || cudaGetDeviceProperties(&properties, index) != cudaSuccess ||
+        cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess)
+        return d;
+    d.name = properties.name;
+    d.totalBytes = static_cast<std::int64_t>(totalBytes);
+    d.usableBytes = static_cast<std::int64_t>(freeBytes) + gpuMemory(index).reserved;
+#endif
+    return d;
+}
+
 inline void resetGpuPeakMemory([[maybe_unused]] int index) {
 #ifdef DIAMOND_WITH_CUDA
     c10::cuda::CUDACachingAllocator::resetPeakStats(static_cast<c10::DeviceIndex>(index));

@@ -169,6 +169,10 @@ private Q_SLOTS:
                          QJsonObject{{QStringLiteral("batch"), 8}, {QStringLiteral("step_s"), -5}});
         doc.insert(QStringLiteral("reference_step"), reference);
         doc.insert(QStringLiteral("reference_step_ranks_conv"), QStringLiteral("none"));
+        doc.insert(QStringLiteral("reference_step_conv"), QJsonObject{{QStringLiteral("spec"), 5}});
+        doc.insert(QStringLiteral("gpu_name"), QString(1000, QLatin1Char('x')));
+        doc.insert(QStringLiteral("device_memory_bytes"), 1e20);
+        doc.insert(QStringLiteral("device_memory_usable_bytes"), 4096.0); // a CPU profile: ignored
         QString error;
         const auto hostile = DeviceProfile::fromJson(doc, &error);
         QVERIFY2(hostile, qPrintable(error));
@@ -176,6 +180,16 @@ private Q_SLOTS:
         QVERIFY(hostile->elementwiseKinds.isEmpty());
         QCOMPARE(hostile->reference->largerBatch, 0);
         QVERIFY(!hostile->referenceRanksConv);
+        QVERIFY(!hostile->referenceConv);
+        QCOMPARE(hostile->gpuName.size(), 128);
+        QCOMPARE(hostile->deviceMemoryBytes, 0);
+        QCOMPARE(hostile->deviceMemoryUsableBytes, 0);
+        doc.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        doc.insert(QStringLiteral("device_memory_usable_bytes"), QStringLiteral("lots"));
+        const auto gpu = DeviceProfile::fromJson(doc, &error);
+        QVERIFY2(gpu, qPrintable(error));
+        QCOMPARE(gpu->deviceMemoryBytes, 0); // 1e20 bytes: not a GPU
+        QCOMPARE(gpu->deviceMemoryUsableBytes, 0);
         StepInputs in;
         in.batch = 32;
         in.ranks = 2;

@@ -275,6 +275,75 @@ private Q_SLOTS:
                  whole.peakMemoryBytes);
     }
 
+    /// A GPU calibration of a partition records its GPU's usable memory: a network whose training memory exceeds it
+    /// is shown with the reason, and with several GPUs its optimizer state is split over them when that fits.
+    void aGpuRunMustFitItsGpu() {
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = recordedProfile(&error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        profiles.baseName = QStringLiteral("hpc");
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        QJsonObject wide = request.spec; // 16 M parameters: Adam training needs ~256 MB plus activations
+        QJsonArray nodes = wide.value(QStringLiteral("nodes")).toArray();
+        for (int i = 0; i + 1 < nodes.size(); ++i) {
+            QJsonObject node = nodes[i].toObject();
+            if (node.value(QStringLiteral("type")).toString() != QLatin1String("Linear")) continue;
+            QJsonObject params = node.value(QStringLiteral("params")).toObject();
+            params.insert(QStringLiteral("out_features"), 4000);
+            node.insert(QStringLiteral("params"), params);
+            nodes[i] = node;
+        }
+        wide.insert(QStringLiteral("nodes"), nodes);
+        request.spec = wide;
+        request.config.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        request.config.insert(QStringLiteral("optimizer"),
+                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
+        in.threadsPerRank = 1;
+        const app::StepPrediction one = app::predictStep(QJsonDocument(wide).toJson(), in, *profiles.base);
+        in.ranks = 2;
+        in.shardOptimizer = true;
+        const app::StepPrediction split = app::predictStep(QJsonDocument(wide).toJson(), in, *profiles.base);
+        QVERIFY(one.networkMemoryBytes > split.networkMemoryBytes);
+        // A GPU between the split and the whole network's memory.
+        QJsonObject gpuDoc = profiles.base->source;
+        gpuDoc.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        gpuDoc.insert(QStringLiteral("gpu_name"), QStringLiteral("Test GPU"));
+        gpuDoc.insert(QStringLiteral("device_memory_bytes"), double(one.networkMemoryBytes) * 2);
+        gpuDoc.insert(QStringLiteral("device_memory_usable_bytes"),
+                      double(one.networkMemoryBytes + split.networkMemoryBytes) / 2);
+        const auto gpuProfile = app::DeviceProfile::fromJson(gpuDoc, &error);
+        QVERIFY2(gpuProfile, qPrintable(error));
+        QCOMPARE(gpuProfile->gpuName, QStringLiteral("Test GPU"));
+        profiles.partitions.insert(QStringLiteral("gpu"), *gpuProfile);
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("hpc");
+        remote::PartitionInfo partition;
+        partition.name = QStringLiteral("gpu");
+        partition.cpusPerNode = 8;
+        partition.gpusPerNode = 2;
+        partition.maxWalltimeMinutes = 60;
+        cluster.partitions = {partition};
+        const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("ranks")).toInt(), 2);
+        QCOMPARE(p->document.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+        bool refusedOne = false;
+        for (const QJsonValue &v : p->document.value(QStringLiteral("options")).toArray())
+            if (v[QStringLiteral("ranks")].toInt() == 1) {
+                const QString reason = v[QStringLiteral("reason")].toString();
+                QVERIFY2(reason.contains(QStringLiteral("GPU memory")) && reason.contains(QStringLiteral("Test GPU")),
+                         qPrintable(reason));
+                refusedOne = true;
+            }
+        QVERIFY(refusedOne);
+        // One GPU per node: nothing fits, and the answer says why.
+        cluster.partitions[0].gpusPerNode = 1;
+        QVERIFY(!app::recommendRun(request, profiles, cluster, dryRun(1000), &error));
+        QVERIFY2(error.contains(QStringLiteral("GPU memory")), qPrintable(error));
+    }
+
     void anEngineThatCannotCalibrateIsReportedOnce() {
         app::Workspace ws;
         QVERIFY(ws.create(dir_.filePath(QStringLiteral("broken"))));
