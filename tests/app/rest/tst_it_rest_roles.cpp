@@ -129,7 +129,7 @@ private Q_SLOTS:
                          qPrintable(route.path));
             if (declared == QStringList{QStringLiteral("admin")}) ++adminOnly;
         }
-        QCOMPARE(adminOnly, 5); // the users routes
+        QCOMPARE(adminOnly, 6); // the users routes and the engine deploy
     }
 
     void eachRoleIsRefusedWhereItMayNotGo() {
@@ -150,6 +150,8 @@ private Q_SLOTS:
             {student_, "GET", QStringLiteral("/api/v1/datasets"), {}, 200},
             {student_, "GET", QStringLiteral("/api/v1/clusters"), {}, 200},
             {instructor_, "GET", QStringLiteral("/api/v1/users"), {}, 403},
+            {instructor_, "POST", QStringLiteral("/api/v1/clusters/hpc/deploy"), "{}", 403},
+            {admin_, "POST", QStringLiteral("/api/v1/clusters/nowhere/deploy"), "{}", 404},
             {instructor_, "POST", QStringLiteral("/api/v1/projects"), newProject, 201},
             {admin_, "GET", QStringLiteral("/api/v1/users"), {}, 200},
             {QStringLiteral("f").repeated(64), "GET", QStringLiteral("/api/v1/gallery"), {}, 401},
