@@ -43,6 +43,33 @@ class TestRunRecommender : public QObject {
         if (!recorded.open(QIODevice::ReadOnly)) return *error = recorded.errorString(), std::nullopt;
         return app::DeviceProfile::fromJson(QJsonDocument::fromJson(recorded.readAll()).object(), error);
     }
+    /// `spec` with every hidden Linear layer `width` wide (the spirals MLP at 4000: 16 M parameters).
+    static QJsonObject widened(QJsonObject spec, int width) {
+        QJsonArray nodes = spec.value(QStringLiteral("nodes")).toArray();
+        for (int i = 0; i + 1 < nodes.size(); ++i) {
+            QJsonObject node = nodes[i].toObject();
+            if (node.value(QStringLiteral("type")).toString() != QLatin1String("Linear")) continue;
+            QJsonObject params = node.value(QStringLiteral("params")).toObject();
+            params.insert(QStringLiteral("out_features"), width);
+            node.insert(QStringLiteral("params"), params);
+            nodes[i] = node;
+        }
+        spec.insert(QStringLiteral("nodes"), nodes);
+        return spec;
+    }
+    /// Cluster "hpc" with one partition of 60 minutes.
+    static remote::ClusterProfile hpc(const QString &partitionName, int cpus, int gpus, qint64 memoryMb) {
+        remote::ClusterProfile cluster;
+        cluster.name = QStringLiteral("hpc");
+        remote::PartitionInfo partition;
+        partition.name = partitionName;
+        partition.cpusPerNode = cpus;
+        partition.gpusPerNode = gpus;
+        partition.memoryMb = memoryMb;
+        partition.maxWalltimeMinutes = 60;
+        cluster.partitions = {partition};
+        return cluster;
+    }
     static QJsonObject dryRun(qint64 steps) {
         return {{QStringLiteral("steps"), steps}, {QStringLiteral("seconds_per_step"), 0.001}};
     }
@@ -217,18 +244,7 @@ private Q_SLOTS:
         profiles.base = recordedProfile(&error);
         QVERIFY2(profiles.base, qPrintable(error));
         app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
-        QJsonObject wide = request.spec; // 2 -> 4000 -> 4000 -> 3: 16 M parameters, 64 MB of weights
-        QJsonArray nodes = wide.value(QStringLiteral("nodes")).toArray();
-        for (int i = 0; i < nodes.size(); ++i) {
-            QJsonObject node = nodes[i].toObject();
-            QJsonObject params = node.value(QStringLiteral("params")).toObject();
-            if (node.value(QStringLiteral("type")).toString() == QLatin1String("Linear") && i + 1 < nodes.size()) {
-                params.insert(QStringLiteral("out_features"), 4000);
-                node.insert(QStringLiteral("params"), params);
-                nodes[i] = node;
-            }
-        }
-        wide.insert(QStringLiteral("nodes"), nodes);
+        const QJsonObject wide = widened(request.spec, 4000); // 16 M parameters, 64 MB of weights
         request.spec = wide;
         request.fixedRanks = 2;
         request.config.insert(QStringLiteral("optimizer"),
@@ -245,14 +261,7 @@ private Q_SLOTS:
         // Adam's 2 floats per weight, halved.
         QCOMPARE(whole.peakMemoryBytes - split.peakMemoryBytes, whole.parameters * 4);
         const qint64 node = (whole.peakMemoryBytes + split.peakMemoryBytes); // between 2 x split and 2 x whole
-        remote::ClusterProfile cluster;
-        cluster.name = QStringLiteral("hpc");
-        remote::PartitionInfo partition;
-        partition.name = QStringLiteral("small");
-        partition.cpusPerNode = 2;
-        partition.memoryMb = node / (1024 * 1024);
-        partition.maxWalltimeMinutes = 60;
-        cluster.partitions = {partition};
+        remote::ClusterProfile cluster = hpc(QStringLiteral("small"), 2, 0, node / (1024 * 1024));
         const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
         QVERIFY2(p, qPrintable(error));
         QCOMPARE(p->document.value(QStringLiteral("ranks")).toInt(), 2);
@@ -284,17 +293,7 @@ private Q_SLOTS:
         QVERIFY2(profiles.base, qPrintable(error));
         profiles.baseName = QStringLiteral("hpc");
         app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
-        QJsonObject wide = request.spec; // 16 M parameters: Adam training needs ~256 MB plus activations
-        QJsonArray nodes = wide.value(QStringLiteral("nodes")).toArray();
-        for (int i = 0; i + 1 < nodes.size(); ++i) {
-            QJsonObject node = nodes[i].toObject();
-            if (node.value(QStringLiteral("type")).toString() != QLatin1String("Linear")) continue;
-            QJsonObject params = node.value(QStringLiteral("params")).toObject();
-            params.insert(QStringLiteral("out_features"), 4000);
-            node.insert(QStringLiteral("params"), params);
-            nodes[i] = node;
-        }
-        wide.insert(QStringLiteral("nodes"), nodes);
+        const QJsonObject wide = widened(request.spec, 4000); // Adam training needs ~256 MB plus activations
         request.spec = wide;
         request.config.insert(QStringLiteral("device"), QStringLiteral("cuda"));
         request.config.insert(QStringLiteral("optimizer"),
@@ -317,14 +316,7 @@ private Q_SLOTS:
         QVERIFY2(gpuProfile, qPrintable(error));
         QCOMPARE(gpuProfile->gpuName, QStringLiteral("Test GPU"));
         profiles.partitions.insert(QStringLiteral("gpu"), *gpuProfile);
-        remote::ClusterProfile cluster;
-        cluster.name = QStringLiteral("hpc");
-        remote::PartitionInfo partition;
-        partition.name = QStringLiteral("gpu");
-        partition.cpusPerNode = 8;
-        partition.gpusPerNode = 2;
-        partition.maxWalltimeMinutes = 60;
-        cluster.partitions = {partition};
+        remote::ClusterProfile cluster = hpc(QStringLiteral("gpu"), 8, 2, 0);
         const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
         QVERIFY2(p, qPrintable(error));
         QCOMPARE(p->document.value(QStringLiteral("ranks")).toInt(), 2);
