@@ -623,7 +623,8 @@ private:
 
     /// Called by every rank; rank 0 writes after a barrier. Returns the path (empty elsewhere).
     std::string checkpoint() {
-        CheckpointState s = checkpointTemplate();
+        CheckpointState s;
+        s.model = network_->namedState();
         s.optimizer = canonical(optimizer_->state()); // a sharded optimizer gathers it from every rank here
         s.step = step_;
         s.rngState = cpuRngState();
