@@ -149,6 +149,10 @@
         <source>defaults</source>
         <translation>defaults</translation>
     </message>
+    <message>
+        <source>Recomputed in backward: saves memory, costs time.</source>
+        <translation>Recomputed in backward: saves memory, costs time.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app</name>
@@ -3562,6 +3566,18 @@ Runs already sent to it are kept.</translation>
         <source>Optimizer &amp;state:</source>
         <translation>Optimizer &amp;state:</translation>
     </message>
+    <message>
+        <source>Recompute every layer in backward</source>
+        <translation>Recompute every layer in backward</translation>
+    </message>
+    <message>
+        <source>Training keeps almost none of the layers&apos; intermediate values for the backward pass and computes them again there (activation checkpointing): a fraction of the memory for about a third more time. The weights are the same as without. Off: only the layers marked ↻ in the designer.</source>
+        <translation>Training keeps almost none of the layers' intermediate values for the backward pass and computes them again there (activation checkpointing): a fraction of the memory for about a third more time. The weights are the same as without. Off: only the layers marked ↻ in the designer.</translation>
+    </message>
+    <message>
+        <source>Act&amp;ivations:</source>
+        <translation>Act&amp;ivations:</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::ConfusionMatrixView</name>
@@ -3832,6 +3848,18 @@ Content SHA-256 %8</numerusform></translation>
     <message>
         <source>Cannot write %1.</source>
         <translation>Cannot write %1.</translation>
+    </message>
+    <message>
+        <source>Select the layers to recompute in backward.</source>
+        <translation>Select the layers to recompute in backward.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) keep their activations again.</source>
+        <translation><numerusform>%n layer keep their activations again.</numerusform><numerusform>%n layers keep their activations again.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) recompute their activations in backward: less memory, more time.</source>
+        <translation><numerusform>%n layer recompute their activations in backward: less memory, more time.</numerusform><numerusform>%n layers recompute their activations in backward: less memory, more time.</numerusform></translation>
     </message>
 </context>
 <context>
@@ -4536,6 +4564,14 @@ Key: %2</translation>
         <source>Auto layout</source>
         <translation>Auto layout</translation>
     </message>
+    <message numerus="yes">
+        <source>Recompute %n node(s) in backward</source>
+        <translation><numerusform>Recompute %n node in backward</numerusform><numerusform>Recompute %n nodes in backward</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Keep the activations of %n node(s)</source>
+        <translation><numerusform>Keep the activations of %n node</numerusform><numerusform>Keep the activations of %n nodes</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::GraphLayout</name>
@@ -4661,6 +4697,18 @@ Connect ports by dragging from an output to an input.</translation>
     <message>
         <source>Warning:</source>
         <translation>Warning:</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memory</translation>
+    </message>
+    <message>
+        <source>↻ Recompute in backward</source>
+        <translation>↻ Recompute in backward</translation>
+    </message>
+    <message>
+        <source>Training keeps none of this layer&apos;s intermediate values for the backward pass and computes them again there: much less memory for about one more forward pass. Mark consecutive layers (or use Edit ▸ Recompute in backward on a selection); the trained weights do not change.</source>
+        <translation>Training keeps none of this layer's intermediate values for the backward pass and computes them again there: much less memory for about one more forward pass. Mark consecutive layers (or use Edit ▸ Recompute in backward on a selection); the trained weights do not change.</translation>
     </message>
 </context>
 <context>
@@ -5315,6 +5363,14 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
         <source>Run %1 moved to %2.</source>
         <translation>Run %1 moved to %2.</translation>
     </message>
+    <message>
+        <source>↻ Rec&amp;ompute in backward</source>
+        <translation>↻ Rec&amp;ompute in backward</translation>
+    </message>
+    <message>
+        <source>Mark the selected layers to recompute their activations in backward (less memory, about one more forward pass), or unmark them (Ctrl+Shift+R)</source>
+        <translation>Mark the selected layers to recompute their activations in backward (less memory, about one more forward pass), or unmark them (Ctrl+Shift+R)</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5920,6 +5976,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>, recomputing every layer&apos;s activations in backward</source>
+        <translation>, recomputing every layer's activations in backward</translation>
     </message>
 </context>
 <context>

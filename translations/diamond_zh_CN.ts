@@ -149,6 +149,10 @@
         <source>defaults</source>
         <translation>默认值</translation>
     </message>
+    <message>
+        <source>Recomputed in backward: saves memory, costs time.</source>
+        <translation>在反向传播中重新计算：节省内存，耗费时间。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app</name>
@@ -3562,6 +3566,18 @@ Runs already sent to it are kept.</source>
         <source>Optimizer &amp;state:</source>
         <translation>优化器状态(&amp;S)：</translation>
     </message>
+    <message>
+        <source>Recompute every layer in backward</source>
+        <translation>在反向传播中重新计算每一层</translation>
+    </message>
+    <message>
+        <source>Training keeps almost none of the layers&apos; intermediate values for the backward pass and computes them again there (activation checkpointing): a fraction of the memory for about a third more time. The weights are the same as without. Off: only the layers marked ↻ in the designer.</source>
+        <translation>训练几乎不为反向传播保留各层的中间值，而是在反向传播时重新计算（激活检查点）：只需一小部分内存，时间约增加三分之一。得到的权重与不重新计算时相同。关闭时：只重新计算设计器中标有 ↻ 的层。</translation>
+    </message>
+    <message>
+        <source>Act&amp;ivations:</source>
+        <translation>激活值(&amp;I)：</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::ConfusionMatrixView</name>
@@ -3829,6 +3845,18 @@ Content SHA-256 %8</source>
     <message>
         <source>Cannot write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Select the layers to recompute in backward.</source>
+        <translation>请选择要在反向传播中重新计算的层。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) keep their activations again.</source>
+        <translation><numerusform>%n 个层重新保留其激活值。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) recompute their activations in backward: less memory, more time.</source>
+        <translation><numerusform>%n 个层在反向传播中重新计算激活值：内存更少，时间更长。</numerusform></translation>
     </message>
 </context>
 <context>
@@ -4533,6 +4561,14 @@ Key: %2</source>
         <source>Auto layout</source>
         <translation>自动布局</translation>
     </message>
+    <message numerus="yes">
+        <source>Recompute %n node(s) in backward</source>
+        <translation><numerusform>在反向传播中重新计算 %n 个节点</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Keep the activations of %n node(s)</source>
+        <translation><numerusform>保留 %n 个节点的激活值</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::GraphLayout</name>
@@ -4658,6 +4694,18 @@ Connect ports by dragging from an output to an input.</source>
     <message>
         <source>Warning:</source>
         <translation>警告：</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>↻ Recompute in backward</source>
+        <translation>↻ 在反向传播中重新计算</translation>
+    </message>
+    <message>
+        <source>Training keeps none of this layer&apos;s intermediate values for the backward pass and computes them again there: much less memory for about one more forward pass. Mark consecutive layers (or use Edit ▸ Recompute in backward on a selection); the trained weights do not change.</source>
+        <translation>训练不为反向传播保留该层的中间值，而是在反向传播时重新计算：内存大幅减少，代价约为多一次前向传播。请标记连续的多个层（或对所选内容使用“编辑 ▸ 在反向传播中重新计算”）；训练得到的权重不变。</translation>
     </message>
 </context>
 <context>
@@ -5311,6 +5359,14 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
         <source>Run %1 moved to %2.</source>
         <translation>运行 %1 已迁移到 %2。</translation>
     </message>
+    <message>
+        <source>↻ Rec&amp;ompute in backward</source>
+        <translation>↻ 在反向传播中重新计算(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Mark the selected layers to recompute their activations in backward (less memory, about one more forward pass), or unmark them (Ctrl+Shift+R)</source>
+        <translation>标记所选层在反向传播中重新计算激活值（内存更少，约多一次前向传播），或取消标记（Ctrl+Shift+R）</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5916,6 +5972,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Per step&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%8; %2 measured here in the dry run)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;To finish&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Memory&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Jobs&lt;/td&gt;&lt;td&gt;%5; checkpoint every %6 steps&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Confidence&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;每步&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt;（%8；试运行中本机实测 %2）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;完成需要&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;内存&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;作业&lt;/td&gt;&lt;td&gt;%5；每 %6 步保存检查点&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;可信度&lt;/td&gt;&lt;td&gt;%7&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>, recomputing every layer&apos;s activations in backward</source>
+        <translation>，在反向传播中重新计算每一层的激活值</translation>
     </message>
 </context>
 <context>

@@ -299,6 +299,14 @@ void MainWindow::createActions() {
     canvasAction(tr("&Paste"), QKeySequence::Paste, &DesignerPage::paste);
     canvasAction(tr("&Delete"), QKeySequence::Delete, &DesignerPage::deleteSelection);
     canvasAction(tr("Select &all"), QKeySequence::SelectAll, &DesignerPage::selectAll);
+    QAction *recompute =
+        edit->addAction(tr("\u21bb Rec&ompute in backward"), designer_, &DesignerPage::toggleRecompute);
+    recompute->setObjectName(QStringLiteral("recomputeAction"));
+    recompute->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    recompute->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    recompute->setToolTip(tr("Mark the selected layers to recompute their activations in backward (less memory, "
+                             "about one more forward pass), or unmark them (Ctrl+Shift+R)"));
+    designer_->addAction(recompute);
     edit->addSeparator();
     QAction *prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
     prefs->setObjectName(QStringLiteral("preferencesAction"));

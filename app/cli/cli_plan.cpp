@@ -95,6 +95,13 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
         io.out << tr("  the optimizer state is split over the processes (\"sharding\": \"optimizer\"): each holds "
                      "1/%1 of it\n")
                       .arg(doc.value(QStringLiteral("ranks")).toInt());
+    if (bestPrediction.recomputedNodes > 0)
+        io.out << QCoreApplication::translate("diamondctl",
+                                              "  %n layer(s) recompute their activations in backward (\"recompute\": "
+                                              "\"%1\"): %2 ms more per step, for less memory\n",
+                                              nullptr, bestPrediction.recomputedNodes)
+                      .arg(bestPrediction.recompute)
+                      .arg(bestPrediction.recomputeSeconds * 1e3, 0, 'f', 2);
     if (measured > 0) io.out << tr("  measured here in a dry run: %1 ms per step\n").arg(measured * 1e3, 0, 'f', 2);
     for (const QJsonValue &w : doc.value(QStringLiteral("measured_widths")).toArray())
         io.out << tr("  measured: %1 process(es) of %2 thread(s): %3 ms per step\n")

@@ -1,6 +1,7 @@
 #include "app/plan/perf_model.h"
 
 #include "diamond/spec/analysis.h"
+#include "diamond/spec/recompute.h"
 #include "diamond/spec/spec.h"
 
 #include <QCoreApplication>
@@ -209,6 +210,8 @@ StepInputs StepInputs::fromRunConfig(const QJsonObject &config) {
     in.optimizer = optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
     in.momentum = optimizer.value(QStringLiteral("momentum")).toDouble();
     in.shardOptimizer = config.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer");
+    in.recompute = config.value(QStringLiteral("recompute")).toString(QStringLiteral("marked"));
+    in.dryRunRecompute = in.recompute;
     return in;
 }
 
@@ -228,6 +231,9 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("rank_contention"), rankContention},
                   {QStringLiteral("convolution_scale"), convolutionScale},
                   {QStringLiteral("sharded_optimizer"), shardedOptimizer},
+                  {QStringLiteral("recompute"), recompute},
+                  {QStringLiteral("recomputed_nodes"), recomputedNodes},
+                  {QStringLiteral("recompute_s"), recomputeSeconds},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
                   {QStringLiteral("network_memory_bytes"), networkMemoryBytes},
                   {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
@@ -425,8 +431,16 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     }
     if (std::any_of(out.nodes.begin(), out.nodes.end(), isConvolutionLike))
         out.convolutionScale = convolutionScaleOf(profile);
+    // Recomputed nodes run forward once more in backward: about a third of their forward + backward cost.
+    const std::vector<std::string> recomputed = spec::recomputedNodeIds(graph, in.recompute.toStdString());
+    out.recompute = in.recompute;
+    out.recomputedNodes = int(recomputed.size());
     for (NodeCost &c : out.nodes) {
         if (isConvolutionLike(c)) c.seconds *= out.convolutionScale;
+        if (std::find(recomputed.begin(), recomputed.end(), c.id.toStdString()) != recomputed.end()) {
+            c.seconds *= 4.0 / 3.0;
+            out.recomputeSeconds += c.seconds / 4.0;
+        }
         out.computeSeconds += c.seconds;
     }
     if (extrapolated) out.notes << tr("Some layers are larger or smaller than every probed shape: extrapolated.");
@@ -486,12 +500,14 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (!spec::parseOptimizer(opt.toStdString(), optimizer)) optimizer = spec::Optimizer::Adam;
     if (optimizer == spec::Optimizer::SGD && in.momentum > 0) optimizer = spec::Optimizer::SGDMomentum;
     memory.optimizer = optimizer;
+    memory.recomputed = recomputed;
     spec::MemoryEstimate estimate = spec::estimateMemory(analysis, memory);
     out.checkpointBytes = spec::saturatingSum({estimate.weights, estimate.optimizerState}); // whole, sharded or not
     if (out.shardedOptimizer) estimate.optimizerState = (estimate.optimizerState + ranks - 1) / ranks;
     if (in.dryRunPeakGrowthBytes > 0 && in.dryRunBatch > 0) {
         spec::MemoryOptions dry = memory;
         dry.batch = in.dryRunBatch;
+        dry.recomputed = spec::recomputedNodeIds(graph, in.dryRunRecompute.toStdString());
         const qint64 explained =
             spec::saturatingSum({spec::estimateMemory(analysis, dry).total(), std::max<qint64>(0, in.dataBytes)});
         // The dry run skips what the training loop adds (the batch prefetcher, checkpoints, events): the larger of

@@ -100,8 +100,14 @@ struct StepInputs {
     /// The run config's "sharding": "optimizer" (ZeRO stage 1): with several ranks each holds 1/ranks of the
     /// optimizer state, and every step also gathers the updated weights from all ranks.
     bool shardOptimizer = false;
+    /// The run config's "recompute" (activation checkpointing): "marked" (the spec's marked nodes), "all" or "none".
+    /// Recomputed nodes keep less for backward (spec::estimateMemory) and run their forward pass once more.
+    QString recompute = QStringLiteral("marked");
+    /// The "recompute" the dry run (dryRunPeakGrowthBytes) ran with.
+    QString dryRunRecompute = QStringLiteral("marked");
 
-    /// batch_size, optimizer name and momentum, and sharding of a diamond.run/1 config (absent: the defaults).
+    /// batch_size, optimizer name and momentum, sharding and recompute of a diamond.run/1 config (absent: the
+    /// defaults).
     static StepInputs fromRunConfig(const QJsonObject &config);
 };
 
@@ -121,7 +127,10 @@ struct StepPrediction {
     /// weights' all-gather (half an all-reduce of as many bytes: a ring all-reduce is a reduce-scatter and an
     /// all-gather).
     double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
-    bool shardedOptimizer = false;  ///< the optimizer state is split over the ranks (memory and all-gather included)
+    bool shardedOptimizer = false; ///< the optimizer state is split over the ranks (memory and all-gather included)
+    QString recompute = QStringLiteral("marked"); ///< the StepInputs' recompute
+    int recomputedNodes = 0;                      ///< nodes recomputed in backward
+    double recomputeSeconds = 0;    ///< their second forward pass (a third of their cost; included in computeSeconds)
     double stepOverheadSeconds = 0; ///< from the profile's reference step
     /// With several ranks: how much longer the layers take beside the other ranks' communication than the probes
     /// (which ran alone) measured, as a fraction (0.4 = 40 % longer; included in computeSeconds).

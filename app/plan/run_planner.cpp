@@ -180,6 +180,9 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     const qint64 steps = plan->value(QStringLiteral("steps")).toInteger();
     StepInputs in = StepInputs::fromRunConfig(config);
     const bool shardingAsked = in.shardOptimizer;
+    // The user's "recompute", when the config sets one, is kept; otherwise the planner may recompute every node.
+    const bool recomputeAsked = config.contains(QStringLiteral("recompute"));
+    const QString recomputeAsConfigured = in.recompute;
     in.dataBytes = std::max<qint64>(0, plan->value(QStringLiteral("data_bytes")).toInteger());
     const QJsonObject dryMemory = plan->value(QStringLiteral("measured_memory")).toObject();
     if (dryMemory.value(QStringLiteral("peak_counted_from_baseline")).toBool() &&
@@ -256,6 +259,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             };
             bool measuredStep = false, measuredSingle = false; // measuredSingle: only for stepOf's signature
             in.shardOptimizer = shardingAsked;
+            in.recompute = recomputeAsConfigured;
             StepPrediction p = stepOf(ranks, &measuredStep);
             if (!p.ok) break;
             // The node's memory holds every process; a GPU run's network also lives on its GPU (one per process),
@@ -265,16 +269,28 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             auto fitsIn = [&](const StepPrediction &q) {
                 return (place.memoryBytes <= 0 || q.peakMemoryBytes * ranks <= place.memoryBytes) && fitsGpu(q);
             };
-            // Several ranks that do not fit with the whole optimizer state on each: split it over them (ZeRO stage
-            // 1), when that fits.
-            if (ranks > 1 && !shardingAsked && !fitsIn(p)) {
-                in.shardOptimizer = true;
-                bool measuredSharded = false;
-                const StepPrediction sharded = stepOf(ranks, &measuredSharded);
-                if (sharded.ok && fitsIn(sharded)) {
-                    p = sharded;
-                    measuredStep = measuredSharded;
+            // A network that does not fit: the fastest of what fits among splitting the optimizer state over several
+            // ranks (ZeRO stage 1), recomputing every node's activations in backward, and both; neither when the
+            // config chose.
+            if (!fitsIn(p)) {
+                struct Choice {
+                    bool shard;
+                    bool recompute;
+                };
+                for (const Choice choice : {Choice{true, false}, Choice{false, true}, Choice{true, true}}) {
+                    if ((choice.shard && (ranks == 1 || shardingAsked)) || (choice.recompute && recomputeAsked))
+                        continue;
+                    in.shardOptimizer = shardingAsked || choice.shard;
+                    in.recompute = choice.recompute ? QStringLiteral("all") : recomputeAsConfigured;
+                    bool measuredChoice = false;
+                    const StepPrediction q = stepOf(ranks, &measuredChoice);
+                    if (q.ok && fitsIn(q) && (!fitsIn(p) || q.stepSeconds < p.stepSeconds)) {
+                        p = q;
+                        measuredStep = measuredChoice;
+                    }
                 }
+                in.shardOptimizer = p.shardedOptimizer;
+                in.recompute = p.recompute;
             }
             const StepPrediction singlePrediction = ranks == 1 ? p : stepOf(1, &measuredSingle);
             const double single = singlePrediction.stepSeconds;
@@ -314,6 +330,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("profile"), profileName}};
             if (queueWait >= 0) option.insert(QStringLiteral("queue_wait_s"), queueWait);
             if (p.shardedOptimizer) option.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+            if (!recomputeAsked && p.recompute == QLatin1String("all"))
+                option.insert(QStringLiteral("recompute"), QStringLiteral("all"));
             if (gpuRun) {
                 option.insert(QStringLiteral("device"), QStringLiteral("cuda"));
                 option.insert(QStringLiteral("gpus_per_node"), ranks);
@@ -390,7 +408,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     {QStringLiteral("options"), options}};
     if (best.contains(QStringLiteral("queue_wait_s")))
         doc.insert(QStringLiteral("queue_wait_s"), best.value(QStringLiteral("queue_wait_s")));
-    for (const char *key : {"device", "gpus_per_node", "note", "sharding"})
+    for (const char *key : {"device", "gpus_per_node", "note", "sharding", "recompute"})
         if (best.contains(QLatin1String(key))) doc.insert(QLatin1String(key), best.value(QLatin1String(key)));
     if (!request.measuredStepSeconds.isEmpty()) {
         QJsonArray widths;
@@ -462,6 +480,9 @@ QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config) {
     if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer") &&
         !config.contains(QStringLiteral("sharding")))
         config.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+    if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all") &&
+        !config.contains(QStringLiteral("recompute")))
+        config.insert(QStringLiteral("recompute"), QStringLiteral("all"));
     QJsonObject checkpoint = config.value(QStringLiteral("checkpoint")).toObject();
     const qint64 every = plan.value(QStringLiteral("checkpoint_every_steps")).toInteger();
     if (every > 0 && !checkpoint.contains(QStringLiteral("every_steps")) &&

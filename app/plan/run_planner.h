@@ -108,7 +108,8 @@ bool observeFinishedRun(Workspace &ws, const ObservedRun &run, QString *error);
 /// time_limit_minutes, signal_seconds and chain_jobs. Keys of `overrides` (the user's own --job) win.
 QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides = {});
 /// `config` with the plan's checkpoint interval, unless the config sets one of its own (checkpoint.every_steps or
-/// checkpoint.every_seconds): the user's choice wins; and with the plan's "sharding" unless the config sets one.
+/// checkpoint.every_seconds): the user's choice wins; and with the plan's "sharding" and "recompute" unless the
+/// config sets its own.
 QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config);
 
 } // namespace diamond::app

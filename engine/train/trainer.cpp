@@ -110,6 +110,7 @@ private:
             checkWeightsFitSpec(spec::analyze(spec_), initWeights, options_.initWeights);
         }
         network_ = Network::build(spec_);
+        network_->setRecompute(config_.recompute);
         if (device_ == "cpu") startLinearWarmUp();
         if (!options_.initWeights.empty()) {
             loadNetworkWeights(*network_, initWeights, options_.initWeights);
@@ -319,6 +320,10 @@ private:
                       {"device", device_},
                       {"precision", config_.precision},
                       {"sharding", comm_.world() > 1 ? config_.sharding : std::string("none")},
+                      {"recompute",
+                       {{"mode", config_.recompute},
+                        {"nodes", network_->recomputedNodes()},
+                        {"parts", network_->recomputedParts()}}},
                       {"deterministic", config_.deterministic},
                       {"threads", threads_},
                       {"flush_denormals", flushDenormals_},

@@ -230,6 +230,24 @@ void DesignerPage::paste() { view_->paste(); }
 
 void DesignerPage::selectAll() { view_->selectAll(); }
 
+void DesignerPage::toggleRecompute() {
+    QStringList layers;
+    bool allMarked = true;
+    for (const QString &id : scene_->selectedNodeIds()) {
+        if (!doc_->canRecompute(id)) continue;
+        layers << id;
+        allMarked = allMarked && doc_->recomputes(id);
+    }
+    if (layers.isEmpty()) {
+        Q_EMIT message(tr("Select the layers to recompute in backward."));
+        return;
+    }
+    doc_->setRecompute(layers, !allMarked);
+    Q_EMIT message(allMarked ? tr("%n layer(s) keep their activations again.", nullptr, int(layers.size()))
+                             : tr("%n layer(s) recompute their activations in backward: less memory, more time.",
+                                  nullptr, int(layers.size())));
+}
+
 QString DesignerPage::addLayerAtCenter(const QString &type) {
     const QPointF at = view_->viewCenter() - QPointF(style::kNodeWidth / 2, style::kNodeHeight / 2);
     const QString id = doc_->addNode(type, scene_->snapped(at));

@@ -67,6 +67,9 @@ public Q_SLOTS:
     void cut();
     void paste();
     void selectAll();
+    /// Marks the selected layers to recompute in backward, or unmarks them when all of them are marked (one undo
+    /// step); says what it did in message().
+    void toggleRecompute();
     /// Adds a layer at the centre of the view and selects it.
     QString addLayerAtCenter(const QString &type);
 

@@ -65,6 +65,24 @@ bool SetParamCommand::mergeWith(const QUndoCommand *other) {
     return true;
 }
 
+SetRecomputeCommand::SetRecomputeCommand(GraphDocument *doc, const QStringList &ids, bool on)
+    : DocumentCommand(doc,
+                      on ? QCoreApplication::translate("diamond::ui::GraphDocument", "Recompute %n node(s) in backward",
+                                                       nullptr, int(ids.size()))
+                         : QCoreApplication::translate("diamond::ui::GraphDocument",
+                                                       "Keep the activations of %n node(s)", nullptr, int(ids.size()))),
+      ids_(ids), on_(on) {}
+
+void SetRecomputeCommand::redo() {
+    for (const QString &id : ids_)
+        doc_->setRecomputeValue(id, on_);
+}
+
+void SetRecomputeCommand::undo() {
+    for (const QString &id : ids_)
+        doc_->setRecomputeValue(id, !on_);
+}
+
 MoveNodesCommand::MoveNodesCommand(GraphDocument *doc, const QHash<QString, QPointF> &before,
                                    const QHash<QString, QPointF> &after, int session, QUndoCommand *parent)
     : DocumentCommand(

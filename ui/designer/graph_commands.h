@@ -77,6 +77,18 @@ private:
     nlohmann::json before_, after_; ///< null = absent
 };
 
+/// Marks or unmarks nodes to recompute in backward (all of `ids` had the other value).
+class SetRecomputeCommand : public DocumentCommand {
+public:
+    SetRecomputeCommand(GraphDocument *doc, const QStringList &ids, bool on);
+    void redo() override;
+    void undo() override;
+
+private:
+    QStringList ids_;
+    bool on_;
+};
+
 class MoveNodesCommand : public DocumentCommand {
 public:
     enum { Id = 0x30fe };

@@ -108,6 +108,7 @@ bool GraphDocument::loadSpec(const spec::Spec &s, QString *error) {
         for (const auto &r : sn.inputs)
             n.inputs.push_back(fromSpecRef(r));
         n.extensions = sn.extensions;
+        n.recompute = sn.recompute;
         if (!claim(n.id)) return false;
         place(n, sn.id);
         nodes.push_back(std::move(n));
@@ -238,6 +239,7 @@ spec::Spec GraphDocument::toSpec() const {
             for (const auto &r : n.inputs)
                 sn.inputs.push_back(toSpecRef(r));
             sn.extensions = n.extensions;
+            sn.recompute = n.recompute;
             s.nodes.push_back(std::move(sn));
         }
         const bool isOutput = n.type == QLatin1String(kOutputType);
@@ -440,6 +442,8 @@ spec::MemoryEstimate GraphDocument::memoryEstimate(qint64 batch, spec::Optimizer
     spec::MemoryOptions options;
     options.batch = std::max<qint64>(1, batch);
     options.optimizer = optimizer;
+    for (const GraphNode &n : nodes_)
+        if (n.recompute) options.recomputed.push_back(ss(n.id));
     return spec::estimateMemory(analysis_, options);
 }
 
@@ -533,6 +537,14 @@ void GraphDocument::setParamValue(const QString &id, const std::string &name, co
         params.erase(name);
     else
         params[name] = value;
+    Q_EMIT nodeParamsChanged(id);
+    changed();
+}
+
+void GraphDocument::setRecomputeValue(const QString &id, bool on) {
+    auto it = index_.constFind(id);
+    if (it == index_.constEnd() || nodes_[*it].recompute == on) return;
+    nodes_[*it].recompute = on;
     Q_EMIT nodeParamsChanged(id);
     changed();
 }

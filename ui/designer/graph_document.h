@@ -54,6 +54,7 @@ struct GraphNode {
     QPointF pos;                                      ///< top-left corner in scene coordinates
     nlohmann::json extensions;                        ///< unknown spec keys of the node, kept verbatim
     nlohmann::json layoutEntry;                       ///< the node's layout entry (extra keys kept)
+    bool recompute = false;                           ///< the spec's "recompute" (layers only)
 };
 
 class GraphDocument : public QObject {
@@ -119,6 +120,7 @@ public:
     qint64 totalFlops() const { return analysis_.totalFlops; }
     int errorCount() const;
     int warningCount() const;
+    /// The training memory at `batch`, with what the nodes marked to recompute do not keep.
     spec::MemoryEstimate memoryEstimate(qint64 batch, spec::Optimizer optimizer = spec::Optimizer::Adam) const;
 
     // --- Edits (one undo step each) ----------------------------------------------------------
@@ -135,6 +137,13 @@ public:
     /// Sets (or with an undefined/null value removes, i.e. back to default) a parameter.
     /// Consecutive changes of the same node and parameter merge into one undo step.
     bool setParam(const QString &id, const QString &name, const QJsonValue &value);
+    /// Marks the layers among `ids` to recompute their activations in backward (the spec's "recompute"), or unmarks
+    /// them: one undo step. Inputs and outputs are skipped; false when no layer changes.
+    bool setRecompute(const QStringList &ids, bool on);
+    /// Whether node `id` is marked to recompute; false for unknown ids.
+    bool recomputes(const QString &id) const;
+    /// Whether node `id` is a layer (not an input or output), which can be marked to recompute.
+    bool canRecompute(const QString &id) const;
     /// Moves nodes; calls with the same non-zero `mergeSession` merge into one undo step.
     void moveNodes(const QHash<QString, QPointF> &positions, int mergeSession = 0);
     int newMergeSession() { return ++mergeSession_; }
@@ -166,6 +175,7 @@ private:
     friend class RemoveNodeCommand;
     friend class SetInputsCommand;
     friend class SetParamCommand;
+    friend class SetRecomputeCommand;
     friend class MoveNodesCommand;
     friend class RenameCommand;
     friend class SetDirectionCommand;
@@ -177,6 +187,7 @@ private:
     GraphNode takeNode(const QString &id, int *index);
     void setInputs(const QString &id, const QVector<GraphPortRef> &inputs);
     void setParamValue(const QString &id, const std::string &name, const nlohmann::json &value);
+    void setRecomputeValue(const QString &id, bool on);
     void setPositions(const QHash<QString, QPointF> &positions);
     void renameNodeNow(const QString &oldId, const QString &newId);
     void setDirectionNow(Direction direction);

@@ -154,6 +154,26 @@ bool GraphDocument::setParam(const QString &id, const QString &name, const QJson
     return true;
 }
 
+bool GraphDocument::canRecompute(const QString &id) const {
+    const GraphNode *n = node(id);
+    return n && n->type != QLatin1String(kInputType) && n->type != QLatin1String(kOutputType);
+}
+
+bool GraphDocument::recomputes(const QString &id) const {
+    const GraphNode *n = node(id);
+    return n && n->recompute;
+}
+
+bool GraphDocument::setRecompute(const QStringList &ids, bool on) {
+    QStringList changing;
+    for (const QString &id : ids) {
+        if (canRecompute(id) && recomputes(id) != on && !changing.contains(id)) changing << id;
+    }
+    if (changing.isEmpty()) return false;
+    push(new SetRecomputeCommand(this, changing, on));
+    return true;
+}
+
 void GraphDocument::moveNodes(const QHash<QString, QPointF> &positions, int mergeSession) {
     QHash<QString, QPointF> before, after;
     for (auto it = positions.begin(); it != positions.end(); ++it) {
@@ -187,6 +207,7 @@ QByteArray GraphDocument::copy(const QStringList &ids) const {
         if (!chosen.contains(n.id)) continue;
         nlohmann::json j = {
             {"id", ss(n.id)}, {"type", ss(n.type)}, {"params", n.params}, {"x", n.pos.x()}, {"y", n.pos.y()}};
+        if (n.recompute) j["recompute"] = true;
         nlohmann::json inputs = nlohmann::json::array();
         for (const GraphPortRef &r : n.inputs) {
             if (chosen.contains(r.node))
@@ -224,6 +245,8 @@ QStringList GraphDocument::paste(const QByteArray &fragment, const QPointF &offs
         n.id = fresh;
         n.params = j.value("params", nlohmann::json::object());
         if (!n.params.is_object()) n.params = nlohmann::json::object();
+        n.recompute = j.value("recompute", nlohmann::json()).is_boolean() && j["recompute"].get<bool>() &&
+                      n.type != QLatin1String(kInputType) && n.type != QLatin1String(kOutputType);
         n.pos = QPointF(numberAt(j, "x"), numberAt(j, "y")) + offset;
         if (j.contains("inputs") && j["inputs"].is_array()) {
             for (const auto &r : j["inputs"]) {

@@ -221,6 +221,7 @@ void NodeItem::syncFromDocument() {
     prepareGeometryChange();
     setPos(n->pos);
     typeName_ = n->type;
+    recompute_ = n->recompute;
     family_ = style::familyOf(n->type);
     if (n->type == QLatin1String(kOutputType)) {
         title_ = qs(stringAt(n->params, "name", ss(id_)));
@@ -252,9 +253,11 @@ void NodeItem::syncFromDocument() {
     }
     const spec::LayerType *t = spec::Registry::instance().find(ss(n->type));
     hasParams_ = !t || !t->params.empty() || n->type == QLatin1String(kOutputType);
-    setToolTip(
+    QString tip =
         t ? QStringLiteral("<b>%1</b> (%2)<br>%3").arg(title_.toHtmlEscaped(), n->type, qs(t->doc).toHtmlEscaped())
-          : QStringLiteral("<b>%1</b> (%2)").arg(title_.toHtmlEscaped(), n->type));
+          : QStringLiteral("<b>%1</b> (%2)").arg(title_.toHtmlEscaped(), n->type);
+    if (recompute_) tip += QStringLiteral("<br>\u21bb ") + tr("Recomputed in backward: saves memory, costs time.");
+    setToolTip(tip);
     layoutPorts();
     update();
 }
@@ -385,7 +388,8 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidge
     const qreal available = r.width() - 2 * pad - 6;
     const qreal titleNeed = QFontMetricsF(titleFont).horizontalAdvance(title_);
     const qreal typeRoom = std::max(available - titleNeed, available / 3);
-    const QString typeLabel = typeMetrics.elidedText(typeName_, Qt::ElideRight, typeRoom);
+    const QString typeLabel = typeMetrics.elidedText(recompute_ ? QStringLiteral("\u21bb ") + typeName_ : typeName_,
+                                                     Qt::ElideRight, typeRoom);
     const qreal typeWidth = typeMetrics.horizontalAdvance(typeLabel);
     painter->setFont(typeFont);
     painter->setPen(QColor(255, 255, 255, 200));

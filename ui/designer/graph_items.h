@@ -91,6 +91,8 @@ public:
     BadgeItem *badge() const { return badge_; }
     QString statsText() const { return stats_; }
     QString paramsText() const { return summary_; }
+    /// Whether the node is marked to recompute in backward (drawn as a ↻ before its type).
+    bool recomputes() const { return recompute_; }
 
 protected:
     void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
@@ -105,6 +107,7 @@ private:
     QVector<PortItem *> inputs_, outputs_;
     BadgeItem *badge_;
     bool hasParams_ = true;
+    bool recompute_ = false;
     bool pressedSelected_ = false;
     bool dragged_ = false;
 };

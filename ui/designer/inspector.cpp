@@ -197,6 +197,7 @@ void Inspector::rebuild() {
     if (QWidget *old = scroll_->takeWidget()) old->deleteLater();
     editors_.clear();
     idEdit_ = nullptr;
+    recomputeCheck_ = nullptr;
     shapeLabel_ = statsLabel_ = diagLabel_ = nullptr;
     page_ = new QWidget;
     auto *layout = new QVBoxLayout(page_);
@@ -267,6 +268,22 @@ void Inspector::rebuild() {
     auto *paramsBox = new QGroupBox(tr("Parameters"), page_);
     paramsBox->setLayout(form);
     layout->addWidget(paramsBox);
+
+    if (doc_->canRecompute(id_)) {
+        auto *memoryBox = new QGroupBox(tr("Memory"), page_);
+        auto *memory = new QVBoxLayout(memoryBox);
+        recomputeCheck_ = new QCheckBox(tr("\u21bb Recompute in backward"), memoryBox);
+        recomputeCheck_->setObjectName(QStringLiteral("recomputeCheck"));
+        recomputeCheck_->setToolTip(
+            tr("Training keeps none of this layer's intermediate values for the backward pass and computes them "
+               "again there: much less memory for about one more forward pass. Mark consecutive layers (or use "
+               "Edit \u25b8 Recompute in backward on a selection); the trained weights do not change."));
+        connect(recomputeCheck_, &QCheckBox::toggled, this, [this](bool on) {
+            if (!updating_ && doc_) doc_->setRecompute({id_}, on);
+        });
+        memory->addWidget(recomputeCheck_);
+        layout->addWidget(memoryBox);
+    }
 
     auto *analysisBox = new QGroupBox(tr("Analysis"), page_);
     auto *analysis = new QFormLayout(analysisBox);
@@ -375,6 +392,10 @@ void Inspector::refreshValues() {
     if (!doc_ || id_.isEmpty()) return;
     updating_ = true;
     if (idEdit_ && !idEdit_->hasFocus()) idEdit_->setText(id_);
+    if (recomputeCheck_) {
+        QSignalBlocker block(recomputeCheck_);
+        recomputeCheck_->setChecked(doc_->recomputes(id_));
+    }
     const QJsonObject written = doc_->params(id_);
     for (auto it = editors_.begin(); it != editors_.end(); ++it) {
         QWidget *w = it.value();

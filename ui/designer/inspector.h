@@ -10,6 +10,7 @@
 
 class QFormLayout;
 class QLabel;
+class QCheckBox;
 class QLineEdit;
 class QScrollArea;
 class QVBoxLayout;
@@ -57,6 +58,7 @@ private:
     QScrollArea *scroll_;
     QWidget *page_ = nullptr;
     QLineEdit *idEdit_ = nullptr;
+    QCheckBox *recomputeCheck_ = nullptr;
     QLabel *shapeLabel_ = nullptr;
     QLabel *statsLabel_ = nullptr;
     QLabel *diagLabel_ = nullptr;

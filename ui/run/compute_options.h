@@ -1,6 +1,7 @@
-// The run set-up's compute rows: device (CPU / GPU), precision, the optimizer state's sharding over the processes, and
-// for a cluster target the nodes, GPUs per node and GPU type of its job. Device, precision and sharding go into the
-// run config ("device", "precision", "sharding"); the cluster rows into execution["job"] (nodes, gpus_per_node,
+// The run set-up's compute rows: device (CPU / GPU), precision, the optimizer state's sharding over the processes,
+// recomputing every layer's activations, and for a cluster target the nodes, GPUs per node and GPU type of its job.
+// Device, precision, sharding and recompute go into the run config ("device", "precision", "sharding",
+// "recompute"); the cluster rows into execution["job"] (nodes, gpus_per_node,
 // gpu_type). The widgets live in the page's "Where" form.
 #pragma once
 
@@ -23,14 +24,18 @@ public:
     /// Adds the rows to `form` (their widgets are children of `parent`).
     ComputeOptions(QWidget *parent, QFormLayout *form);
 
-    /// Shows the rows of the config's "device", "precision" and "sharding" (absent: cpu, fp32, none).
+    /// Shows the rows of the config's "device", "precision", "sharding" and "recompute" (absent: cpu, fp32, none,
+    /// marked).
     void load(const QJsonObject &config);
-    /// Sets "device", "precision" and "sharding" of `config` (removes them at their defaults, cpu, fp32 and none).
+    /// Sets "device", "precision", "sharding" and "recompute" of `config` (removes them at their defaults, cpu, fp32,
+    /// none and marked; a "recompute": "none" the config had stays unless the row is checked).
     void applyToConfig(QJsonObject &config) const;
     /// The sharding row is shown with more than one process.
     void setProcesses(int processes);
     /// Checks or clears "share the optimizer state" (a plan that needs it to fit).
     void setShardOptimizer(bool on);
+    /// Checks or clears "recompute every layer in backward" ("recompute": "all"; a plan that needs it to fit).
+    void setRecomputeAll(bool on);
     /// Sets nodes, gpus_per_node (a GPU run with "one per process" leaves it out: the cluster executor asks for one
     /// per process) and gpu_type of a cluster job.
     void applyToJob(QJsonObject &job) const;
@@ -50,7 +55,7 @@ private:
     QFormLayout *form_;
     QComboBox *device_, *precision_, *gpuType_;
     QSpinBox *nodes_, *gpus_;
-    QCheckBox *shardOptimizer_;
+    QCheckBox *shardOptimizer_, *recomputeAll_;
     bool cluster_ = false;
     int processes_ = 1;
 };

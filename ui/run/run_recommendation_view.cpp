@@ -132,6 +132,8 @@ QString RunRecommendationView::text() const {
                              plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0, 'f', 1));
     if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer"))
         memory += tr(", with the optimizer state split over the processes");
+    if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all"))
+        memory += tr(", recomputing every layer's activations in backward");
     return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) + threads +
            tr("<table>"
               "<tr><td>Per step</td><td><b>%1</b> (%8; %2 measured here in the dry run)</td></tr>"

@@ -169,6 +169,7 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
     top.choice("device", c.device, {"cpu", "cuda"});
     top.choice("precision", c.precision, {"fp32", "bf16", "fp16"});
     top.choice("sharding", c.sharding, {"none", "optimizer"});
+    top.choice("recompute", c.recompute, {"marked", "all", "none"});
     top.boolean("deterministic", c.deterministic);
     top.boolean("cudnn_benchmark", c.cudnnBenchmark);
     top.boolean("flush_denormals", c.flushDenormals);
@@ -316,6 +317,7 @@ json toJson(const RunConfig &c) {
         {"device", c.device},
         {"precision", c.precision},
         {"sharding", c.sharding},
+        {"recompute", c.recompute},
         {"deterministic", c.deterministic},
         {"cudnn_benchmark", c.cudnnBenchmark},
         {"flush_denormals", c.flushDenormals},

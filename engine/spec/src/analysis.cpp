@@ -1,4 +1,5 @@
 #include "diamond/spec/analysis.h"
+#include "diamond/spec/recompute.h"
 
 #include "diamond/spec/registry.h"
 #include "text_util.h"
@@ -359,6 +360,9 @@ private:
         NodeInfo &info = infoFor(k);
         const Node &node = spec_.nodes[k - inputCount()];
         info.type = node.type;
+        info.producers.clear();
+        for (const auto &ref : node.inputs)
+            info.producers.push_back(ref.node);
         if (broken_[k] || !types_[k]) return;
         const auto &edges = edges_[k - inputCount()];
         std::vector<TensorType> inputs;
@@ -429,6 +433,8 @@ Analysis analyze(const Spec &spec) {
     analysis.nodes.reserve(spec.inputs.size() + spec.nodes.size());
     try {
         Analyzer(spec, analysis).run();
+        for (const auto &o : spec.outputs)
+            analysis.outputProducers.push_back(o.from.node);
     } catch (const std::exception &e) {
         Diagnostic d;
         d.code = "internal";
@@ -472,6 +478,69 @@ std::int64_t saturatingSum(std::initializer_list<std::int64_t> terms) {
     return sum;
 }
 
+namespace {
+
+/// The activations of `m` when the nodes `recomputed` recompute theirs: runs of consecutive recomputed nodes (in
+/// analysis order; a layer that recomputes inside stands alone and keeps its output) count as the values their parts
+/// keep plus the most that one part brings back with its gradients (cutRecomputedRun). Never more than keeping them.
+std::int64_t recomputedActivations(const Analysis &analysis, const MemoryEstimate &m,
+                                   const std::vector<std::string> &recomputed) {
+    const std::size_t n = analysis.nodes.size();
+    std::vector<double> bytes(n);
+    std::vector<std::size_t> lastReader(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        bytes[i] = static_cast<double>(m.nodes[i].activations);
+        for (const std::string &producer : analysis.nodes[i].producers) {
+            const auto it = analysis.index.find(producer);
+            if (it != analysis.index.end())
+                lastReader[static_cast<std::size_t>(it->second)] =
+                    std::max(lastReader[static_cast<std::size_t>(it->second)], i);
+        }
+    }
+    for (const std::string &producer : analysis.outputProducers) {
+        const auto it = analysis.index.find(producer);
+        if (it != analysis.index.end()) lastReader[static_cast<std::size_t>(it->second)] = n;
+    }
+    const auto &registry = Registry::instance();
+    const auto inRun = [&](std::size_t i) {
+        const NodeInfo &info = analysis.nodes[i];
+        if (std::find(recomputed.begin(), recomputed.end(), info.id) == recomputed.end()) return false;
+        const LayerType *type = registry.find(info.type);
+        return type && info.type != "Input" && !type->recomputesInside;
+    };
+    double total = 0.0;
+    for (std::size_t i = 0; i < n;) {
+        if (!inRun(i)) {
+            total += bytes[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < n && inRun(end))
+            ++end;
+        const std::vector<std::size_t> cuts = cutRecomputedRun(bytes, lastReader, i, end);
+        double kept = 0.0, most = 0.0, plain = 0.0;
+        for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+            // What only backward brings back (the values not kept anyway), and the gradients in flight meanwhile
+            // (about twice the part's largest value).
+            double inside = 0.0, largest = 0.0;
+            for (std::size_t k = cuts[c]; k < cuts[c + 1]; ++k) {
+                plain += bytes[k];
+                largest = std::max(largest, bytes[k]);
+                if (lastReader[k] >= cuts[c + 1])
+                    kept += bytes[k];
+                else
+                    inside += bytes[k];
+            }
+            most = std::max(most, inside + 2.0 * largest);
+        }
+        total += std::min(kept + most, plain); // a short run: at most what it would keep
+        i = end;
+    }
+    return total >= 9.0e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
+}
+
+} // namespace
+
 MemoryEstimate estimateMemory(const Analysis &analysis, const MemoryOptions &options) {
     MemoryEstimate m;
     const std::int64_t bytes = dtypeBytes(options.dtype);
@@ -504,6 +573,7 @@ MemoryEstimate estimateMemory(const Analysis &analysis, const MemoryOptions &opt
         m.activations = saturatingAdd(m.activations, nm.activations);
         m.nodes.push_back(std::move(nm));
     }
+    if (!options.recomputed.empty()) m.activations = recomputedActivations(analysis, m, options.recomputed);
     return m;
 }
 

@@ -94,7 +94,11 @@ json specJsonSchema() {
                           return names;
                       }()}}},
                    {"params", {{"type", "object"}}},
-                   {"inputs", {{"type", "array"}, {"items", {{"$ref", "#/$defs/portRef"}}}}}}},
+                   {"inputs", {{"type", "array"}, {"items", {{"$ref", "#/$defs/portRef"}}}}},
+                   {"recompute",
+                    {{"type", "boolean"},
+                     {"description", "Recompute this node's intermediate values in backward instead of keeping "
+                                     "them (activation checkpointing)."}}}}},
                  {"allOf", nodeVariants}};
     json output = {{"type", "object"},
                    {"required", {"name", "from"}},

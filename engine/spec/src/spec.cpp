@@ -272,6 +272,12 @@ private:
                               "Node '" + node.id + "': \"params\" must be an object.");
                 } else if (key == "inputs") {
                     parseNodeInputs(node, v);
+                } else if (key == "recompute") {
+                    if (v.is_boolean())
+                        node.recompute = v.get<bool>();
+                    else
+                        error("node.invalid", node.id, "recompute",
+                              "Node '" + node.id + "': \"recompute\" must be true or false.");
                 } else {
                     warning("spec.unknown_field", node.id, key,
                             "Unknown field \"" + key + "\" in node '" + node.id + "'.");
@@ -480,6 +486,7 @@ json toJson(const Spec &spec) {
         for (const auto &r : n.inputs)
             ins.push_back(r.toString());
         j["inputs"] = std::move(ins);
+        if (n.recompute) j["recompute"] = true;
         mergeExtensions(j, n.extensions);
         nodes.push_back(std::move(j));
     }

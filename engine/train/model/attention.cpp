@@ -4,6 +4,7 @@
 // assembled here because the C++ one lacks norm_first and batch_first: same submodules, names,
 // shapes, registration order and initialisation as Python's nn.TransformerEncoderLayer.
 #include "model/layer_support.h"
+#include "model/recompute.h"
 
 namespace diamond::engine::layers {
 
@@ -44,28 +45,50 @@ public:
           dropout2_(register_module("dropout2", torch::nn::Dropout(dropout))), gelu_(gelu), normFirst_(normFirst) {}
 
     Tensors forward(const Tensors &inputs) override {
-        torch::Tensor x = inputs.at(0);
-        if (normFirst_) {
-            x = x + selfAttentionBlock(norm1_->forward(x));
-            x = x + feedForwardBlock(norm2_->forward(x));
-        } else {
-            x = norm1_->forward(x + selfAttentionBlock(x));
-            x = norm2_->forward(x + feedForwardBlock(x));
+        if (recomputeInside_ && torch::GradMode::is_enabled()) {
+            // Each half keeps only its input; the other values come back in backward.
+            const Tensors half =
+                runRecomputed([this](const Tensors &in) { return Tensors{attentionHalf(in.at(0))}; }, {inputs.at(0)});
+            return runRecomputed([this](const Tensors &in) { return Tensors{feedForwardHalf(in.at(0))}; }, half);
         }
-        return {x};
+        return {feedForwardHalf(attentionHalf(inputs.at(0)))};
     }
+    void setRecomputeInside(bool on) override { recomputeInside_ = on; }
 
 private:
+    torch::Tensor attentionHalf(const torch::Tensor &x) {
+        return normFirst_ ? x + selfAttentionBlock(norm1_->forward(x)) : norm1_->forward(x + selfAttentionBlock(x));
+    }
+
+    torch::Tensor feedForwardHalf(const torch::Tensor &x) {
+        return normFirst_ ? x + feedForwardBlock(norm2_->forward(x)) : norm2_->forward(x + feedForwardBlock(x));
+    }
+
+    /// torch::nn::functional's multi_head_attention_forward for self-attention, op for op (the same values), with
+    /// the attention weights' dropout through recordedDropout() so that a recomputed layer keeps its mask.
     torch::Tensor selfAttentionBlock(const torch::Tensor &x) {
-        const torch::Tensor t = x.transpose(0, 1);
-        auto out = std::get<0>(selfAttn_->forward(t, t, t, {}, /*need_weights=*/false));
-        return dropout1_->forward(out.transpose(0, 1));
+        namespace F = torch::nn::functional;
+        const torch::Tensor t = x.transpose(0, 1); // [L, N, E]
+        const std::int64_t length = t.size(0), batch = t.size(1), embed = t.size(2);
+        const std::int64_t heads = selfAttn_->options.num_heads(), headDim = embed / heads;
+        const auto qkv = F::linear(t, selfAttn_->in_proj_weight, selfAttn_->in_proj_bias).chunk(3, -1);
+        const double scaling = 1 / std::sqrt(headDim);
+        const torch::Tensor q = (qkv[0] * scaling).contiguous().view({length, batch * heads, headDim}).transpose(0, 1);
+        const torch::Tensor k = qkv[1].contiguous().view({-1, batch * heads, headDim}).transpose(0, 1);
+        const torch::Tensor v = qkv[2].contiguous().view({-1, batch * heads, headDim}).transpose(0, 1);
+        torch::Tensor weights = torch::softmax(torch::bmm(q, k.transpose(1, 2)), -1);
+        weights = recordedDropout(weights, selfAttn_->options.dropout(), is_training());
+        const torch::Tensor out = torch::bmm(weights, v).transpose(0, 1).contiguous().view({length, batch, embed});
+        const torch::Tensor projected = F::linear(out, selfAttn_->out_proj->weight, selfAttn_->out_proj->bias);
+        return recordedDropout(projected.transpose(0, 1), dropout1_->options.p(), is_training());
     }
 
     torch::Tensor feedForwardBlock(const torch::Tensor &x) {
         torch::Tensor h = linear1_->forward(x);
         h = gelu_ ? torch::gelu(h) : torch::relu(h);
-        return dropout2_->forward(linear2_->forward(dropout_->forward(h)));
+        const double p = dropout_->options.p();
+        return recordedDropout(linear2_->forward(recordedDropout(h, p, is_training())), dropout2_->options.p(),
+                               is_training());
     }
 
     torch::nn::MultiheadAttention selfAttn_;
@@ -76,6 +99,7 @@ private:
     torch::nn::Dropout dropout1_, dropout2_;
     bool gelu_;
     bool normFirst_;
+    bool recomputeInside_ = false;
 };
 
 std::shared_ptr<Layer> transformerEncoderLayer(const LayerBuildContext &ctx) {

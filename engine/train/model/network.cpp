@@ -1,9 +1,14 @@
 #include "model/network.h"
 
+#include "diamond/spec/recompute.h"
 #include "diamond/spec/registry.h"
 #include "engine_error.h"
+#include "model/recompute.h"
 
 #include <c10/util/Exception.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace diamond::engine {
 
@@ -125,7 +130,125 @@ std::unique_ptr<Network> Network::build(const spec::Spec &spec) {
         net->outputs_.push_back(portOf(o.from));
     net->fuseReluIntoMaxPool();
     net->fuseReluIntoProducers();
+    net->setRecompute("marked");
     return net;
+}
+
+void Network::setRecompute(const std::string &which) {
+    if (which != "marked" && which != "all" && which != "none")
+        throw EngineError("recompute must be \"marked\", \"all\" or \"none\", not \"" + which + "\".", "recompute");
+    std::vector<bool> recomputed(spec_.nodes.size());
+    for (std::size_t i = 0; i < spec_.nodes.size(); ++i)
+        recomputed[i] = spec::recomputes(which, spec_.nodes[i]);
+    buildUnits(recomputed);
+}
+
+int Network::recomputedParts() const { return recomputedParts_; }
+int Network::recomputedNodes() const { return recomputedNodes_; }
+
+void Network::buildUnits(const std::vector<bool> &recomputed) {
+    units_.clear();
+    recomputedParts_ = recomputedNodes_ = 0;
+    const auto &registry = spec::Registry::instance();
+    std::vector<bool> inside(layers_.size(), false);
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        const spec::LayerType *type = registry.find(spec_.nodes[i].type);
+        inside[i] = type && type->recomputesInside;
+        layers_[i]->setRecomputeInside(inside[i] && recomputed[i]);
+    }
+    // What each step's output weighs per sample: the measure parts are balanced by.
+    std::vector<double> weight(steps_.size(), 0.0);
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        const spec::NodeInfo *info = analysis_.node(spec_.nodes[static_cast<std::size_t>(steps_[i].node)].id);
+        if (steps_[i].passThrough || !info) continue;
+        for (const auto &t : info->outputs)
+            weight[i] += static_cast<double>(spec::elementsPerSample(t.shape)) * spec::dtypeBytes(t.dtype);
+    }
+    // The last step reading each step's output (steps_.size() for a spec output).
+    const int slots = static_cast<int>(spec_.inputs.size());
+    std::vector<std::size_t> stepOfSlot(slots + spec_.nodes.size(), steps_.size());
+    for (std::size_t i = 0; i < steps_.size(); ++i)
+        stepOfSlot[static_cast<std::size_t>(slots + steps_[i].node)] = i;
+    std::vector<std::size_t> lastReader(steps_.size(), 0);
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        for (const auto &ref : steps_[i].inputs) {
+            const std::size_t producer = stepOfSlot[static_cast<std::size_t>(ref.first)];
+            if (producer < steps_.size()) lastReader[producer] = std::max(lastReader[producer], i);
+        }
+    }
+    for (const auto &ref : outputs_) {
+        const std::size_t producer = stepOfSlot[static_cast<std::size_t>(ref.first)];
+        if (producer < steps_.size()) lastReader[producer] = steps_.size();
+    }
+    const auto inPart = [&](std::size_t i) {
+        const auto node = static_cast<std::size_t>(steps_[i].node);
+        return recomputed[node] && !inside[node];
+    };
+    for (std::size_t i = 0; i < steps_.size();) {
+        if (!inPart(i)) {
+            Unit unit;
+            unit.first = i;
+            unit.end = i + 1;
+            for (const auto &in : steps_[i].inputs)
+                unit.consumed.push_back(in.first);
+            if (recomputed[static_cast<std::size_t>(steps_[i].node)]) {
+                ++recomputedParts_;
+                ++recomputedNodes_;
+            }
+            units_.push_back(std::move(unit));
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < steps_.size() && inPart(end))
+            ++end;
+        const std::vector<std::size_t> cuts = spec::cutRecomputedRun(weight, lastReader, i, end);
+        recomputedNodes_ += static_cast<int>(end - i);
+        for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+            Unit unit;
+            unit.first = cuts[c];
+            unit.end = cuts[c + 1];
+            unit.recomputed = true;
+            units_.push_back(std::move(unit));
+            ++recomputedParts_;
+        }
+        i = end;
+    }
+
+    // Each part's inputs (values made before it) and outputs (values read after it).
+    const int inputCount = static_cast<int>(spec_.inputs.size());
+    std::vector<int> unitOfSlot(inputCount + spec_.nodes.size(), -1);
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+        for (std::size_t i = units_[u].first; i < units_[u].end; ++i)
+            unitOfSlot[static_cast<std::size_t>(inputCount + steps_[i].node)] = static_cast<int>(u);
+    }
+    const auto addOnce = [](auto &list, const auto &value) {
+        if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+    };
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+        if (!units_[u].recomputed) continue;
+        for (std::size_t i = units_[u].first; i < units_[u].end; ++i) {
+            for (const auto &ref : steps_[i].inputs) {
+                if (unitOfSlot[static_cast<std::size_t>(ref.first)] == static_cast<int>(u)) continue;
+                addOnce(units_[u].inputs, ref);
+                addOnce(units_[u].consumed, ref.first);
+            }
+        }
+    }
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+        for (std::size_t i = units_[u].first; i < units_[u].end; ++i) {
+            for (const auto &ref : steps_[i].inputs) {
+                const int from = unitOfSlot[static_cast<std::size_t>(ref.first)];
+                if (from >= 0 && from != static_cast<int>(u) && units_[static_cast<std::size_t>(from)].recomputed)
+                    addOnce(units_[static_cast<std::size_t>(from)].outputs, ref);
+            }
+        }
+    }
+    for (const auto &ref : outputs_) {
+        const int from = unitOfSlot[static_cast<std::size_t>(ref.first)];
+        if (from >= 0 && units_[static_cast<std::size_t>(from)].recomputed)
+            addOnce(units_[static_cast<std::size_t>(from)].outputs, ref);
+    }
 }
 
 bool Network::runsReluInside(const std::string &id) const {
@@ -223,9 +346,9 @@ std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &in
     // Uses left per slot, so intermediate values are released as soon as nothing needs them.
     const std::size_t slotCount = inputCount + spec_.nodes.size();
     std::vector<int> usesLeft(slotCount, 0);
-    for (const auto &step : steps_) {
-        for (const auto &in : step.inputs)
-            ++usesLeft[static_cast<std::size_t>(in.first)];
+    for (const auto &unit : units_) {
+        for (const int slot : unit.consumed)
+            ++usesLeft[static_cast<std::size_t>(slot)];
     }
     for (const auto &o : outputs_)
         ++usesLeft[static_cast<std::size_t>(o.first)];
@@ -234,27 +357,31 @@ std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &in
     for (std::size_t i = 0; i < inputCount; ++i)
         values[i] = {inputs[i]};
     std::vector<torch::Tensor> args;
-    for (const auto &step : steps_) {
-        const spec::Node &node = spec_.nodes[static_cast<std::size_t>(step.node)];
-        args.clear();
-        for (const auto &[slot, port] : step.inputs)
-            args.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
-        for (const auto &in : step.inputs) {
-            if (--usesLeft[static_cast<std::size_t>(in.first)] == 0) values[static_cast<std::size_t>(in.first)].clear();
+    for (const auto &unit : units_) {
+        if (!unit.recomputed) {
+            runStep(steps_[unit.first], values, usesLeft, args);
+            continue;
         }
-        try {
-            auto &out = values[inputCount + static_cast<std::size_t>(step.node)];
-            if (step.passThrough) {
-                out = {args.front()};
-                continue;
-            }
-            Layer &layer = *layers_[static_cast<std::size_t>(step.node)];
-            out = step.reluInside ? layer.forwardWithRelu(args) : layer.forward(args);
-            if (step.reluAfter) out.front() = torch::relu(out.front());
-        } catch (const EngineError &) {
-            throw;
-        } catch (const std::exception &e) {
-            throw EngineError(node.type + " '" + node.id + "' failed: " + torchMessage(e), {}, node.id);
+        std::vector<torch::Tensor> partInputs;
+        for (const auto &[slot, port] : unit.inputs)
+            partInputs.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
+        for (const int slot : unit.consumed) {
+            if (--usesLeft[static_cast<std::size_t>(slot)] == 0) values[static_cast<std::size_t>(slot)].clear();
+        }
+        std::vector<torch::Tensor> buffers;
+        for (std::size_t i = unit.first; i < unit.end; ++i) {
+            for (const auto &b : layers_[static_cast<std::size_t>(steps_[i].node)]->buffers())
+                buffers.push_back(b);
+        }
+        const std::size_t index = static_cast<std::size_t>(&unit - units_.data());
+        const std::vector<torch::Tensor> partOutputs =
+            runRecomputed([this, index](const std::vector<torch::Tensor> &in) { return runPart(units_.at(index), in); },
+                          partInputs, std::move(buffers));
+        for (std::size_t k = 0; k < unit.outputs.size(); ++k) {
+            auto &value = values[static_cast<std::size_t>(unit.outputs[k].first)];
+            const auto port = static_cast<std::size_t>(unit.outputs[k].second);
+            if (value.size() <= port) value.resize(port + 1);
+            value[port] = partOutputs.at(k);
         }
     }
     args.clear();
@@ -262,6 +389,58 @@ std::vector<torch::Tensor> Network::forward(const std::vector<torch::Tensor> &in
     std::vector<torch::Tensor> out;
     out.reserve(outputs_.size());
     for (const auto &[slot, port] : outputs_)
+        out.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
+    return out;
+}
+
+void Network::runStep(const Step &step, std::vector<std::vector<torch::Tensor>> &values, std::vector<int> &usesLeft,
+                      std::vector<torch::Tensor> &args) {
+    const spec::Node &node = spec_.nodes[static_cast<std::size_t>(step.node)];
+    const std::size_t inputCount = spec_.inputs.size();
+    args.clear();
+    for (const auto &[slot, port] : step.inputs)
+        args.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
+    for (const auto &in : step.inputs) {
+        if (--usesLeft[static_cast<std::size_t>(in.first)] == 0) values[static_cast<std::size_t>(in.first)].clear();
+    }
+    try {
+        auto &out = values[inputCount + static_cast<std::size_t>(step.node)];
+        if (step.passThrough) {
+            out = {args.front()};
+            return;
+        }
+        Layer &layer = *layers_[static_cast<std::size_t>(step.node)];
+        out = step.reluInside ? layer.forwardWithRelu(args) : layer.forward(args);
+        if (step.reluAfter) out.front() = torch::relu(out.front());
+    } catch (const EngineError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw EngineError(node.type + " '" + node.id + "' failed: " + torchMessage(e), {}, node.id);
+    }
+}
+
+std::vector<torch::Tensor> Network::runPart(const Unit &unit, const std::vector<torch::Tensor> &inputs) {
+    const std::size_t slotCount = spec_.inputs.size() + spec_.nodes.size();
+    std::vector<std::vector<torch::Tensor>> values(slotCount);
+    std::vector<int> usesLeft(slotCount, 0);
+    for (std::size_t k = 0; k < unit.inputs.size(); ++k) {
+        auto &value = values[static_cast<std::size_t>(unit.inputs[k].first)];
+        const auto port = static_cast<std::size_t>(unit.inputs[k].second);
+        if (value.size() <= port) value.resize(port + 1);
+        value[port] = inputs.at(k);
+    }
+    for (std::size_t i = unit.first; i < unit.end; ++i) {
+        for (const auto &in : steps_[i].inputs)
+            ++usesLeft[static_cast<std::size_t>(in.first)];
+    }
+    for (const auto &o : unit.outputs)
+        ++usesLeft[static_cast<std::size_t>(o.first)];
+    std::vector<torch::Tensor> args;
+    for (std::size_t i = unit.first; i < unit.end; ++i)
+        runStep(steps_[i], values, usesLeft, args);
+    std::vector<torch::Tensor> out;
+    out.reserve(unit.outputs.size());
+    for (const auto &[slot, port] : unit.outputs)
         out.push_back(values[static_cast<std::size_t>(slot)].at(static_cast<std::size_t>(port)));
     return out;
 }

@@ -41,6 +41,9 @@ public:
         out.front() = torch::relu(out.front());
         return out;
     }
+    /// For the layer types whose registry entry recomputesInside: recompute the layer's own sub-blocks in backward,
+    /// keeping only their inputs (finer than recomputing the whole layer as one part).
+    virtual void setRecomputeInside(bool /*on*/) {}
 };
 
 using LayerFactory = std::function<std::shared_ptr<Layer>(const LayerBuildContext &)>;
@@ -135,6 +138,16 @@ public:
     /// Whether node `id` applies the ReLU that consumes its output itself (fuseReluIntoProducers).
     bool runsReluInside(const std::string &id) const;
 
+    /// Which nodes recompute their activations in backward (model/recompute.h): "marked" (the spec's nodes with
+    /// "recompute": true; what build() sets), "all" or "none"; throws EngineError otherwise. Consecutive such nodes
+    /// (in run order) form runs; a run is cut into parts (spec::cutRecomputedRun), each recomputed as a whole. A layer
+    /// whose type recomputesInside (spec registry) is not put in a part: it recomputes its own sub-blocks. Call before
+    /// training starts.
+    void setRecompute(const std::string &which);
+    /// The recomputed parts and layers (0 when nothing is recomputed), and the nodes in them.
+    int recomputedParts() const;
+    int recomputedNodes() const;
+
 private:
     struct Step {
         int node;                                ///< index into spec_.nodes
@@ -146,6 +159,22 @@ private:
         bool reluAfter = false;  ///< the max pool of such a pair
         bool reluInside = false; ///< runs Layer::forwardWithRelu(): the ReLU after it passes through
     };
+    /// What forward() runs in order: one step, or a part of consecutive steps recomputed in backward.
+    struct Unit {
+        std::size_t first = 0, end = 0;           ///< steps_[first, end)
+        bool recomputed = false;                  ///< a part (see setRecompute)
+        std::vector<std::pair<int, int>> inputs;  ///< part: (slot, port) read from before it, in first-use order
+        std::vector<std::pair<int, int>> outputs; ///< part: (slot, port) read after it
+        std::vector<int> consumed; ///< slots read from before it, once per read of a step, once for a part
+    };
+    /// Runs `step` on `values`, releasing each input slot whose uses drop to 0.
+    void runStep(const Step &step, std::vector<std::vector<torch::Tensor>> &values, std::vector<int> &usesLeft,
+                 std::vector<torch::Tensor> &args);
+    /// Runs the part `unit` from its inputs (in unit.inputs order); returns its outputs (in unit.outputs order).
+    std::vector<torch::Tensor> runPart(const Unit &unit, const std::vector<torch::Tensor> &inputs);
+    /// One unit per step, or parts for the steps whose node `recomputed` says; sets each layer's recompute-inside.
+    void buildUnits(const std::vector<bool> &recomputed);
+
     /// Per step (same index): the step producing its single input when nothing else (no other
     /// step, no spec output) consumes that value; nullptr otherwise.
     std::vector<Step *> exclusiveProducers();
@@ -158,8 +187,10 @@ private:
     spec::Analysis analysis_;
     std::vector<std::shared_ptr<Layer>> layers_; ///< by spec node index
     std::vector<Step> steps_;                    ///< topological order
-    std::map<std::string, int> slotOf_;          ///< input name / node id -> value slot
-    std::vector<std::pair<int, int>> outputs_;   ///< (slot, port) per spec output
+    std::vector<Unit> units_;                    ///< steps_ grouped for forward()
+    int recomputedParts_ = 0, recomputedNodes_ = 0;
+    std::map<std::string, int> slotOf_;        ///< input name / node id -> value slot
+    std::vector<std::pair<int, int>> outputs_; ///< (slot, port) per spec output
 };
 
 } // namespace diamond::engine

@@ -2,6 +2,7 @@
 // from dimension 1 of the input; LayerNorm's normalized_shape defaults to the last dimension.
 // BatchNorm's buffers are running_mean, running_var and num_batches_tracked (when tracked).
 #include "model/layer_support.h"
+#include "model/recompute.h"
 
 namespace diamond::engine::layers {
 
@@ -37,7 +38,12 @@ void addNormalizationFactories(LayerFactoryMap &m) {
     m["LayerNorm"] = layerNorm;
     m["GroupNorm"] = groupNorm;
     m["Dropout"] = [](const LayerBuildContext &ctx) {
-        return wrapUnary(torch::nn::Dropout(torch::nn::DropoutOptions(floatArg(ctx, "p"))));
+        // Through recordedDropout(), whose masks a recomputed part keeps.
+        return wrapModule<torch::nn::Dropout>(torch::nn::Dropout(torch::nn::DropoutOptions(floatArg(ctx, "p"))),
+                                              [](torch::nn::Dropout &m, const Tensors &in) {
+                                                  return Tensors{
+                                                      recordedDropout(in.at(0), m->options.p(), m->is_training())};
+                                              });
     };
 }
 

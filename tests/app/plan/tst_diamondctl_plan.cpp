@@ -133,6 +133,50 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains("optimizer state is split over the processes"), text.out.constData());
     }
 
+    void aRecomputedConfigIsPlannedRecomputed() {
+        QFile in(config_);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject c = QJsonDocument::fromJson(in.readAll()).object();
+        c.insert(QStringLiteral("recompute"), QStringLiteral("all"));
+        c.insert(QStringLiteral("batch_size"), 512);
+        const QString recomputed = dir_.filePath(QStringLiteral("recomputed.json"));
+        QFile out(recomputed);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(c).toJson());
+        out.close();
+        c.insert(QStringLiteral("recompute"), QStringLiteral("none"));
+        const QString kept = dir_.filePath(QStringLiteral("kept.json"));
+        QFile keptOut(kept);
+        QVERIFY(keptOut.open(QIODevice::WriteOnly));
+        keptOut.write(QJsonDocument(c).toJson());
+        keptOut.close();
+        auto plan = [&](const QString &config, bool json) {
+            QStringList args{QStringLiteral("run"),      QStringLiteral("plan"),
+                             QStringLiteral("--spec"),   spec_,
+                             QStringLiteral("--config"), config};
+            if (json) args << QStringLiteral("--json");
+            return ctl(args);
+        };
+        const Result plain = plan(kept, true), less = plan(recomputed, true);
+        QVERIFY2(plain.code == 0 && less.code == 0, QByteArray(plain.err + less.err).constData());
+        const QJsonObject a = plain.json().value(QStringLiteral("prediction")).toObject();
+        const QJsonObject b = less.json().value(QStringLiteral("prediction")).toObject();
+        QCOMPARE(a.value(QStringLiteral("recomputed_nodes")).toInt(), 0);
+        QVERIFY(b.value(QStringLiteral("recomputed_nodes")).toInt() > 0);
+        QCOMPARE(b.value(QStringLiteral("recompute")).toString(), QStringLiteral("all"));
+        QVERIFY(b.value(QStringLiteral("recompute_s")).toDouble() > 0);
+        // A five-layer MLP keeps about as much either way (the U-Net's saving is in tst_run_recommender); the
+        // recomputation costs time.
+        QVERIFY2(b.value(QStringLiteral("network_memory_bytes")).toInteger() <=
+                     a.value(QStringLiteral("network_memory_bytes")).toInteger(),
+                 less.out.constData());
+        QVERIFY(b.value(QStringLiteral("compute_s")).toDouble() > a.value(QStringLiteral("compute_s")).toDouble());
+        // The user's own choice is not a plan's: the plan does not repeat it.
+        QVERIFY(!less.json().contains(QStringLiteral("recompute")));
+        const Result text = plan(recomputed, false);
+        QVERIFY2(text.out.contains("recompute their activations in backward"), text.out.constData());
+    }
+
     void aPartitionLimitMakesAChain() {
         app::Workspace ws;
         QVERIFY(ws.open(dir_.filePath(QStringLiteral("ws"))));

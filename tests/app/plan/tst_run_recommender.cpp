@@ -284,6 +284,58 @@ private Q_SLOTS:
                  whole.peakMemoryBytes);
     }
 
+    /// A network whose activations do not fit the node: every node is recomputed in backward when that fits (a
+    /// third more compute for those nodes); the user's own "recompute" stays, and a roomy node recomputes nothing.
+    void activationsThatDoNotFitAreRecomputed() {
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = recordedProfile(&error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        request.spec = readJson(test::sourcePath(QStringLiteral("resources/templates/unet.json")));
+        request.config.insert(QStringLiteral("batch_size"), 256);
+        request.fixedRanks = 1;
+        const QByteArray specText = QJsonDocument(request.spec).toJson(QJsonDocument::Compact);
+        app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
+        in.threadsPerRank = 1;
+        const app::StepPrediction plain = app::predictStep(specText, in, *profiles.base);
+        in.recompute = QStringLiteral("all");
+        const app::StepPrediction recomputed = app::predictStep(specText, in, *profiles.base);
+        QVERIFY2(plain.ok && recomputed.ok, qPrintable(plain.error + recomputed.error));
+        qInfo("U-Net at batch 256: %.0f MiB plain, %.0f MiB recomputed; compute %.1f ms + %.1f ms",
+              plain.peakMemoryBytes / 1048576.0, recomputed.peakMemoryBytes / 1048576.0, plain.computeSeconds * 1e3,
+              recomputed.recomputeSeconds * 1e3);
+        QCOMPARE(plain.recomputedNodes, 0);
+        QCOMPARE(recomputed.recomputedNodes, 52);
+        QVERIFY(recomputed.recomputeSeconds > 0);
+        // A third more for every node: the step grows by the recomputation and nothing else.
+        QVERIFY(qAbs(recomputed.computeSeconds - plain.computeSeconds - recomputed.recomputeSeconds) <
+                1e-9 * plain.computeSeconds);
+        QVERIFY(recomputed.recomputeSeconds < 0.34 * plain.computeSeconds);
+        QVERIFY2(2 * recomputed.peakMemoryBytes < plain.peakMemoryBytes + recomputed.peakMemoryBytes,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(recomputed.peakMemoryBytes).arg(plain.peakMemoryBytes)));
+        const qint64 between = (plain.peakMemoryBytes + recomputed.peakMemoryBytes) / 2;
+        remote::ClusterProfile cluster = hpc(QStringLiteral("small"), 2, 0, between / (1024 * 1024));
+        const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("recompute")).toString(), QStringLiteral("all"));
+        QCOMPARE(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(),
+                 recomputed.peakMemoryBytes);
+        QCOMPARE(app::configForPlan(p->document, request.config).value(QStringLiteral("recompute")).toString(),
+                 QStringLiteral("all"));
+        // The user's choice stays: with "none" nothing fits, and the reason says so.
+        app::RunPlanRequest own = request;
+        own.config.insert(QStringLiteral("recompute"), QStringLiteral("none"));
+        const auto refused = app::recommendRun(own, profiles, cluster, dryRun(1000), &error);
+        QVERIFY(!refused);
+        QVERIFY2(error.contains(QStringLiteral("memory")), qPrintable(error));
+        // Room for everything: nothing recomputed.
+        cluster.partitions[0].memoryMb = 4 * plain.peakMemoryBytes / (1024 * 1024);
+        const auto roomy = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(roomy, qPrintable(error));
+        QVERIFY(!roomy->document.contains(QStringLiteral("recompute")));
+    }
+
     /// A GPU calibration of a partition records its GPU's usable memory: a network whose training memory exceeds it
     /// is shown with the reason, and with several GPUs its optimizer state is split over them when that fits.
     void aGpuRunMustFitItsGpu() {

@@ -228,6 +228,65 @@ private Q_SLOTS:
         QVERIFY(doc.inputs(odd[0]).isEmpty());
     }
 
+    void recomputeMarksAreOneUndoStepAndTravel() {
+        GraphDocument doc;
+        // x -> fc -> (ReLU, Linear 64) x 5 -> out: a chain of eleven layers.
+        const SmallNet n = buildSmallNet(doc);
+        QString last = n.fc;
+        QStringList chain{n.fc};
+        for (const char *type :
+             {"ReLU", "Linear", "ReLU", "Linear", "ReLU", "Linear", "ReLU", "Linear", "ReLU", "Linear"}) {
+            const QString id = doc.addNode(QLatin1String(type), {0, 0});
+            if (QLatin1String(type) == QLatin1String("Linear")) doc.setParam(id, QStringLiteral("out_features"), 64);
+            doc.connectPorts({last, {}}, id, 0);
+            last = id;
+            chain << id;
+        }
+        doc.connectPorts({last, {}}, n.out, 0);
+        QCOMPARE(doc.errorCount(), 0);
+        const qint64 plain = doc.memoryEstimate(256).activations;
+        QVERIFY(!doc.canRecompute(n.in));
+        QVERIFY(!doc.canRecompute(n.out));
+        QVERIFY(doc.canRecompute(n.fc));
+        QSignalSpy changed(&doc, &GraphDocument::nodeParamsChanged);
+        const int steps = doc.undoStack()->count();
+        QVERIFY(doc.setRecompute(doc.nodeIds(), true)); // inputs and outputs are skipped
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QCOMPARE(changed.count(), int(chain.size()));
+        for (const QString &id : chain)
+            QVERIFY(doc.recomputes(id));
+        QVERIFY(!doc.recomputes(n.in));
+        QVERIFY(!doc.setRecompute(chain, true)); // nothing changes: no step
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QVERIFY(doc.memoryEstimate(256).activations < plain);
+        // The spec and the clipboard carry the marks.
+        const diamond::spec::Spec s = doc.toSpec();
+        int inSpec = 0;
+        for (const auto &node : s.nodes)
+            inSpec += node.recompute ? 1 : 0;
+        QCOMPARE(inSpec, int(chain.size()));
+        const QStringList pasted = doc.paste(doc.copy({n.fc, chain.at(1)}), {300, 0});
+        QCOMPARE(pasted.size(), 2);
+        QVERIFY(doc.recomputes(pasted.first()));
+        doc.undoStack()->undo(); // the paste
+        doc.undoStack()->undo(); // the marks
+        for (const QString &id : chain)
+            QVERIFY(!doc.recomputes(id));
+        QCOMPARE(doc.memoryEstimate(256).activations, plain);
+        doc.undoStack()->redo();
+        QVERIFY(doc.recomputes(chain.last()));
+        // Loaded back from the spec.
+        GraphDocument copy;
+        QVERIFY(copy.loadSpec(doc.toSpec()));
+        QVERIFY(copy.recomputes(chain.first()));
+        // A fragment that marks an input is not believed.
+        const QByteArray hostile = QByteArrayLiteral(
+            R"({"format": "diamond.fragment/1", "nodes": [{"id": "x9", "type": "Input", "recompute": true, "params": {}}]})");
+        const QStringList added = copy.paste(hostile, {0, 0});
+        for (const QString &id : added)
+            QVERIFY(!copy.recomputes(id));
+    }
+
     void renameUpdatesReferences() {
         GraphDocument doc;
         const SmallNet n = buildSmallNet(doc);

@@ -108,7 +108,7 @@ void registerAttention(Registry &r) {
                      P("bias", ParamKind::Bool, true, "Learn biases in the input and output projections"),
                  },
                  mhaRule, 1, 3, {"out", "weights"}));
-    r.add(makeType(
+    LayerType encoderLayer = makeType(
         "TransformerEncoderLayer", "Attention",
         "Self-attention plus feed-forward block with residuals and LayerNorm over [N,L,d_model].",
         {
@@ -119,7 +119,9 @@ void registerAttention(Registry &r) {
             P("layer_norm_eps", ParamKind::Float, 1e-5, "Added to the variance in LayerNorm").min(0),
             P("norm_first", ParamKind::Bool, false, "Apply LayerNorm before each block (pre-LN)"),
         },
-        encoderLayerRule));
+        encoderLayerRule);
+    encoderLayer.recomputesInside = true; // its attention and feed-forward halves (engine/train/model/attention.cpp)
+    r.add(std::move(encoderLayer));
 }
 
 } // namespace diamond::spec::layers

@@ -118,6 +118,9 @@ struct RunConfig {
     /// none; optimizer: with several ranks each keeps and updates only its 1/N share of the optimizer state (ZeRO
     /// stage 1) and the updated weights are gathered from all; checkpoints hold the whole state either way.
     std::string sharding = "none";
+    /// Which nodes recompute their activations in backward (activation checkpointing): marked (the spec's nodes with
+    /// "recompute": true), all, or none.
+    std::string recompute = "marked";
     bool deterministic = false;  ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
     bool cudnnBenchmark = false; ///< let cuDNN time its convolution algorithms per shape and keep the fastest
     bool flushDenormals = true;  ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)

@@ -20,7 +20,8 @@ struct NodeInfo {
     nlohmann::json params; ///< resolved parameters (defaults filled in)
     std::int64_t paramCount = 0;
     std::int64_t bufferCount = 0;
-    std::int64_t flops = 0; ///< forward FLOPs per sample
+    std::int64_t flops = 0;             ///< forward FLOPs per sample
+    std::vector<std::string> producers; ///< the ids this node reads, in input order (nodes only)
 };
 
 struct Analysis {
@@ -29,7 +30,8 @@ struct Analysis {
     std::unordered_map<std::string, int> index; ///< id -> position in `nodes`
     std::int64_t totalParams = 0;
     std::int64_t totalBuffers = 0;
-    std::int64_t totalFlops = 0; ///< forward FLOPs per sample
+    std::int64_t totalFlops = 0;              ///< forward FLOPs per sample
+    std::vector<std::string> outputProducers; ///< the ids the spec's outputs come from, in output order
     bool ok() const { return !hasErrors(diagnostics); }
     const NodeInfo *node(const std::string &id) const;
     /// Type of a node output port, or nullptr when unknown.
@@ -48,6 +50,9 @@ struct MemoryOptions {
     std::int64_t batch = 32;      ///< samples per step
     DType dtype = DType::Float32; ///< parameter and activation dtype
     Optimizer optimizer = Optimizer::Adam;
+    /// Nodes whose activations are recomputed in backward (recompute.h): consecutive ones (in analysis order; a
+    /// layer that recomputesInside() stands alone) count as the values their parts keep plus the largest part.
+    std::vector<std::string> recomputed;
 };
 
 /// Sum that clamps at INT64_MAX instead of overflowing (all terms are >= 0).
@@ -60,9 +65,9 @@ struct NodeMemory {
 };
 
 /// Training-memory estimate in bytes. Assumptions (documented in docs/spec-format.md): every
-/// node's outputs are kept for backward; gradients have the weights' size; optimizer state is
-/// 0 (SGD), 1x (momentum, RMSprop) or 2x (Adam/AdamW) the weights; allocator and workspace
-/// overheads are not counted.
+/// node's outputs are kept for backward, except what recomputed nodes do not keep (MemoryOptions::recomputed);
+/// gradients have the weights' size; optimizer state is 0 (SGD), 1x (momentum, RMSprop) or 2x (Adam/AdamW) the weights;
+/// allocator and workspace overheads are not counted.
 struct MemoryEstimate {
     std::vector<NodeMemory> nodes;
     std::int64_t weights = 0, gradients = 0, optimizerState = 0, activations = 0;

@@ -76,6 +76,9 @@ struct LayerType {
     int maxInputs = 1; ///< -1 = any number
     std::vector<std::string> outputPorts = {"out"};
     ShapeRule rule;
+    /// Recomputed (docs/spec-format.md), the layer recomputes its own sub-blocks in backward and is not grouped with
+    /// its neighbours: its internal values are far larger than its output (a transformer encoder layer).
+    bool recomputesInside = false;
 
     const ParamSpec *param(const std::string &name) const;
     int outputPortIndex(const std::string &port) const; ///< "" -> 0, unknown -> -1

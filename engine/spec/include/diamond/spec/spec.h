@@ -45,6 +45,9 @@ struct Node {
     nlohmann::json params = nlohmann::json::object(); ///< as written by the user; defaults are not filled in
     std::vector<PortRef> inputs;
     nlohmann::json extensions; ///< unknown keys, kept verbatim
+    /// "recompute": true — training keeps none of this node's intermediate values for backward and computes them
+    /// again there (activation checkpointing): less memory for about one more forward pass of the node.
+    bool recompute = false;
 };
 
 struct OutputDecl {

@@ -1,0 +1,29 @@
+// Activation checkpointing ("recompute", docs/spec-format.md): how a run of consecutive recomputed nodes is cut into
+// parts. The engine recomputes each part as a whole in backward; the memory estimate counts what the cut keeps. One
+// owner for both, so that the planner's memory figure and the engine's behaviour agree.
+#pragma once
+
+#include "diamond/spec/analysis.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace diamond::spec {
+
+/// Cuts the run of steps [first, end) into parts. `bytes[i]`: what step i's outputs weigh (per sample);
+/// `lastReader[i]`: the last step that reads step i's output (bytes.size() or more for a network output). Chooses,
+/// among k parts of about equal weight (every k) and parts filled in order up to a budget, the cut with the smallest
+/// estimated peak: the values kept between parts (read after their part) plus the most that backward brings back at
+/// once (one part's values, and gradients of about twice its largest value). Returns the parts' boundaries, from
+/// `first` to `end`; {first, end} for an empty or one-step run.
+std::vector<std::size_t> cutRecomputedRun(const std::vector<double> &bytes, const std::vector<std::size_t> &lastReader,
+                                          std::size_t first, std::size_t end);
+
+/// Whether `mode` (the run config's "recompute": "marked", "all" or "none") recomputes node `node`.
+bool recomputes(const std::string &mode, const Node &node);
+
+/// The ids of the nodes of `spec` that `mode` recomputes (for MemoryOptions::recomputed).
+std::vector<std::string> recomputedNodeIds(const Spec &spec, const std::string &mode);
+
+} // namespace diamond::spec

@@ -1,0 +1,131 @@
+// bench_recompute: one network's training step (forward, backward; no optimizer) with and without activation
+// checkpointing, in process. Prints one JSON line per mode: the median step time over --steps steps, and the tensor
+// bytes that torch's CPU allocator holds between forward and backward and at the step's peak (counted through the
+// allocator's profiling report). Driven by bench/engine/bench_recompute.py, which runs the same networks in
+// PyTorch-Python beside it.
+//
+//   bench_recompute --spec S.json --batch B [--threads N] [--steps N] [--modes none,all]
+#include "diamond/spec/spec.h"
+#include "model/network.h"
+
+#include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace diamond;
+
+namespace {
+
+struct TensorBytes : c10::MemoryReportingInfoBase {
+    std::int64_t now = 0, peak = 0;
+    void reportMemoryUsage(void *, std::int64_t size, std::int64_t, std::int64_t, c10::Device device) override {
+        if (device.type() != c10::DeviceType::CPU) return;
+        now += size;
+        peak = std::max(peak, now);
+    }
+    bool memoryProfilingEnabled() const override { return true; }
+};
+
+torch::Tensor batchFor(const spec::Spec &s, std::int64_t batch) {
+    std::vector<std::int64_t> shape;
+    for (const auto d : s.inputs.front().shape)
+        shape.push_back(d == spec::kBatch ? batch : d);
+    if (s.inputs.front().dtype == spec::DType::Int64) return torch::randint(0, 1000, shape, torch::kLong);
+    return torch::randn(shape);
+}
+
+std::vector<std::string> split(const std::string &text) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = text.find(',', from);
+        out.push_back(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    std::string specPath, modes = "none,all";
+    std::int64_t batch = 16;
+    int threads = 2, steps = 20;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string key = argv[i], value = argv[i + 1];
+        if (key == "--spec")
+            specPath = value;
+        else if (key == "--batch")
+            batch = std::max<std::int64_t>(1, std::atoll(value.c_str()));
+        else if (key == "--threads")
+            threads = std::max(1, std::atoi(value.c_str()));
+        else if (key == "--steps")
+            steps = std::max(1, std::atoi(value.c_str()));
+        else if (key == "--modes")
+            modes = value;
+    }
+    if (specPath.empty()) {
+        std::cerr << "usage: bench_recompute --spec S.json --batch B [--threads N] [--steps N] [--modes none,all]\n";
+        return 2;
+    }
+    const auto loaded = spec::loadSpecFile(specPath);
+    if (!loaded.ok()) {
+        std::cerr << "bench_recompute: " << specPath << " does not load\n";
+        return 1;
+    }
+    at::set_num_threads(threads);
+    try {
+        for (const std::string &mode : split(modes)) {
+            torch::manual_seed(1);
+            auto net = engine::Network::build(loaded.spec);
+            net->setRecompute(mode);
+            net->train(true);
+            const torch::Tensor x = batchFor(loaded.spec, batch);
+            const auto step = [&] {
+                for (auto &p : net->parameters())
+                    p.mutable_grad() = torch::Tensor();
+                net->forward({x}).front().sum().backward();
+            };
+            for (int i = 0; i < 3; ++i)
+                step();
+            std::vector<double> ms;
+            for (int i = 0; i < steps; ++i) {
+                const auto start = std::chrono::steady_clock::now();
+                step();
+                ms.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            }
+            std::sort(ms.begin(), ms.end());
+            // Memory: one more step, counted from its start (the gradients of the last step are dropped first).
+            for (auto &p : net->parameters())
+                p.mutable_grad() = torch::Tensor();
+            auto counter = std::make_shared<TensorBytes>();
+            std::int64_t held = 0;
+            {
+                c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, counter);
+                torch::Tensor out = net->forward({x}).front();
+                held = counter->now;
+                out.sum().backward();
+            }
+            std::printf("{\"spec\": \"%s\", \"batch\": %lld, \"threads\": %d, \"recompute\": \"%s\", \"parts\": %d, "
+                        "\"nodes\": %d, \"step_ms\": %.3f, \"held_bytes\": %lld, \"peak_bytes\": %lld}\n",
+                        specPath.c_str(), static_cast<long long>(batch), threads, mode.c_str(), net->recomputedParts(),
+                        net->recomputedNodes(), ms[ms.size() / 2], static_cast<long long>(held),
+                        static_cast<long long>(counter->peak));
+            std::fflush(stdout);
+        }
+    } catch (const std::exception &e) {
+        std::cerr << "bench_recompute: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

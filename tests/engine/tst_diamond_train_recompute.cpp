@@ -1,0 +1,192 @@
+// diamond-train with activation checkpointing ("recompute"): the same weights as without it, bit for bit (a CNN with
+// batch norm and dropout, on 1 and 2 ranks; the spirals MLP with fused Nesterov momentum), a bit-exact resume after
+// SIGKILL, the spec's marked nodes in "marked" mode, the started event's figures, and a refused mode.
+#include "common/engine_process.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace diamond::test;
+
+namespace {
+
+QJsonObject node(const char *id, const char *type, const char *input, const QJsonObject &params = {}) {
+    QJsonObject n{{QStringLiteral("id"), QLatin1String(id)},
+                  {QStringLiteral("type"), QLatin1String(type)},
+                  {QStringLiteral("inputs"), QJsonArray{QLatin1String(input)}}};
+    if (!params.isEmpty()) n[QStringLiteral("params")] = params;
+    return n;
+}
+
+} // namespace
+
+class TestDiamondTrainRecompute : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    /// The shapes data through conv, batch norm, ReLU, pool, dropout and two Linear layers; `marked` nodes carry
+    /// "recompute": true.
+    QString cnnSpec(const QString &name, const QStringList &marked = {}) {
+        QJsonArray nodes{
+            node("conv1", "Conv2d", "image", {{QStringLiteral("out_channels"), 8}, {QStringLiteral("kernel_size"), 3}}),
+            node("bn1", "BatchNorm2d", "conv1"),
+            node("relu1", "ReLU", "bn1"),
+            node("pool1", "MaxPool2d", "relu1", {{QStringLiteral("kernel_size"), 2}}),
+            node("flatten", "Flatten", "pool1"),
+            node("drop1", "Dropout", "flatten", {{QStringLiteral("p"), 0.3}}),
+            node("fc1", "Linear", "drop1", {{QStringLiteral("out_features"), 32}}),
+            node("relu2", "ReLU", "fc1"),
+            node("drop2", "Dropout", "relu2", {{QStringLiteral("p"), 0.2}}),
+            node("fc2", "Linear", "drop2", {{QStringLiteral("out_features"), 4}})};
+        for (auto it = nodes.begin(); it != nodes.end(); ++it) {
+            QJsonObject n = it->toObject();
+            if (marked.contains(n.value(QStringLiteral("id")).toString())) {
+                n[QStringLiteral("recompute")] = true;
+                *it = n;
+            }
+        }
+        const QJsonObject doc{
+            {QStringLiteral("format"), QStringLiteral("diamond.spec/1")},
+            {QStringLiteral("inputs"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("image")},
+                                    {QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 1, 28, 28}}}}},
+            {QStringLiteral("nodes"), nodes},
+            {QStringLiteral("outputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("logits")},
+                                                               {QStringLiteral("from"), QStringLiteral("fc2")}}}}};
+        return writeJson(dir_.filePath(name + QStringLiteral(".spec.json")), doc);
+    }
+    QString config(const char *exampleName, const QString &name, int steps, const QJsonObject &extra) {
+        return writeExampleConfig(exampleName, dir_.filePath(name + QStringLiteral(".json")), steps, extra);
+    }
+    static QStringList ranks(QStringList args, int n) {
+        if (n > 1) args << QStringLiteral("--nproc") << QString::number(n);
+        return args;
+    }
+    static QString sha(const EngineRun &r) {
+        return r.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
+    }
+    static QJsonObject recomputeOf(const EngineRun &r) {
+        return r.last(QStringLiteral("started")).value(QStringLiteral("recompute")).toObject();
+    }
+    static QJsonObject mode(const char *m) { return {{QStringLiteral("recompute"), QLatin1String(m)}}; }
+
+private Q_SLOTS:
+    void recomputedTrainingEqualsPlain_data() {
+        QTest::addColumn<int>("processes");
+        QTest::newRow("1 rank") << 1;
+        QTest::newRow("2 ranks") << 2;
+    }
+    void recomputedTrainingEqualsPlain() {
+        QFETCH(int, processes);
+        const QString spec = cnnSpec(QStringLiteral("cnn"));
+        const QString tag = QString::number(processes);
+        const EngineRun plain =
+            runEngine(ranks(trainArgs(spec, config("shapes_cnn", QStringLiteral("plain") + tag, 40, mode("none")),
+                                      dir_.filePath(QStringLiteral("plain") + tag)),
+                            processes));
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
+        const EngineRun recomputed =
+            runEngine(ranks(trainArgs(spec, config("shapes_cnn", QStringLiteral("all") + tag, 40, mode("all")),
+                                      dir_.filePath(QStringLiteral("all") + tag)),
+                            processes));
+        QVERIFY2(recomputed.exitCode == 0, qPrintable(recomputed.stderrText));
+        QCOMPARE(recomputeOf(plain).value(QStringLiteral("parts")).toInt(), 0);
+        QCOMPARE(recomputeOf(recomputed).value(QStringLiteral("mode")).toString(), QStringLiteral("all"));
+        QCOMPARE(recomputeOf(recomputed).value(QStringLiteral("nodes")).toInt(), 10);
+        QVERIFY(recomputeOf(recomputed).value(QStringLiteral("parts")).toInt() >= 2);
+        QVERIFY(!sha(plain).isEmpty());
+        QCOMPARE(sha(recomputed), sha(plain));
+    }
+
+    /// One process: Linear gradients are written in place and Nesterov momentum is fused into them.
+    void fusedMomentumRunsEqualPlain() {
+        const QJsonObject sgd{{QStringLiteral("name"), QStringLiteral("sgd")},
+                              {QStringLiteral("lr"), 0.05},
+                              {QStringLiteral("momentum"), 0.9},
+                              {QStringLiteral("nesterov"), true}};
+        const QString spec = example("spirals", "spec.json");
+        const EngineRun plain = runEngine(
+            trainArgs(spec, config("spirals", QStringLiteral("mlp-plain"), 60, {{QStringLiteral("optimizer"), sgd}}),
+                      dir_.filePath(QStringLiteral("mlp-plain"))));
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
+        QJsonObject extra = mode("all");
+        extra[QStringLiteral("optimizer")] = sgd;
+        const EngineRun recomputed = runEngine(trainArgs(spec, config("spirals", QStringLiteral("mlp-all"), 60, extra),
+                                                         dir_.filePath(QStringLiteral("mlp-all"))));
+        QVERIFY2(recomputed.exitCode == 0, qPrintable(recomputed.stderrText));
+        QCOMPARE(recomputeOf(recomputed).value(QStringLiteral("nodes")).toInt(), 5);
+        QCOMPARE(sha(recomputed), sha(plain));
+    }
+
+    void resumeAfterSigkillIsBitExact() {
+        const QString spec = cnnSpec(QStringLiteral("resume"));
+        const QString cfg = config("shapes_cnn", QStringLiteral("resume"), 60, mode("all"));
+        const EngineRun full = runEngine(trainArgs(spec, cfg, dir_.filePath(QStringLiteral("resume-full"))));
+        QVERIFY2(full.exitCode == 0, qPrintable(full.stderrText));
+
+        const QString runDir = dir_.filePath(QStringLiteral("resume-killed"));
+        QProcess p;
+        p.start(binary(QStringLiteral("diamond-train")), trainArgs(spec, cfg, runDir));
+        QVERIFY(p.waitForStarted());
+        bool killed = false;
+        QByteArray pending;
+        while (!killed && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(1000);
+            pending += p.readAllStandardOutput();
+            int nl;
+            while ((nl = pending.indexOf('\n')) >= 0) {
+                const QJsonObject e = QJsonDocument::fromJson(pending.left(nl)).object();
+                pending.remove(0, nl + 1);
+                if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
+                    e.value(QStringLiteral("step")).toInt() >= 20) {
+                    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+                    killed = true;
+                    break;
+                }
+            }
+        }
+        p.waitForFinished();
+        QVERIFY2(killed, "the engine ended before its step-20 checkpoint");
+        const EngineRun resumed = runEngine(trainArgs(spec, cfg, runDir) << QStringLiteral("--resume"));
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.stderrText));
+        QVERIFY(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() >= 20);
+        QCOMPARE(sha(resumed), sha(full));
+    }
+
+    void markedNodesAreRecomputed() {
+        const QString spec = cnnSpec(QStringLiteral("marked"), {QStringLiteral("bn1"), QStringLiteral("relu1"),
+                                                                QStringLiteral("pool1"), QStringLiteral("fc1")});
+        const EngineRun marked = runEngine(trainArgs(spec, config("shapes_cnn", QStringLiteral("marked"), 20, {}),
+                                                     dir_.filePath(QStringLiteral("marked"))));
+        QVERIFY2(marked.exitCode == 0, qPrintable(marked.stderrText));
+        QCOMPARE(recomputeOf(marked).value(QStringLiteral("mode")).toString(), QStringLiteral("marked"));
+        QCOMPARE(recomputeOf(marked).value(QStringLiteral("nodes")).toInt(), 4);
+        QVERIFY(recomputeOf(marked).value(QStringLiteral("parts")).toInt() >= 2); // bn1..pool1, fc1
+        const EngineRun none = runEngine(trainArgs(spec, config("shapes_cnn", QStringLiteral("none"), 20, mode("none")),
+                                                   dir_.filePath(QStringLiteral("none"))));
+        QVERIFY2(none.exitCode == 0, qPrintable(none.stderrText));
+        QCOMPARE(recomputeOf(none).value(QStringLiteral("nodes")).toInt(), 0);
+        QCOMPARE(sha(marked), sha(none));
+    }
+
+    void anUnknownModeIsRefused() {
+        const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"),
+                                                config("spirals", QStringLiteral("bad"), 10, mode("everything")),
+                                                dir_.filePath(QStringLiteral("bad"))));
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject error = r.last(QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("recompute"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("marked")),
+                 qPrintable(error.value(QStringLiteral("message")).toString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiamondTrainRecompute)
+#include "tst_diamond_train_recompute.moc"
