@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <csignal>
+
 namespace diamond::test {
 
 struct EngineRun {
@@ -26,6 +28,10 @@ struct EngineRun {
     QJsonObject last(const QString &kind) const {
         const auto all = ofKind(kind);
         return all.isEmpty() ? QJsonObject() : all.last();
+    }
+    /// The finished event's weights_sha256 (empty when the run did not finish).
+    QString weightsSha() const {
+        return last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
     }
 };
 
@@ -48,6 +54,12 @@ inline QList<QJsonObject> runDirEvents(const QString &runDir, const QString &kin
     return out;
 }
 
+/// The last event of one kind in <runDir>/events.jsonl (empty when there is none).
+inline QJsonObject lastRunDirEvent(const QString &runDir, const QString &kind) {
+    const QList<QJsonObject> all = runDirEvents(runDir, kind);
+    return all.isEmpty() ? QJsonObject() : all.last();
+}
+
 /// The file of a shipped example, e.g. example("spirals", "run.json").
 inline QString example(const char *name, const char *file) {
     return sourcePath(QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
@@ -57,6 +69,12 @@ inline QString example(const char *name, const char *file) {
 inline QStringList trainArgs(const QString &spec, const QString &config, const QString &runDir) {
     return {QStringLiteral("--spec"),    spec,   QStringLiteral("--config"),  config,
             QStringLiteral("--run-dir"), runDir, QStringLiteral("--threads"), QStringLiteral("1")};
+}
+
+/// `args` with --nproc n when n > 1.
+inline QStringList withRanks(QStringList args, int n) {
+    if (n > 1) args << QStringLiteral("--nproc") << QString::number(n);
+    return args;
 }
 
 inline EngineRun runEngine(const QStringList &args, int timeoutMs = 240000) {
@@ -98,6 +116,32 @@ inline QString writeExampleConfig(const char *exampleName, const QString &path, 
     for (auto it = extra.begin(); it != extra.end(); ++it)
         c[it.key()] = it.value();
     return writeJson(path, c);
+}
+
+/// Starts diamond-train with `args` and SIGKILLs it at its first event for which `killAt` is true; false when the
+/// engine ended before such an event.
+template <typename Predicate> bool runEngineUntilKilled(const QStringList &args, Predicate killAt) {
+    QProcess p;
+    p.start(binary(QStringLiteral("diamond-train")), args);
+    if (!p.waitForStarted()) return false;
+    bool killed = false;
+    QByteArray pending;
+    while (!killed && p.state() != QProcess::NotRunning) {
+        p.waitForReadyRead(1000);
+        pending += p.readAllStandardOutput();
+        int nl;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+            const QJsonObject e = QJsonDocument::fromJson(pending.left(nl)).object();
+            pending.remove(0, nl + 1);
+            if (killAt(e)) {
+                ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+                killed = true;
+                break;
+            }
+        }
+    }
+    p.waitForFinished();
+    return killed;
 }
 
 } // namespace diamond::test

@@ -6,11 +6,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <csignal>
 
 using namespace diamond::test;
 
@@ -65,13 +62,6 @@ class TestDiamondTrainRecompute : public QObject {
     QString config(const char *exampleName, const QString &name, int steps, const QJsonObject &extra) {
         return writeExampleConfig(exampleName, dir_.filePath(name + QStringLiteral(".json")), steps, extra);
     }
-    static QStringList ranks(QStringList args, int n) {
-        if (n > 1) args << QStringLiteral("--nproc") << QString::number(n);
-        return args;
-    }
-    static QString sha(const EngineRun &r) {
-        return r.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
-    }
     static QJsonObject recomputeOf(const EngineRun &r) {
         return r.last(QStringLiteral("started")).value(QStringLiteral("recompute")).toObject();
     }
@@ -88,21 +78,21 @@ private Q_SLOTS:
         const QString spec = cnnSpec(QStringLiteral("cnn"));
         const QString tag = QString::number(processes);
         const EngineRun plain =
-            runEngine(ranks(trainArgs(spec, config("shapes_cnn", QStringLiteral("plain") + tag, 40, mode("none")),
-                                      dir_.filePath(QStringLiteral("plain") + tag)),
-                            processes));
+            runEngine(withRanks(trainArgs(spec, config("shapes_cnn", QStringLiteral("plain") + tag, 40, mode("none")),
+                                          dir_.filePath(QStringLiteral("plain") + tag)),
+                                processes));
         QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
         const EngineRun recomputed =
-            runEngine(ranks(trainArgs(spec, config("shapes_cnn", QStringLiteral("all") + tag, 40, mode("all")),
-                                      dir_.filePath(QStringLiteral("all") + tag)),
-                            processes));
+            runEngine(withRanks(trainArgs(spec, config("shapes_cnn", QStringLiteral("all") + tag, 40, mode("all")),
+                                          dir_.filePath(QStringLiteral("all") + tag)),
+                                processes));
         QVERIFY2(recomputed.exitCode == 0, qPrintable(recomputed.stderrText));
         QCOMPARE(recomputeOf(plain).value(QStringLiteral("parts")).toInt(), 0);
         QCOMPARE(recomputeOf(recomputed).value(QStringLiteral("mode")).toString(), QStringLiteral("all"));
         QCOMPARE(recomputeOf(recomputed).value(QStringLiteral("nodes")).toInt(), 10);
         QVERIFY(recomputeOf(recomputed).value(QStringLiteral("parts")).toInt() >= 2);
-        QVERIFY(!sha(plain).isEmpty());
-        QCOMPARE(sha(recomputed), sha(plain));
+        QVERIFY(!plain.weightsSha().isEmpty());
+        QCOMPARE(recomputed.weightsSha(), plain.weightsSha());
     }
 
     /// One process: Linear gradients are written in place and Nesterov momentum is fused into them.
@@ -122,7 +112,7 @@ private Q_SLOTS:
                                                          dir_.filePath(QStringLiteral("mlp-all"))));
         QVERIFY2(recomputed.exitCode == 0, qPrintable(recomputed.stderrText));
         QCOMPARE(recomputeOf(recomputed).value(QStringLiteral("nodes")).toInt(), 5);
-        QCOMPARE(sha(recomputed), sha(plain));
+        QCOMPARE(recomputed.weightsSha(), plain.weightsSha());
     }
 
     void resumeAfterSigkillIsBitExact() {
@@ -132,32 +122,17 @@ private Q_SLOTS:
         QVERIFY2(full.exitCode == 0, qPrintable(full.stderrText));
 
         const QString runDir = dir_.filePath(QStringLiteral("resume-killed"));
-        QProcess p;
-        p.start(binary(QStringLiteral("diamond-train")), trainArgs(spec, cfg, runDir));
-        QVERIFY(p.waitForStarted());
-        bool killed = false;
-        QByteArray pending;
-        while (!killed && p.state() != QProcess::NotRunning) {
-            p.waitForReadyRead(1000);
-            pending += p.readAllStandardOutput();
-            int nl;
-            while ((nl = pending.indexOf('\n')) >= 0) {
-                const QJsonObject e = QJsonDocument::fromJson(pending.left(nl)).object();
-                pending.remove(0, nl + 1);
-                if (e.value(QStringLiteral("event")).toString() == QLatin1String("checkpoint") &&
-                    e.value(QStringLiteral("step")).toInt() >= 20) {
-                    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-                    killed = true;
-                    break;
-                }
-            }
-        }
-        p.waitForFinished();
-        QVERIFY2(killed, "the engine ended before its step-20 checkpoint");
+        QVERIFY2(runEngineUntilKilled(trainArgs(spec, cfg, runDir),
+                                      [](const QJsonObject &e) {
+                                          return e.value(QStringLiteral("event")).toString() ==
+                                                     QLatin1String("checkpoint") &&
+                                                 e.value(QStringLiteral("step")).toInt() >= 20;
+                                      }),
+                 "the engine ended before its step-20 checkpoint");
         const EngineRun resumed = runEngine(trainArgs(spec, cfg, runDir) << QStringLiteral("--resume"));
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.stderrText));
         QVERIFY(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() >= 20);
-        QCOMPARE(sha(resumed), sha(full));
+        QCOMPARE(resumed.weightsSha(), full.weightsSha());
     }
 
     void markedNodesAreRecomputed() {
@@ -173,7 +148,7 @@ private Q_SLOTS:
                                                    dir_.filePath(QStringLiteral("none"))));
         QVERIFY2(none.exitCode == 0, qPrintable(none.stderrText));
         QCOMPARE(recomputeOf(none).value(QStringLiteral("nodes")).toInt(), 0);
-        QCOMPARE(sha(marked), sha(none));
+        QCOMPARE(marked.weightsSha(), none.weightsSha());
     }
 
     void anUnknownModeIsRefused() {

@@ -94,30 +94,13 @@ private Q_SLOTS:
             killAt << 40 + i * 110 + rng.bounded(90);
         bool first = true;
         for (int target : killAt) {
-            QProcess p;
             QStringList args = trainArgs(spec, config, runDir);
             if (!first) args << QStringLiteral("--resume");
             first = false;
-            p.start(diamond::test::binary(QStringLiteral("diamond-train")), args);
-            QVERIFY(p.waitForStarted());
-            bool killed = false;
-            QByteArray pending;
-            while (!killed && p.state() != QProcess::NotRunning) {
-                p.waitForReadyRead(1000);
-                pending += p.readAllStandardOutput();
-                int nl;
-                while ((nl = pending.indexOf('\n')) >= 0) {
-                    const QJsonObject e = QJsonDocument::fromJson(pending.left(nl)).object();
-                    pending.remove(0, nl + 1);
-                    if (e.value(QStringLiteral("event")).toString() == QLatin1String("metric") &&
-                        e.value(QStringLiteral("step")).toInt() >= target) {
-                        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-                        killed = true;
-                        break;
-                    }
-                }
-            }
-            p.waitForFinished();
+            const bool killed = runEngineUntilKilled(args, [target](const QJsonObject &e) {
+                return e.value(QStringLiteral("event")).toString() == QLatin1String("metric") &&
+                       e.value(QStringLiteral("step")).toInt() >= target;
+            });
             QVERIFY2(killed, qPrintable(QStringLiteral("engine ended before step %1").arg(target)));
         }
         const EngineRun last = runEngine(trainArgs(spec, config, runDir) << QStringLiteral("--resume"));

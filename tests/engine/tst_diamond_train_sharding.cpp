@@ -20,13 +20,6 @@ class TestDiamondTrainSharding : public QObject {
     QString config(const char *exampleName, const QString &name, int steps, const QJsonObject &extra) {
         return writeExampleConfig(exampleName, dir_.filePath(name + QStringLiteral(".json")), steps, extra);
     }
-    static QStringList ranks(QStringList args, int n) {
-        if (n > 1) args << QStringLiteral("--nproc") << QString::number(n);
-        return args;
-    }
-    static QString sha(const EngineRun &r) {
-        return r.last(QStringLiteral("finished")).value(QStringLiteral("weights_sha256")).toString();
-    }
     static qint64 memoryField(const EngineRun &r, const char *key) {
         return qint64(r.last(QStringLiteral("finished"))
                           .value(QStringLiteral("memory"))
@@ -68,17 +61,17 @@ private Q_SLOTS:
             name.constData(), tag + QStringLiteral("-sharded"), 40,
             {{QStringLiteral("optimizer"), optimizer}, {QStringLiteral("sharding"), QStringLiteral("optimizer")}});
         const EngineRun plain =
-            runEngine(ranks(trainArgs(spec, plainConfig, dir_.filePath(tag + QStringLiteral("-p"))), 2));
+            runEngine(withRanks(trainArgs(spec, plainConfig, dir_.filePath(tag + QStringLiteral("-p"))), 2));
         QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
         const EngineRun sharded =
-            runEngine(ranks(trainArgs(spec, shardedConfig, dir_.filePath(tag + QStringLiteral("-s"))), 2));
+            runEngine(withRanks(trainArgs(spec, shardedConfig, dir_.filePath(tag + QStringLiteral("-s"))), 2));
         QVERIFY2(sharded.exitCode == 0, qPrintable(sharded.stderrText));
         QCOMPARE(sharded.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(),
                  QStringLiteral("optimizer"));
         QCOMPARE(plain.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(),
                  QStringLiteral("none"));
-        QVERIFY(!sha(plain).isEmpty());
-        QCOMPARE(sha(sharded), sha(plain));
+        QVERIFY(!plain.weightsSha().isEmpty());
+        QCOMPARE(sharded.weightsSha(), plain.weightsSha());
         // Rank 0 holds half the per-weight state (plus its 8-byte step count), and all the gradients.
         const qint64 plainState = memoryField(plain, "optimizer_state_bytes");
         const qint64 shardedState = memoryField(sharded, "optimizer_state_bytes");
@@ -105,15 +98,16 @@ private Q_SLOTS:
         const QString spec = example("shapes_cnn", "spec.json");
         const QString sharded = config("shapes_cnn", QStringLiteral("resume"), 60,
                                        {{QStringLiteral("sharding"), QStringLiteral("optimizer")}});
-        const EngineRun full = runEngine(ranks(trainArgs(spec, sharded, dir_.filePath(QStringLiteral("full"))), 2));
+        const EngineRun full = runEngine(withRanks(trainArgs(spec, sharded, dir_.filePath(QStringLiteral("full"))), 2));
         QVERIFY2(full.exitCode == 0, qPrintable(full.stderrText));
         const QString runDir = dir_.filePath(QStringLiteral("killed"));
-        QCOMPARE(runEngine(ranks(trainArgs(spec, sharded, runDir), 2)).exitCode, 0);
+        QCOMPARE(runEngine(withRanks(trainArgs(spec, sharded, runDir), 2)).exitCode, 0);
         killedAfterStep20(runDir);
-        const EngineRun resumed = runEngine(ranks(trainArgs(spec, sharded, runDir) << QStringLiteral("--resume"), 2));
+        const EngineRun resumed =
+            runEngine(withRanks(trainArgs(spec, sharded, runDir) << QStringLiteral("--resume"), 2));
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.stderrText));
         QCOMPARE(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt(), 20);
-        QCOMPARE(sha(resumed), sha(full));
+        QCOMPARE(resumed.weightsSha(), full.weightsSha());
     }
 
     /// A sharded run's checkpoint is the whole state: resumed with one rank it continues exactly as the plain
@@ -126,15 +120,15 @@ private Q_SLOTS:
         auto twentyStepsThenResume = [&](const QString &name, const QString &first, int firstRanks,
                                          const QString &second, int secondRanks) -> QString {
             const QString runDir = dir_.filePath(name);
-            const EngineRun a = runEngine(ranks(trainArgs(spec, first, runDir), firstRanks));
+            const EngineRun a = runEngine(withRanks(trainArgs(spec, first, runDir), firstRanks));
             if (a.exitCode != 0) return QStringLiteral("first run failed: ") + a.stderrText;
             killedAfterStep20(runDir);
             const EngineRun b =
-                runEngine(ranks(trainArgs(spec, second, runDir) << QStringLiteral("--resume"), secondRanks));
+                runEngine(withRanks(trainArgs(spec, second, runDir) << QStringLiteral("--resume"), secondRanks));
             if (b.exitCode != 0) return QStringLiteral("resumed run failed: ") + b.stderrText;
             if (b.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() != 20)
                 return QStringLiteral("did not resume at step 20");
-            return sha(b);
+            return b.weightsSha();
         };
         const QString fromPlain = twentyStepsThenResume(QStringLiteral("p2-1"), plain, 2, plain, 1);
         const QString fromSharded = twentyStepsThenResume(QStringLiteral("s2-1"), sharded, 2, plain, 1);

@@ -7,6 +7,7 @@
 //   bench_recompute --spec S.json --batch B [--threads N] [--steps N] [--modes none,all]
 #include "diamond/spec/spec.h"
 #include "model/network.h"
+#include "tensor_bytes.h"
 
 #include <c10/util/ThreadLocalDebugInfo.h>
 #include <torch/torch.h>
@@ -23,16 +24,6 @@
 using namespace diamond;
 
 namespace {
-
-struct TensorBytes : c10::MemoryReportingInfoBase {
-    std::int64_t now = 0, peak = 0;
-    void reportMemoryUsage(void *, std::int64_t size, std::int64_t, std::int64_t, c10::Device device) override {
-        if (device.type() != c10::DeviceType::CPU) return;
-        now += size;
-        peak = std::max(peak, now);
-    }
-    bool memoryProfilingEnabled() const override { return true; }
-};
 
 torch::Tensor batchFor(const spec::Spec &s, std::int64_t batch) {
     std::vector<std::int64_t> shape;
@@ -108,7 +99,7 @@ int main(int argc, char **argv) {
             // Memory: one more step, counted from its start (the gradients of the last step are dropped first).
             for (auto &p : net->parameters())
                 p.mutable_grad() = torch::Tensor();
-            auto counter = std::make_shared<TensorBytes>();
+            auto counter = std::make_shared<engine::TensorBytesCounter>();
             std::int64_t held = 0;
             {
                 c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, counter);

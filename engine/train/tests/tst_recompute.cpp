@@ -7,6 +7,7 @@
 #include "model/network.h"
 #include "model/recompute.h"
 #include "precision.h"
+#include "tensor_bytes.h"
 
 #include "engine_error.h"
 
@@ -85,18 +86,6 @@ double relativeDifference(const torch::Tensor &a, const torch::Tensor &b) {
     return (a - b).abs().max().item<double>() / scale;
 }
 
-/// Counts the bytes torch's CPU allocator hands out on this thread while installed (through the allocator's
-/// profiling report), and the most at once.
-struct TensorBytes : c10::MemoryReportingInfoBase {
-    std::int64_t now = 0, peak = 0;
-    void reportMemoryUsage(void *, std::int64_t size, std::int64_t, std::int64_t, c10::Device device) override {
-        if (device.type() != c10::DeviceType::CPU) return;
-        now += size;
-        peak = std::max(peak, now);
-    }
-    bool memoryProfilingEnabled() const override { return true; }
-};
-
 struct StepMemory {
     std::int64_t heldForBackward = 0; ///< tensor bytes alive between forward and backward
     std::int64_t peak = 0;            ///< the most tensor bytes alive during forward and backward
@@ -111,7 +100,7 @@ StepMemory stepMemory(const spec::Spec &s, const std::string &recompute, std::in
     const torch::Tensor x = batchFor(s, batch);
     StepMemory m;
     for (int step = 0; step < 2; ++step) {
-        auto counter = std::make_shared<TensorBytes>();
+        auto counter = std::make_shared<TensorBytesCounter>();
         c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, counter);
         torch::Tensor out = net->forward({x}).front();
         m.heldForBackward = counter->now;

@@ -2,6 +2,7 @@
 // layers on the canvas (a ↻ before their type), one undo step; the inspector's checkbox marks one layer; the saved
 // spec carries "recompute": true; Train runs the marked network and the engine recomputes those nodes; the run set-up's
 // "Recompute every layer in backward" puts "recompute": "all" in the run's config.
+#include "common/engine_process.h"
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
@@ -39,17 +40,6 @@ class TestGuiRecompute : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-
-    static QJsonObject lastEvent(const QString &runDir, const QString &kind) {
-        QFile f(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
-        QJsonObject last;
-        if (!f.open(QIODevice::ReadOnly)) return last;
-        for (const QByteArray &line : f.readAll().split('\n')) {
-            const QJsonObject e = QJsonDocument::fromJson(line).object();
-            if (e.value(QStringLiteral("event")).toString() == kind) last = e;
-        }
-        return last;
-    }
 
     static QStringList layers(const ui::GraphDocument *doc) {
         QStringList ids;
@@ -165,9 +155,10 @@ private Q_SLOTS:
         QVERIFY2(monitor, "Train did not open a run monitor");
         const qint64 runId = monitor->runId();
         QTRY_VERIFY_WITH_TIMEOUT(monitor->state() == app::RunState::Finished, 120000);
-        const QJsonObject recompute = lastEvent(window.workspace()->runDirectory(runId), QStringLiteral("started"))
-                                          .value(QStringLiteral("recompute"))
-                                          .toObject();
+        const QJsonObject recompute =
+            test::lastRunDirEvent(window.workspace()->runDirectory(runId), QStringLiteral("started"))
+                .value(QStringLiteral("recompute"))
+                .toObject();
         QCOMPARE(recompute.value(QStringLiteral("mode")).toString(), QStringLiteral("marked"));
         QCOMPARE(recompute.value(QStringLiteral("nodes")).toInt(), 2);
 

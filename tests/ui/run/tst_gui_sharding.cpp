@@ -2,6 +2,7 @@
 // Split it over the processes" once there are 2 processes, the run trained from the Train button gets "sharding":
 // "optimizer" in its config, and the engine's ranks really share it (their started event says so, and rank 0 holds
 // half of Adam's state).
+#include "common/engine_process.h"
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
@@ -30,17 +31,6 @@ class TestGuiSharding : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-
-    static QJsonObject lastEvent(const QString &runDir, const QString &kind) {
-        QFile f(QDir(runDir).filePath(QStringLiteral("events.jsonl")));
-        QJsonObject last;
-        if (!f.open(QIODevice::ReadOnly)) return last;
-        for (const QByteArray &line : f.readAll().split('\n')) {
-            const QJsonObject e = QJsonDocument::fromJson(line).object();
-            if (e.value(QStringLiteral("event")).toString() == kind) last = e;
-        }
-        return last;
-    }
 
 private Q_SLOTS:
     void initTestCase() {
@@ -93,11 +83,11 @@ private Q_SLOTS:
         QCOMPARE(run->config.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
         QCOMPARE(run->execution.value(QStringLiteral("nproc")).toInt(), 2);
         const QString runDir = window.workspace()->runDirectory(runId);
-        const QJsonObject started = lastEvent(runDir, QStringLiteral("started"));
+        const QJsonObject started = test::lastRunDirEvent(runDir, QStringLiteral("started"));
         QCOMPARE(started.value(QStringLiteral("world_size")).toInt(), 2);
         QCOMPARE(started.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
         const QJsonObject memory =
-            lastEvent(runDir, QStringLiteral("finished")).value(QStringLiteral("memory")).toObject();
+            test::lastRunDirEvent(runDir, QStringLiteral("finished")).value(QStringLiteral("memory")).toObject();
         const qint64 parameters = started.value(QStringLiteral("parameters")).toInteger();
         QVERIFY(parameters > 0);
         // Adam's two floats per weight, half of them on rank 0 (rounded up), and its 8-byte step count.
