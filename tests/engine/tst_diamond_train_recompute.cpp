@@ -1,8 +1,10 @@
 // diamond-train with activation checkpointing ("recompute"): the same weights as without it, bit for bit (a CNN with
 // batch norm and dropout, on 1 and 2 ranks; the spirals MLP with fused Nesterov momentum), a bit-exact resume after
-// SIGKILL, the spec's marked nodes in "marked" mode, the started event's figures, and a refused mode.
+// SIGKILL, checkpoints that continue with another rank count and mode, the spec's marked nodes in "marked" mode, the
+// started event's figures, and a refused mode.
 #include "common/engine_process.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -133,6 +135,31 @@ private Q_SLOTS:
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.stderrText));
         QVERIFY(resumed.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() >= 20);
         QCOMPARE(resumed.weightsSha(), full.weightsSha());
+    }
+
+    /// A recomputed 2-rank run's checkpoint continues on 1 rank without recompute exactly as a plain 2-rank run's
+    /// checkpoint continues on 1 rank with it: recompute leaves no trace in the state.
+    void checkpointsMoveBetweenRankCountsAndModes() {
+        const QString spec = cnnSpec(QStringLiteral("move"));
+        const QString plain = config("shapes_cnn", QStringLiteral("move-plain"), 40, mode("none"));
+        const QString recomputed = config("shapes_cnn", QStringLiteral("move-all"), 40, mode("all"));
+        auto twentyStepsThenOneRank = [&](const QString &name, const QString &first, const QString &second) -> QString {
+            const QString runDir = dir_.filePath(name);
+            const EngineRun a = runEngine(withRanks(trainArgs(spec, first, runDir), 2));
+            if (a.exitCode != 0) return QStringLiteral("first run failed: ") + a.stderrText;
+            QDir checkpoints(QDir(runDir).filePath(QStringLiteral("checkpoints")));
+            for (const QString &file : checkpoints.entryList({QStringLiteral("step-*.pt")}, QDir::Files))
+                if (file != QLatin1String("step-0000000020.pt")) checkpoints.remove(file);
+            const EngineRun b = runEngine(trainArgs(spec, second, runDir) << QStringLiteral("--resume"));
+            if (b.exitCode != 0) return QStringLiteral("resumed run failed: ") + b.stderrText;
+            if (b.last(QStringLiteral("started")).value(QStringLiteral("start_step")).toInt() != 20)
+                return QStringLiteral("did not resume at step 20");
+            return b.weightsSha();
+        };
+        const QString fromRecomputed = twentyStepsThenOneRank(QStringLiteral("move-a"), recomputed, plain);
+        const QString fromPlain = twentyStepsThenOneRank(QStringLiteral("move-b"), plain, recomputed);
+        QVERIFY2(fromPlain.size() == 64, qPrintable(fromPlain));
+        QCOMPARE(fromRecomputed, fromPlain);
     }
 
     void markedNodesAreRecomputed() {
