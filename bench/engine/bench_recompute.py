@@ -8,7 +8,8 @@ For the transformer and U-Net templates, one training step (forward + backward, 
     torch.utils.checkpoint around each block (consecutive nodes whose ids share the prefix before the first dot:
     each encoder layer of the transformer, each conv block of the U-Net): median step time and the bytes the forward
     pass allocated and still holds when it ends (the profiler's memory events).
-Reports each one's recompute cost (step time ratio) and memory cut, and the engine/PyTorch step time ratios.
+Each side interleaves its two modes' steps. Reports each one's recompute cost (step time ratio) and memory cut, and the
+engine/PyTorch step time ratios.
 
   /usr/bin/python3 bench/engine/bench_recompute.py --bench build/bench/bench_recompute [--steps 20] [--json out.json]
 """
@@ -92,29 +93,36 @@ def held_bytes(net, x, name):
     return held
 
 
-def python_step(doc, checkpointed, batch, steps):
-    torch.manual_seed(1)
-    net = (CheckpointedNet if checkpointed else tt.SpecNet)(doc)
+def python_steps(doc, batch, steps):
+    """Plain and checkpointed SpecNet, their steps interleaved: (median ms, held bytes) for each."""
+    torch.manual_seed(2)
     x = batch_for(doc, batch)
     name = doc["inputs"][0]["name"]
-    with torch.no_grad():
-        net({name: x})  # creates the modules
-    net.train()
+    nets = []
+    for cls in (tt.SpecNet, CheckpointedNet):
+        torch.manual_seed(1)
+        net = cls(doc)
+        with torch.no_grad():
+            net({name: x})  # creates the modules
+        net.train()
+        nets.append(net)
 
-    def step():
+    def step(net):
         for p in net.parameters():
             p.grad = None
         out = net({name: x})
         sum(v.float().sum() for v in out.values()).backward()
 
     for _ in range(3):
-        step()
-    times = []
+        for net in nets:
+            step(net)
+    times = [[], []]
     for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times), held_bytes(net, x, name)
+        for i, net in enumerate(nets):
+            start = time.perf_counter()
+            step(net)
+            times[i].append((time.perf_counter() - start) * 1e3)
+    return [(statistics.median(times[i]), held_bytes(net, x, name)) for i, net in enumerate(nets)]
 
 
 def main():
@@ -133,8 +141,7 @@ def main():
         out = subprocess.run([args.bench, "--spec", path, "--batch", str(batch), "--threads", str(args.threads),
                               "--steps", str(args.steps)], check=True, capture_output=True, text=True).stdout
         engine = {r["recompute"]: r for r in map(json.loads, out.strip().splitlines())}
-        py_plain_ms, py_plain_saved = python_step(doc, False, batch, args.steps)
-        py_ckpt_ms, py_ckpt_saved = python_step(doc, True, batch, args.steps)
+        (py_plain_ms, py_plain_saved), (py_ckpt_ms, py_ckpt_saved) = python_steps(doc, batch, args.steps)
         e0, e1 = engine["none"], engine["all"]
         r = {
             "template": file, "batch": batch, "threads": args.threads,

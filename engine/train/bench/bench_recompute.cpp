@@ -1,5 +1,6 @@
 // bench_recompute: one network's training step (forward, backward; no optimizer) with and without activation
-// checkpointing, in process. Prints one JSON line per mode: the median step time over --steps steps, and the tensor
+// checkpointing, in process, the modes' steps interleaved. Prints one JSON line per mode: the median step time over
+// --steps steps, and the tensor
 // bytes that torch's CPU allocator holds between forward and backward and at the step's peak (counted through the
 // allocator's profiling report). Driven by bench/engine/bench_recompute.py, which runs the same networks in
 // PyTorch-Python beside it.
@@ -75,43 +76,56 @@ int main(int argc, char **argv) {
     }
     at::set_num_threads(threads);
     try {
+        // Every mode's network first, then their steps interleaved: a slower minute of the machine slows all alike.
+        struct Trial {
+            std::string mode;
+            std::unique_ptr<engine::Network> net;
+            std::vector<double> ms;
+        };
+        std::vector<Trial> trials;
         for (const std::string &mode : split(modes)) {
             torch::manual_seed(1);
-            auto net = engine::Network::build(loaded.spec);
-            net->setRecompute(mode);
-            net->train(true);
-            const torch::Tensor x = batchFor(loaded.spec, batch);
-            const auto step = [&] {
-                for (auto &p : net->parameters())
-                    p.mutable_grad() = torch::Tensor();
-                net->forward({x}).front().sum().backward();
-            };
-            for (int i = 0; i < 3; ++i)
-                step();
-            std::vector<double> ms;
-            for (int i = 0; i < steps; ++i) {
+            Trial t{mode, engine::Network::build(loaded.spec), {}};
+            t.net->setRecompute(mode);
+            t.net->train(true);
+            trials.push_back(std::move(t));
+        }
+        torch::manual_seed(2);
+        const torch::Tensor x = batchFor(loaded.spec, batch);
+        const auto step = [&](engine::Network &net) {
+            for (auto &p : net.parameters())
+                p.mutable_grad() = torch::Tensor();
+            net.forward({x}).front().sum().backward();
+        };
+        for (int i = 0; i < 3; ++i)
+            for (Trial &t : trials)
+                step(*t.net);
+        for (int i = 0; i < steps; ++i) {
+            for (Trial &t : trials) {
                 const auto start = std::chrono::steady_clock::now();
-                step();
-                ms.push_back(
+                step(*t.net);
+                t.ms.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
             }
-            std::sort(ms.begin(), ms.end());
+        }
+        for (Trial &t : trials) {
+            std::sort(t.ms.begin(), t.ms.end());
             // Memory: one more step, counted from its start (the gradients of the last step are dropped first).
-            for (auto &p : net->parameters())
+            for (auto &p : t.net->parameters())
                 p.mutable_grad() = torch::Tensor();
             auto counter = std::make_shared<engine::TensorBytesCounter>();
             std::int64_t held = 0;
             {
                 c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, counter);
-                torch::Tensor out = net->forward({x}).front();
+                torch::Tensor out = t.net->forward({x}).front();
                 held = counter->now;
                 out.sum().backward();
             }
             std::printf("{\"spec\": \"%s\", \"batch\": %lld, \"threads\": %d, \"recompute\": \"%s\", \"parts\": %d, "
                         "\"nodes\": %d, \"step_ms\": %.3f, \"held_bytes\": %lld, \"peak_bytes\": %lld}\n",
-                        specPath.c_str(), static_cast<long long>(batch), threads, mode.c_str(), net->recomputedParts(),
-                        net->recomputedNodes(), ms[ms.size() / 2], static_cast<long long>(held),
-                        static_cast<long long>(counter->peak));
+                        specPath.c_str(), static_cast<long long>(batch), threads, t.mode.c_str(),
+                        t.net->recomputedParts(), t.net->recomputedNodes(), t.ms[t.ms.size() / 2],
+                        static_cast<long long>(held), static_cast<long long>(counter->peak));
             std::fflush(stdout);
         }
     } catch (const std::exception &e) {

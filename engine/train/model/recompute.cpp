@@ -197,9 +197,11 @@ torch::Tensor recordedDropout(const torch::Tensor &x, double p, bool training) {
         torch::NoGradGuard noGrad;
         tape->entries.push_back({noise.to(torch::kBool), generatorState(torch::kCPU)});
     } else {
-        const DropoutTape::Entry &entry = tape->entries.at(tape->next++);
+        DropoutTape::Entry &entry = tape->entries.at(tape->next++);
+        if (!entry.mask.defined()) throw std::runtime_error("a recomputed part ran its backward pass twice");
         noise = at::empty_like(x, at::MemoryFormat::Contiguous).copy_(entry.mask);
         setGeneratorState(torch::kCPU, entry.generatorAfter);
+        entry = {}; // the rerun's own graph keeps what backward needs
     }
     noise.div_(1.0 - p);
     return x * noise;
