@@ -433,11 +433,12 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
         out.convolutionScale = convolutionScaleOf(profile);
     // Recomputed nodes run forward once more in backward: about a third of their forward + backward cost.
     const std::vector<std::string> recomputed = spec::recomputedNodeIds(graph, in.recompute.toStdString());
+    const std::set<std::string> recomputedSet(recomputed.begin(), recomputed.end());
     out.recompute = in.recompute;
     out.recomputedNodes = int(recomputed.size());
     for (NodeCost &c : out.nodes) {
         if (isConvolutionLike(c)) c.seconds *= out.convolutionScale;
-        if (std::find(recomputed.begin(), recomputed.end(), c.id.toStdString()) != recomputed.end()) {
+        if (recomputedSet.count(c.id.toStdString()) > 0) {
             c.seconds *= 4.0 / 3.0;
             out.recomputeSeconds += c.seconds / 4.0;
         }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 namespace diamond::spec {
 
@@ -502,9 +503,10 @@ std::int64_t recomputedActivations(const Analysis &analysis, const MemoryEstimat
         if (it != analysis.index.end()) lastReader[static_cast<std::size_t>(it->second)] = n;
     }
     const auto &registry = Registry::instance();
+    const std::unordered_set<std::string> marked(recomputed.begin(), recomputed.end());
     const auto inRun = [&](std::size_t i) {
         const NodeInfo &info = analysis.nodes[i];
-        if (std::find(recomputed.begin(), recomputed.end(), info.id) == recomputed.end()) return false;
+        if (marked.count(info.id) == 0) return false;
         const LayerType *type = registry.find(info.type);
         return type && info.type != "Input" && !type->recomputesInside;
     };

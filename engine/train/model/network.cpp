@@ -8,7 +8,6 @@
 #include <c10/util/Exception.h>
 
 #include <algorithm>
-#include <cmath>
 
 namespace diamond::engine {
 
@@ -165,10 +164,10 @@ void Network::buildUnits(const std::vector<bool> &recomputed) {
             weight[i] += static_cast<double>(spec::elementsPerSample(t.shape)) * spec::dtypeBytes(t.dtype);
     }
     // The last step reading each step's output (steps_.size() for a spec output).
-    const int slots = static_cast<int>(spec_.inputs.size());
-    std::vector<std::size_t> stepOfSlot(slots + spec_.nodes.size(), steps_.size());
+    const std::size_t inputCount = spec_.inputs.size();
+    std::vector<std::size_t> stepOfSlot(inputCount + spec_.nodes.size(), steps_.size());
     for (std::size_t i = 0; i < steps_.size(); ++i)
-        stepOfSlot[static_cast<std::size_t>(slots + steps_[i].node)] = i;
+        stepOfSlot[inputCount + static_cast<std::size_t>(steps_[i].node)] = i;
     std::vector<std::size_t> lastReader(steps_.size(), 0);
     for (std::size_t i = 0; i < steps_.size(); ++i) {
         for (const auto &ref : steps_[i].inputs) {
@@ -216,11 +215,10 @@ void Network::buildUnits(const std::vector<bool> &recomputed) {
     }
 
     // Each part's inputs (values made before it) and outputs (values read after it).
-    const int inputCount = static_cast<int>(spec_.inputs.size());
-    std::vector<int> unitOfSlot(inputCount + spec_.nodes.size(), -1);
+    std::vector<int> unitOfSlot(stepOfSlot.size(), -1);
     for (std::size_t u = 0; u < units_.size(); ++u) {
         for (std::size_t i = units_[u].first; i < units_[u].end; ++i)
-            unitOfSlot[static_cast<std::size_t>(inputCount + steps_[i].node)] = static_cast<int>(u);
+            unitOfSlot[inputCount + static_cast<std::size_t>(steps_[i].node)] = static_cast<int>(u);
     }
     const auto addOnce = [](auto &list, const auto &value) {
         if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
