@@ -149,6 +149,9 @@ public:
     std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &) override {
         return std::make_unique<DonePending>();
     }
+    std::unique_ptr<PendingCollective> reduceSumAsync(torch::Tensor &, int) override {
+        return std::make_unique<DonePending>();
+    }
     torch::Device device() const override { return torch::kCPU; }
     int rank() const override { return 0; }
     int world() const override { return 1; }
@@ -204,7 +207,18 @@ public:
             std::vector<at::Tensor> tensors{tensor};
             work = group_->allreduce(tensors);
         });
-        return std::make_unique<Pending>(this, std::move(work));
+        return std::make_unique<Pending>(this, std::move(work), "an all-reduce");
+    }
+    std::unique_ptr<PendingCollective> reduceSumAsync(torch::Tensor &tensor, int root) override {
+        requireOnDevice(tensor, "a reduce");
+        c10::intrusive_ptr<c10d::Work> work;
+        guarded("a reduce", [&] {
+            std::vector<at::Tensor> tensors{tensor};
+            c10d::ReduceOptions options;
+            options.rootRank = root;
+            work = group_->reduce(tensors, options);
+        });
+        return std::make_unique<Pending>(this, std::move(work), "a reduce");
     }
     std::vector<torch::Tensor> allGather(const torch::Tensor &tensor) override {
         requireOnDevice(tensor, "an all-gather");
@@ -238,15 +252,16 @@ public:
 private:
     class Pending final : public PendingCollective {
     public:
-        Pending(ProcessGroupCommunicator *owner, c10::intrusive_ptr<c10d::Work> work)
-            : owner_(owner), work_(std::move(work)) {}
+        Pending(ProcessGroupCommunicator *owner, c10::intrusive_ptr<c10d::Work> work, const char *what)
+            : owner_(owner), work_(std::move(work)), what_(what) {}
         void wait() override {
-            owner_->guarded("an all-reduce", [&] { finish(work_); });
+            owner_->guarded(what_, [&] { finish(work_); });
         }
 
     private:
         ProcessGroupCommunicator *owner_;
         c10::intrusive_ptr<c10d::Work> work_;
+        const char *what_;
     };
 
     void requireOnDevice(const torch::Tensor &tensor, const char *what) const {
@@ -317,103 +332,13 @@ void waitForAllRanks(c10d::Store &store, const Rendezvous &r, std::chrono::milli
 
 } // namespace
 
-struct GradientReducer::State {
-    struct Bucket {
-        torch::Tensor slice;
-        int size = 0;  ///< parameters in the bucket
-        int ready = 0; ///< parameters whose gradient arrived in this backward
-        std::unique_ptr<PendingCollective> pending;
-    };
-    Communicator *comm = nullptr;
-    std::vector<Bucket> buckets;
-    std::vector<int> bucketOf;                                        ///< parameter index -> bucket
-    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators; ///< kept alive for the hooks
-    bool armed = false;
-
-    void launch(Bucket &b) {
-        if (!b.pending) b.pending = comm->allReduceSumAsync(b.slice);
-    }
-    void onGradient(int parameter) {
-        if (!armed) return;
-        Bucket &b = buckets[bucketOf[parameter]];
-        if (++b.ready == b.size) launch(b);
-    }
-};
-
-namespace {
-class ReadyHook final : public torch::autograd::FunctionPostHook {
-public:
-    ReadyHook(std::weak_ptr<GradientReducer::State> state, int parameter)
-        : state_(std::move(state)), parameter_(parameter) {}
-    torch::autograd::variable_list operator()(const torch::autograd::variable_list &outputs,
-                                              const torch::autograd::variable_list &) override {
-        if (auto s = state_.lock()) s->onGradient(parameter_);
-        return outputs;
-    }
-
-private:
-    std::weak_ptr<GradientReducer::State> state_;
-    int parameter_;
-};
-} // namespace
-
-GradientReducer::GradientReducer(Communicator &comm, torch::Tensor flatGrads,
-                                 const std::vector<torch::Tensor> &parameters, std::int64_t bucketBytes)
-    : state_(std::make_shared<State>()) {
-    state_->comm = &comm;
-    state_->bucketOf.assign(parameters.size(), 0);
-    // Buckets from the last parameter backwards, each a contiguous slice of the flat buffer.
-    std::vector<std::int64_t> offsets(parameters.size() + 1, 0);
-    for (std::size_t i = 0; i < parameters.size(); ++i)
-        offsets[i + 1] = offsets[i] + parameters[i].numel();
-    const std::int64_t elementBytes = flatGrads.element_size();
-    int end = static_cast<int>(parameters.size());
-    while (end > 0) {
-        int begin = end - 1;
-        std::int64_t bytes = parameters[begin].numel() * elementBytes;
-        while (begin > 0 && bytes + parameters[begin - 1].numel() * elementBytes <= bucketBytes) {
-            --begin;
-            bytes += parameters[begin].numel() * elementBytes;
-        }
-        State::Bucket b;
-        b.slice = flatGrads.narrow(0, offsets[begin], offsets[end] - offsets[begin]);
-        b.size = end - begin;
-        for (int i = begin; i < end; ++i)
-            state_->bucketOf[i] = static_cast<int>(state_->buckets.size());
-        state_->buckets.push_back(std::move(b));
-        end = begin;
-    }
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-        auto accumulator = torch::autograd::impl::grad_accumulator(parameters[i]);
-        if (!accumulator) continue;
-        accumulator->add_post_hook(std::make_unique<ReadyHook>(state_, static_cast<int>(i)));
-        state_->accumulators.push_back(std::move(accumulator));
-    }
-}
-
-GradientReducer::~GradientReducer() = default;
-
-int GradientReducer::bucketCount() const { return static_cast<int>(state_->buckets.size()); }
-
-void GradientReducer::arm() {
-    state_->armed = true;
-    for (auto &b : state_->buckets) {
-        b.ready = 0;
-        b.pending.reset();
-    }
-}
-
-void GradientReducer::finish() {
-    for (auto &b : state_->buckets)
-        state_->launch(b);
-    for (auto &b : state_->buckets) {
-        b.pending->wait();
-        b.pending.reset();
-    }
-    state_->armed = false;
-    const double world = static_cast<double>(state_->comm->world());
-    for (auto &b : state_->buckets)
-        b.slice.div_(world);
+FlatShard FlatShard::of(std::int64_t numel, int rank, int world) {
+    FlatShard s;
+    const std::int64_t ranks = std::max(1, world);
+    s.stride = (numel + ranks - 1) / ranks;
+    s.begin = std::min(numel, s.stride * rank);
+    s.length = std::min(numel, s.begin + s.stride) - s.begin;
+    return s;
 }
 
 namespace {

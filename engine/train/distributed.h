@@ -6,10 +6,12 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace diamond::engine {
@@ -58,6 +60,11 @@ public:
     virtual torch::Device device() const = 0;
     /// Starts an in-place sum over ranks; the tensor must not be touched until wait().
     virtual std::unique_ptr<PendingCollective> allReduceSumAsync(torch::Tensor &tensor) = 0;
+    /// Starts a sum over ranks into rank `root`'s `tensor` (same shape everywhere); the other ranks' tensors are
+    /// undefined afterwards. A contiguous tensor (a view into a larger buffer too) is used where it lies. No tensor
+    /// may be touched until wait(). One reduce per owner is how a reduce-scatter of unequal parts is done (Gloo in
+    /// libtorch 1.13 has no reduce_scatter).
+    virtual std::unique_ptr<PendingCollective> reduceSumAsync(torch::Tensor &tensor, int root) = 0;
     virtual int rank() const = 0;
     virtual int world() const = 0;
     /// In place, from rank 0.
@@ -79,26 +86,16 @@ public:
 /// Every rank's `figures` (the same count on every rank), in rank order, on every rank (collective).
 std::vector<std::vector<std::int64_t>> allGatherFigures(Communicator &comm, const std::vector<std::int64_t> &figures);
 
-/// Averages gradients over ranks while backward is still running: parameters are grouped into
-/// buckets of about `bucketBytes` (slices of the flat gradient buffer, last layers first, the
-/// order in which backward produces them); when every parameter of a bucket has accumulated its
-/// gradient, the bucket's all-reduce starts asynchronously. finish() starts the buckets that did
-/// not complete (parameters without gradient), waits for all, and divides by the world size.
-/// Contract: `parameters` are views into `flatGrads`' parameter buffer in flat order, as set up by
-/// FlatParameters; arm() before the backward whose gradients are to be reduced.
-class GradientReducer {
-public:
-    GradientReducer(Communicator &comm, torch::Tensor flatGrads, const std::vector<torch::Tensor> &parameters,
-                    std::int64_t bucketBytes = 4 << 20);
-    ~GradientReducer();
-    void arm();
-    void finish();
-    int bucketCount() const;
-
-    struct State;
-
-private:
-    std::shared_ptr<State> state_;
+/// This rank's share of `numel` elements over `world` ranks: [begin, begin + length), every share but the last
+/// `ceil(numel / world)` long (some may be empty when numel < world).
+struct FlatShard {
+    std::int64_t begin = 0, length = 0;
+    std::int64_t stride = 0; ///< ceil(numel / world): the padded length every rank sends when gathering
+    static FlatShard of(std::int64_t numel, int rank, int world);
+    /// The elements of [begin, end) that are in this share: [first, last) (empty when first >= last).
+    std::pair<std::int64_t, std::int64_t> overlap(std::int64_t first, std::int64_t end) const {
+        return {std::max(begin, first), std::min(begin + length, end)};
+    }
 };
 
 /// Connects to the other ranks. Every rank registers in the store (a file store for local ranks, see

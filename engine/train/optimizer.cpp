@@ -45,7 +45,27 @@ FlatParameters::FlatParameters(const std::vector<torch::Tensor> &parameters) {
     }
 }
 
+void FlatParameters::shardGradients(const std::vector<torch::Tensor> &parameters, std::int64_t begin,
+                                    std::int64_t length) {
+    if (begin < 0 || length < 0 || begin + length > numel())
+        throw EngineError("A gradient share [" + std::to_string(begin) + ", " + std::to_string(begin + length) +
+                          ") lies outside the " + std::to_string(numel()) + " parameters.");
+    for (auto p : parameters)
+        p.mutable_grad() = torch::Tensor();
+    grads_ = torch::zeros({length}, values_.options());
+    gradsBegin_ = begin;
+}
+
+torch::Tensor FlatParameters::viewIn(const torch::Tensor &slice, std::int64_t sliceBegin, std::size_t i) const {
+    const Part &part = parts_.at(i);
+    if (part.offset < sliceBegin || part.offset + part.numel > sliceBegin + slice.numel())
+        throw EngineError("Parameter " + std::to_string(i) + " lies outside the flat slice it was looked up in.");
+    return slice.as_strided(part.sizes, part.strides, slice.storage_offset() + part.offset - sliceBegin);
+}
+
 void FlatParameters::zeroGrad(const std::vector<bool> &keep) {
+    if (gradsBegin_ != 0 || grads_.numel() != values_.numel())
+        throw EngineError("Selective zeroing needs every gradient; these are sharded.");
     std::int64_t runStart = 0, runEnd = 0; // zero contiguous runs of parts with one call each
     for (std::size_t i = 0; i <= parts_.size(); ++i) {
         if (i < parts_.size() && !(i < keep.size() && keep[i])) {
@@ -80,8 +100,11 @@ torch::Tensor FlatParameters::fromCanonical(const torch::Tensor &canonical) cons
 
 FlatParameters FlatParameters::slice(std::int64_t begin, std::int64_t length) {
     FlatParameters share;
+    if (begin < gradsBegin_ || begin + length > gradsBegin_ + grads_.numel())
+        throw EngineError("The share [" + std::to_string(begin) + ", " + std::to_string(begin + length) +
+                          ") is outside the gradients this rank holds.");
     share.values_ = values_.narrow(0, begin, length);
-    share.grads_ = grads_.narrow(0, begin, length);
+    share.grads_ = grads_.narrow(0, begin - gradsBegin_, length);
     return share;
 }
 

@@ -19,27 +19,38 @@ namespace diamond::engine {
 
 /// Contract: after construction every parameter is a view into `values()` and its .grad() a
 /// view into `grads()`; autograd accumulates into those views in place (grads are zeroed, never
-/// reset to undefined). All parameters must share dtype and device. A dense parameter keeps its
-/// memory layout (e.g. a channels-last convolution weight stays channels-last), so the element
-/// order inside the buffer is the physical one; toCanonical()/fromCanonical() convert flat
-/// tensors (optimizer state) to and from the layout-independent order that checkpoints store.
+/// reset to undefined) — until shardGradients(), after which grads() is one share of the gradients. All parameters must
+/// share dtype and device. A dense parameter keeps its memory layout (e.g. a channels-last convolution weight stays
+/// channels-last), so the element order inside the buffer is the physical one; toCanonical()/fromCanonical() convert
+/// flat tensors (optimizer state) to and from the layout-independent order that checkpoints store.
 class FlatParameters {
 public:
     explicit FlatParameters(const std::vector<torch::Tensor> &parameters);
     torch::Tensor &values() { return values_; }
     const torch::Tensor &values() const { return values_; }
+    /// The gradients: all of them, or after shardGradients() elements [gradsBegin(), gradsBegin() + numel) only.
     torch::Tensor &grads() { return grads_; }
+    std::int64_t gradsBegin() const { return gradsBegin_; }
+    /// Keeps only elements [begin, begin + length) of the gradients (ZeRO stage 2): grads() becomes a zeroed buffer
+    /// of that share, and `parameters` (those of the constructor) lose their .grad views, so that autograd creates
+    /// each gradient afresh and a sharded GradientReducer (gradient_reducer.h) takes it from there.
+    void shardGradients(const std::vector<torch::Tensor> &parameters, std::int64_t begin, std::int64_t length);
     /// Elements [begin, begin + length) of both buffers as buffers of their own (views, no parameters): what an
-    /// optimizer steps when it owns only that share (sharded_optimizer.h).
+    /// optimizer steps when it owns only that share (sharded_optimizer.h). After shardGradients() the range must lie
+    /// inside the gradients' share.
     FlatParameters slice(std::int64_t begin, std::int64_t length);
     void zeroGrad() { grads_.zero_(); }
-    /// Zeroes the gradients of the parameters i with !keep[i] (keep: one flag per parameter).
+    /// Zeroes the gradients of the parameters i with !keep[i] (keep: one flag per parameter). Not after
+    /// shardGradients().
     void zeroGrad(const std::vector<bool> &keep);
     std::int64_t numel() const { return values_.numel(); }
     /// Number of parameters, and parameter i's part of a flat tensor laid out like values()
     /// (same sizes and strides as the parameter; a view).
     std::size_t parameterCount() const { return parts_.size(); }
     torch::Tensor viewOf(const torch::Tensor &flat, std::size_t i) const { return partOf(flat, parts_.at(i)); }
+    /// Parameter i's part of `slice`, which holds elements [sliceBegin, sliceBegin + slice.numel()) of a flat tensor
+    /// laid out like values() and must cover the parameter (a view).
+    torch::Tensor viewIn(const torch::Tensor &slice, std::int64_t sliceBegin, std::size_t i) const;
     /// Parameter i's (offset, element count) in the flat buffers.
     std::pair<std::int64_t, std::int64_t> rangeOf(std::size_t i) const {
         return {parts_.at(i).offset, parts_.at(i).numel};
@@ -60,6 +71,7 @@ private:
     /// Parameter `part` of a contiguous 1-D tensor laid out like values().
     static torch::Tensor partOf(const torch::Tensor &flat, const Part &part);
     torch::Tensor values_, grads_;
+    std::int64_t gradsBegin_ = 0;
     std::vector<Part> parts_;
     bool allContiguous_ = true;
 };

@@ -46,11 +46,12 @@ LossScaler::LossScaler(bool enabled, double initialScale, std::int64_t growthInt
 
 torch::Tensor LossScaler::scaled(const torch::Tensor &loss) const { return enabled_ ? loss * scale_ : loss; }
 
-bool LossScaler::unscaleAndUpdate(torch::Tensor &grads) {
+bool LossScaler::unscaleAndUpdate(torch::Tensor &grads, const std::function<bool(bool)> &agree) {
     if (!enabled_) return true;
     torch::NoGradGuard noGrad;
     grads.mul_(1.0 / scale_);
-    const bool finite = grads.isfinite().all().item<bool>();
+    bool finite = grads.isfinite().all().item<bool>();
+    if (agree) finite = agree(finite);
     if (!finite) {
         scale_ = std::max(scale_ * 0.5, 1.0);
         goodSteps_ = 0;

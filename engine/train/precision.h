@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace diamond::engine {
@@ -41,8 +42,9 @@ public:
     /// `loss` times the scale (itself when disabled).
     torch::Tensor scaled(const torch::Tensor &loss) const;
     /// Divides `grads` by the scale in place and returns whether they are all finite (true when disabled); updates
-    /// the scale. The caller skips the optimizer step when it returns false.
-    bool unscaleAndUpdate(torch::Tensor &grads);
+    /// the scale. The caller skips the optimizer step when it returns false. `agree` (when set) turns this process's
+    /// verdict into every rank's, for gradients sharded over ranks.
+    bool unscaleAndUpdate(torch::Tensor &grads, const std::function<bool(bool)> &agree = {});
     std::int64_t skippedSteps() const { return skipped_; }
     /// Good steps in a row since the scale last changed (checkpointed with the scale).
     std::int64_t goodSteps() const { return goodSteps_; }

@@ -6,15 +6,6 @@
 
 namespace diamond::engine {
 
-FlatShard FlatShard::of(std::int64_t numel, int rank, int world) {
-    FlatShard s;
-    const std::int64_t ranks = std::max(1, world);
-    s.stride = (numel + ranks - 1) / ranks;
-    s.begin = std::min(numel, s.stride * rank);
-    s.length = std::min(numel, s.begin + s.stride) - s.begin;
-    return s;
-}
-
 ShardedOptimizer::ShardedOptimizer(const OptimizerConfig &config, const FlatParameters &flat, Communicator &comm)
     : comm_(comm), numel_(flat.numel()), shard_(FlatShard::of(flat.numel(), comm.rank(), comm.world())),
       inner_(makeOptimizer(config, shard_.length, flat.values().options())) {}

@@ -14,14 +14,6 @@
 
 namespace diamond::engine {
 
-/// This rank's share of `numel` elements over `world` ranks: [begin, begin + length), every share but the last
-/// `ceil(numel / world)` long (some may be empty when numel < world).
-struct FlatShard {
-    std::int64_t begin = 0, length = 0;
-    std::int64_t stride = 0; ///< ceil(numel / world): the padded length every rank sends when gathering
-    static FlatShard of(std::int64_t numel, int rank, int world);
-};
-
 class ShardedOptimizer final : public Optimizer {
 public:
     /// `comm`: the ranks sharing the state; outlives this object. `flat`: the full buffers it will step.

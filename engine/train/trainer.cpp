@@ -1,6 +1,7 @@
 #include "trainer.h"
 
 #include "export/tensor_io.h"
+#include "gradient_reducer.h"
 
 #include "checkpoint.h"
 #include "compute_device.h"
@@ -133,7 +134,7 @@ private:
             gradsOverwritten_ = network_->parametersOfNodeType("Linear");
             parameters_ = network_->parameters();
         }
-        if (config_.sharding == "optimizer" && comm_.world() > 1)
+        if (config_.sharding != "none" && comm_.world() > 1)
             optimizer_ = std::make_unique<ShardedOptimizer>(config_.optimizer, *flat_, comm_);
         else
             optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
@@ -157,7 +158,14 @@ private:
             for (auto &[name, buffer] : network_->namedBuffers())
                 comm_.broadcast(buffer);
             if (comm_.rank() > 0) torch::manual_seed(config_.seed + 7919 * static_cast<std::uint64_t>(comm_.rank()));
-            reducer_ = std::make_unique<GradientReducer>(comm_, flat_->grads(), network_->parameters());
+            if (config_.sharding == "gradients") {
+                // ZeRO stage 2: this rank keeps the gradients of the share whose optimizer state it holds.
+                const FlatShard shard = FlatShard::of(flat_->numel(), comm_.rank(), comm_.world());
+                flat_->shardGradients(network_->parameters(), shard.begin, shard.length);
+                reducer_ = std::make_unique<GradientReducer>(comm_, *flat_, network_->parameters());
+            } else {
+                reducer_ = std::make_unique<GradientReducer>(comm_, flat_->grads(), network_->parameters());
+            }
         }
         batchesPerEpoch_ = sampler_->batchesPerEpoch();
         // Batches of 64 KiB and more are gathered one ahead while the current one trains, when a core is
@@ -389,6 +397,17 @@ private:
         }
     }
 
+    /// With sharded gradients each rank checks its own share: every rank's verdict combined (a collective); else
+    /// none (the reduced gradients are the same everywhere).
+    std::function<bool(bool)> shardedGradientsFinite() {
+        if (!reducer_ || !reducer_->sharded()) return {};
+        return [this](bool finite) {
+            torch::Tensor bad = torch::tensor({finite ? 0.0 : 1.0}, torch::kFloat64).to(comm_.device());
+            comm_.allReduceSum(bad);
+            return bad.cpu().item<double>() == 0;
+        };
+    }
+
     /// Loss and metric sums of one micro-batch; returns the loss value.
     double microStep(std::int64_t micro, MetricAccumulator &acc) {
         const auto loadStart = Clock::now();
@@ -434,8 +453,11 @@ private:
             }
             bool finite = true;
             for (int a = 0; a < config_.accumulationSteps; ++a) {
-                if (reducer_ && a + 1 == config_.accumulationSteps) reducer_->arm();
+                const bool last = a + 1 == config_.accumulationSteps;
+                // Sharded gradients are reduced after every micro-batch: no rank holds them all.
+                if (reducer_ && (last || reducer_->sharded())) reducer_->arm();
                 finite = std::isfinite(microStep(step_ * config_.accumulationSteps + a, trainAcc)) && finite;
+                if (reducer_ && reducer_->sharded() && !last) reducer_->finish(false);
             }
             if (gradientStep) settleOverwrittenGradients(gradientStep);
             if (reducer_) {
@@ -464,12 +486,17 @@ private:
             samplesSinceLog += config_.batchSize * config_.accumulationSteps;
             if (config_.gradClipNorm > 0) {
                 torch::NoGradGuard noGrad;
-                const double norm = flat_->grads().norm().item<double>();
+                double norm = flat_->grads().norm().item<double>();
+                if (reducer_ && reducer_->sharded()) {
+                    torch::Tensor squares = torch::tensor({norm * norm}, torch::kFloat64).to(comm_.device());
+                    comm_.allReduceSum(squares);
+                    norm = std::sqrt(squares.cpu().item<double>());
+                }
                 if (norm > config_.gradClipNorm) flat_->grads().mul_(config_.gradClipNorm / (norm + 1e-6));
             }
             // fp16: a step whose gradients overflowed is skipped (the scale halves); the same on every rank, since
             // the gradients were reduced before.
-            if (!scaler_.unscaleAndUpdate(flat_->grads()))
+            if (!scaler_.unscaleAndUpdate(flat_->grads(), shardedGradientsFinite()))
                 flat_->zeroGrad();
             else if (fusedTargets_.empty())
                 optimizer_->step(*flat_, lr);
@@ -698,7 +725,10 @@ private:
                   {"peak_counted_from_baseline", peakReset_},
                   {"data_bytes", dataBytes()}};
         if (optimizer_) m["optimizer_state_bytes"] = optimizer_->localStateBytes();
-        if (flat_) m["gradient_bytes"] = static_cast<std::int64_t>(flat_->grads().nbytes());
+        // Sharded gradients: the share, and the most the reducer's staging buffers held at once.
+        if (flat_)
+            m["gradient_bytes"] = static_cast<std::int64_t>(flat_->grads().nbytes()) +
+                                  (reducer_ && reducer_->sharded() ? reducer_->peakStagingBytes() : 0);
         if (torchDevice_.is_cuda()) {
             const compat::GpuMemory g = compat::gpuMemory(torchDevice_.index());
             m["gpu"] = {{"allocated_bytes", g.allocated},
@@ -737,7 +767,9 @@ private:
         for (int i = 0; i < warmup + timed; ++i) {
             if (i == warmup) t0 = Clock::now();
             flat_->zeroGrad();
+            if (reducer_ && reducer_->sharded()) reducer_->arm();
             microStep(i % batchesPerEpoch_, acc);
+            if (reducer_ && reducer_->sharded()) reducer_->finish(false);
         }
         const double perStep =
             std::chrono::duration<double>(Clock::now() - t0).count() / timed * config_.accumulationSteps;

@@ -1,6 +1,7 @@
-// diamond-train with "sharding": "optimizer" (ZeRO stage 1) on 2 local ranks: the same weights as plain data
-// parallelism bit for bit, half the optimizer state per rank, a bit-exact resume from its own checkpoint, and
-// checkpoints that hold the whole state, so that runs continue with another number of ranks, sharded or not.
+// diamond-train with "sharding": "optimizer" (ZeRO stage 1) and "gradients" (stage 2) on 2 local ranks: the same
+// weights as plain data parallelism bit for bit, half the optimizer state (and with stage 2 about half the gradients)
+// per rank, a bit-exact resume from its own checkpoint, and checkpoints that hold the whole state, so that runs
+// continue with another number of ranks, sharded or not.
 #include "common/engine_process.h"
 
 #include <QDir>
@@ -19,6 +20,44 @@ class TestDiamondTrainSharding : public QObject {
     /// An example's run config for `steps` steps with a checkpoint every 20, `extra` fields set, written as `name`.
     QString config(const char *exampleName, const QString &name, int steps, const QJsonObject &extra) {
         return writeExampleConfig(exampleName, dir_.filePath(name + QStringLiteral(".json")), steps, extra);
+    }
+    static void shardingLevels() {
+        QTest::addColumn<QString>("sharding");
+        QTest::newRow("optimizer") << QStringLiteral("optimizer");
+        QTest::newRow("gradients") << QStringLiteral("gradients");
+    }
+    /// The spirals MLP with `layers` hidden Linear+ReLU layers of `width`, written as `name`.
+    QString deepSpiralsSpec(const QString &name, int layers, int width) {
+        QJsonObject spec = readJson(example("spirals", "spec.json"));
+        spec.remove(QStringLiteral("layout"));
+        QJsonArray nodes;
+        QString previous = QStringLiteral("x");
+        for (int i = 0; i < layers; ++i) {
+            const QString fc = QStringLiteral("fc%1").arg(i), relu = QStringLiteral("relu%1").arg(i);
+            nodes.append(QJsonObject{{QStringLiteral("id"), fc},
+                                     {QStringLiteral("type"), QStringLiteral("Linear")},
+                                     {QStringLiteral("inputs"), QJsonArray{previous}},
+                                     {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), width}}}});
+            nodes.append(QJsonObject{{QStringLiteral("id"), relu},
+                                     {QStringLiteral("type"), QStringLiteral("ReLU")},
+                                     {QStringLiteral("inputs"), QJsonArray{fc}}});
+            previous = relu;
+        }
+        nodes.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("out")},
+                                 {QStringLiteral("type"), QStringLiteral("Linear")},
+                                 {QStringLiteral("inputs"), QJsonArray{previous}},
+                                 {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), 3}}}});
+        spec[QStringLiteral("nodes")] = nodes;
+        spec[QStringLiteral("outputs")] = QJsonArray{QJsonObject{{QStringLiteral("from"), QStringLiteral("out")},
+                                                                 {QStringLiteral("name"), QStringLiteral("logits")}}};
+        return writeJson(dir_.filePath(name + QStringLiteral(".spec.json")), spec);
+    }
+    static double finalValLoss(const EngineRun &r) {
+        return r.last(QStringLiteral("finished"))
+            .value(QStringLiteral("metrics"))
+            .toObject()
+            .value(QStringLiteral("val_loss"))
+            .toDouble(-1);
     }
     static qint64 memoryField(const EngineRun &r, const char *key) {
         return qint64(r.last(QStringLiteral("finished"))
@@ -39,35 +78,39 @@ private Q_SLOTS:
     void shardedTrainingEqualsDataParallel_data() {
         QTest::addColumn<QString>("exampleName");
         QTest::addColumn<QJsonObject>("optimizer");
-        QTest::newRow("cnn adam") << QStringLiteral("shapes_cnn")
-                                  << QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")},
-                                                 {QStringLiteral("lr"), 0.001},
-                                                 {QStringLiteral("weight_decay"), 0.0001}};
-        QTest::newRow("mlp sgd momentum") << QStringLiteral("spirals")
-                                          << QJsonObject{{QStringLiteral("name"), QStringLiteral("sgd")},
-                                                         {QStringLiteral("lr"), 0.05},
-                                                         {QStringLiteral("momentum"), 0.9},
-                                                         {QStringLiteral("nesterov"), true}};
+        QTest::addColumn<QString>("sharding");
+        const QJsonObject adam{{QStringLiteral("name"), QStringLiteral("adam")},
+                               {QStringLiteral("lr"), 0.001},
+                               {QStringLiteral("weight_decay"), 0.0001}};
+        const QJsonObject nesterov{{QStringLiteral("name"), QStringLiteral("sgd")},
+                                   {QStringLiteral("lr"), 0.05},
+                                   {QStringLiteral("momentum"), 0.9},
+                                   {QStringLiteral("nesterov"), true}};
+        for (const QString sharding : {QStringLiteral("optimizer"), QStringLiteral("gradients")}) {
+            QTest::addRow("cnn adam %s", qPrintable(sharding)) << QStringLiteral("shapes_cnn") << adam << sharding;
+            QTest::addRow("mlp sgd momentum %s", qPrintable(sharding))
+                << QStringLiteral("spirals") << nesterov << sharding;
+        }
     }
     void shardedTrainingEqualsDataParallel() {
         QFETCH(QString, exampleName);
         QFETCH(QJsonObject, optimizer);
+        QFETCH(QString, sharding);
         const QByteArray name = exampleName.toLatin1();
         const QString spec = example(name.constData(), "spec.json");
         const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
         const QString plainConfig =
             config(name.constData(), tag + QStringLiteral("-plain"), 40, {{QStringLiteral("optimizer"), optimizer}});
-        const QString shardedConfig = config(
-            name.constData(), tag + QStringLiteral("-sharded"), 40,
-            {{QStringLiteral("optimizer"), optimizer}, {QStringLiteral("sharding"), QStringLiteral("optimizer")}});
+        const QString shardedConfig =
+            config(name.constData(), tag + QStringLiteral("-sharded"), 40,
+                   {{QStringLiteral("optimizer"), optimizer}, {QStringLiteral("sharding"), sharding}});
         const EngineRun plain =
             runEngine(withRanks(trainArgs(spec, plainConfig, dir_.filePath(tag + QStringLiteral("-p"))), 2));
         QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
         const EngineRun sharded =
             runEngine(withRanks(trainArgs(spec, shardedConfig, dir_.filePath(tag + QStringLiteral("-s"))), 2));
         QVERIFY2(sharded.exitCode == 0, qPrintable(sharded.stderrText));
-        QCOMPARE(sharded.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(),
-                 QStringLiteral("optimizer"));
+        QCOMPARE(sharded.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(), sharding);
         QCOMPARE(plain.last(QStringLiteral("started")).value(QStringLiteral("sharding")).toString(),
                  QStringLiteral("none"));
         QVERIFY(!plain.weightsSha().isEmpty());
@@ -79,7 +122,10 @@ private Q_SLOTS:
         QVERIFY(plainState > 100);
         QVERIFY2(std::abs(double(shardedState - 8) - double(plainState - 8) / 2) <= 4,
                  qPrintable(QStringLiteral("%1 vs %2").arg(shardedState).arg(plainState)));
-        QCOMPARE(memoryField(sharded, "gradient_bytes"), memoryField(plain, "gradient_bytes"));
+        if (sharding == QLatin1String("optimizer"))
+            QCOMPARE(memoryField(sharded, "gradient_bytes"), memoryField(plain, "gradient_bytes"));
+        else // half of them, and the buckets being reduced (these networks' gradients fit in one)
+            QVERIFY(memoryField(sharded, "gradient_bytes") <= memoryField(plain, "gradient_bytes") * 3 / 2 + 8);
         // Every rank's figures: both ranks hold their half (the second share may be shorter by one element).
         const QJsonArray ranks = sharded.last(QStringLiteral("finished"))
                                      .value(QStringLiteral("memory"))
@@ -94,13 +140,16 @@ private Q_SLOTS:
         }
     }
 
+    void shardedRunsResumeBitExactly_data() { shardingLevels(); }
     void shardedRunsResumeBitExactly() {
+        QFETCH(QString, sharding);
         const QString spec = example("shapes_cnn", "spec.json");
-        const QString sharded = config("shapes_cnn", QStringLiteral("resume"), 60,
-                                       {{QStringLiteral("sharding"), QStringLiteral("optimizer")}});
-        const EngineRun full = runEngine(withRanks(trainArgs(spec, sharded, dir_.filePath(QStringLiteral("full"))), 2));
+        const QString sharded =
+            config("shapes_cnn", QStringLiteral("resume-") + sharding, 60, {{QStringLiteral("sharding"), sharding}});
+        const EngineRun full =
+            runEngine(withRanks(trainArgs(spec, sharded, dir_.filePath(QStringLiteral("full-") + sharding)), 2));
         QVERIFY2(full.exitCode == 0, qPrintable(full.stderrText));
-        const QString runDir = dir_.filePath(QStringLiteral("killed"));
+        const QString runDir = dir_.filePath(QStringLiteral("killed-") + sharding);
         QCOMPARE(runEngine(withRanks(trainArgs(spec, sharded, runDir), 2)).exitCode, 0);
         killedAfterStep20(runDir);
         const EngineRun resumed =
@@ -112,14 +161,16 @@ private Q_SLOTS:
 
     /// A sharded run's checkpoint is the whole state: resumed with one rank it continues exactly as the plain
     /// 2-rank run's checkpoint does; and a 1-rank checkpoint continues sharded over 2 ranks as it does unsharded.
+    void checkpointsMoveBetweenRankCountsAndSharding_data() { shardingLevels(); }
     void checkpointsMoveBetweenRankCountsAndSharding() {
+        QFETCH(QString, sharding);
         const QString spec = example("shapes_cnn", "spec.json");
-        const QString plain = config("shapes_cnn", QStringLiteral("move-plain"), 40, {});
-        const QString sharded = config("shapes_cnn", QStringLiteral("move-sharded"), 40,
-                                       {{QStringLiteral("sharding"), QStringLiteral("optimizer")}});
+        const QString plain = config("shapes_cnn", QStringLiteral("move-plain-") + sharding, 40, {});
+        const QString sharded = config("shapes_cnn", QStringLiteral("move-sharded-") + sharding, 40,
+                                       {{QStringLiteral("sharding"), sharding}});
         auto twentyStepsThenResume = [&](const QString &name, const QString &first, int firstRanks,
                                          const QString &second, int secondRanks) -> QString {
-            const QString runDir = dir_.filePath(name);
+            const QString runDir = dir_.filePath(name + QLatin1Char('-') + sharding);
             const EngineRun a = runEngine(withRanks(trainArgs(spec, first, runDir), firstRanks));
             if (a.exitCode != 0) return QStringLiteral("first run failed: ") + a.stderrText;
             killedAfterStep20(runDir);
@@ -138,6 +189,61 @@ private Q_SLOTS:
         const QString oneThenSharded = twentyStepsThenResume(QStringLiteral("1-s2"), plain, 1, sharded, 2);
         QVERIFY2(oneThenPlain.size() == 64, qPrintable(oneThenPlain));
         QCOMPARE(oneThenSharded, oneThenPlain);
+    }
+
+    /// ZeRO stage 2's memory: with Adam on 2 ranks, each rank's optimizer state and gradients together take at most
+    /// 0.55 of data parallelism's (the target), with the buckets in flight counted; the weights are the same.
+    void gradientShardsHalveOptimizerAndGradientMemory() {
+        const QString spec = deepSpiralsSpec(QStringLiteral("deep"), 16, 512); // 4.2 M parameters
+        auto run = [&](const QString &sharding) {
+            const QString c =
+                config("spirals", QStringLiteral("deep-") + sharding, 6, {{QStringLiteral("sharding"), sharding}});
+            return runEngine(withRanks(trainArgs(spec, c, dir_.filePath(QStringLiteral("deep-") + sharding)), 2));
+        };
+        const EngineRun plain = run(QStringLiteral("none"));
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
+        const EngineRun sharded = run(QStringLiteral("gradients"));
+        QVERIFY2(sharded.exitCode == 0, qPrintable(sharded.stderrText));
+        QCOMPARE(sharded.weightsSha(), plain.weightsSha());
+        const double plainBytes =
+            double(memoryField(plain, "optimizer_state_bytes") + memoryField(plain, "gradient_bytes"));
+        const double shardedBytes =
+            double(memoryField(sharded, "optimizer_state_bytes") + memoryField(sharded, "gradient_bytes"));
+        qInfo("optimizer state + gradients on rank 0: %.1f MiB plain, %.1f MiB sharded (%.3f)", plainBytes / 1048576,
+              shardedBytes / 1048576, shardedBytes / plainBytes);
+        QVERIFY(plainBytes > 40e6);
+        QVERIFY2(shardedBytes <= 0.55 * plainBytes, qPrintable(QString::number(shardedBytes / plainBytes)));
+    }
+
+    /// Sharded gradients are reduced after every micro-batch and clipped by the norm of all shares: the sums are
+    /// formed in another order than data parallelism's, so the runs agree closely, not bit for bit.
+    void shardedGradientsAccumulateAndClip() {
+        const QString spec = example("spirals", "spec.json");
+        const QJsonObject common{{QStringLiteral("accumulation_steps"), 2}, {QStringLiteral("grad_clip_norm"), 0.5}};
+        auto run = [&](const QString &sharding) {
+            QJsonObject extra = common;
+            extra[QStringLiteral("sharding")] = sharding;
+            const QString c = config("spirals", QStringLiteral("acc-") + sharding, 40, extra);
+            return runEngine(withRanks(trainArgs(spec, c, dir_.filePath(QStringLiteral("acc-") + sharding)), 2));
+        };
+        const EngineRun plain = run(QStringLiteral("none"));
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
+        const EngineRun sharded = run(QStringLiteral("gradients"));
+        QVERIFY2(sharded.exitCode == 0, qPrintable(sharded.stderrText));
+        const double a = finalValLoss(plain), b = finalValLoss(sharded);
+        qInfo("val_loss after 40 steps: %.9g plain, %.9g sharded", a, b);
+        QVERIFY(a > 0);
+        QVERIFY2(std::abs(a - b) <= 1e-5 * a,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(a, 0, 'g', 12).arg(b, 0, 'g', 12)));
+        // Every step's training loss too.
+        const QList<QJsonObject> pm = plain.ofKind(QStringLiteral("metric")),
+                                 sm = sharded.ofKind(QStringLiteral("metric"));
+        QCOMPARE(sm.size(), pm.size());
+        for (int i = 0; i < pm.size(); ++i) {
+            const double x = pm[i].value(QStringLiteral("value")).toDouble(),
+                         y = sm[i].value(QStringLiteral("value")).toDouble();
+            QVERIFY2(std::abs(x - y) <= 1e-5 * std::max(1.0, std::abs(x)), qPrintable(QString::number(i)));
+        }
     }
 
     void anUnknownShardingIsRefused() {

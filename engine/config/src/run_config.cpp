@@ -168,7 +168,7 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
     top.integer("threads", c.threads, 0, 1024);
     top.choice("device", c.device, {"cpu", "cuda"});
     top.choice("precision", c.precision, {"fp32", "bf16", "fp16"});
-    top.choice("sharding", c.sharding, {"none", "optimizer"});
+    top.choice("sharding", c.sharding, {"none", "optimizer", "gradients"});
     top.choice("recompute", c.recompute, {"marked", "all", "none"});
     top.boolean("deterministic", c.deterministic);
     top.boolean("cudnn_benchmark", c.cudnnBenchmark);

@@ -116,7 +116,8 @@ struct RunConfig {
     std::string device = "cpu";     ///< cpu or cuda (each rank takes the GPU of its local rank)
     std::string precision = "fp32"; ///< fp32; bf16 (autocast, CPU or CUDA); fp16 (autocast + loss scaling, CUDA only)
     /// none; optimizer: with several ranks each keeps and updates only its 1/N share of the optimizer state (ZeRO
-    /// stage 1) and the updated weights are gathered from all; checkpoints hold the whole state either way.
+    /// stage 1) and the updated weights are gathered from all; gradients: the gradients are sharded too, each rank
+    /// keeping only those of its share (ZeRO stage 2); checkpoints hold the whole state either way.
     std::string sharding = "none";
     /// Which nodes recompute their activations in backward (activation checkpointing): marked (the spec's nodes with
     /// "recompute": true), all, or none.
