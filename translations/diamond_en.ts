@@ -3555,18 +3555,6 @@ Runs already sent to it are kept.</translation>
         <translation>GPU t&amp;ype:</translation>
     </message>
     <message>
-        <source>Split it over the processes</source>
-        <translation>Split it over the processes</translation>
-    </message>
-    <message>
-        <source>Each process keeps only its share of the optimizer&apos;s state (ZeRO stage 1): Adam needs half the memory for it with 2 processes, a quarter with 4. The weights are the same as without; each step also gathers the updated weights.</source>
-        <translation>Each process keeps only its share of the optimizer's state (ZeRO stage 1): Adam needs half the memory for it with 2 processes, a quarter with 4. The weights are the same as without; each step also gathers the updated weights.</translation>
-    </message>
-    <message>
-        <source>Optimizer &amp;state:</source>
-        <translation>Optimizer &amp;state:</translation>
-    </message>
-    <message>
         <source>Recompute every layer in backward</source>
         <translation>Recompute every layer in backward</translation>
     </message>
@@ -3577,6 +3565,38 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>Act&amp;ivations:</source>
         <translation>Act&amp;ivations:</translation>
+    </message>
+    <message>
+        <source>Nothing: each process holds all of it</source>
+        <translation>Nothing: each process holds all of it</translation>
+    </message>
+    <message>
+        <source>The optimizer state</source>
+        <translation>The optimizer state</translation>
+    </message>
+    <message>
+        <source>The optimizer state and the gradients</source>
+        <translation>The optimizer state and the gradients</translation>
+    </message>
+    <message>
+        <source>Every process keeps the whole optimizer state and all gradients (data parallel).</source>
+        <translation>Every process keeps the whole optimizer state and all gradients (data parallel).</translation>
+    </message>
+    <message>
+        <source>Each process keeps only its share of the optimizer&apos;s state (ZeRO stage 1): Adam needs half the memory for it with 2 processes, a quarter with 4. Each step also gathers the updated weights.</source>
+        <translation>Each process keeps only its share of the optimizer's state (ZeRO stage 1): Adam needs half the memory for it with 2 processes, a quarter with 4. Each step also gathers the updated weights.</translation>
+    </message>
+    <message>
+        <source>Each process also keeps only the gradients of its share (ZeRO stage 2): with Adam and 2 processes about half of what the optimizer state and the gradients take otherwise, for no more traffic between the processes.</source>
+        <translation>Each process also keeps only the gradients of its share (ZeRO stage 2): with Adam and 2 processes about half of what the optimizer state and the gradients take otherwise, for no more traffic between the processes.</translation>
+    </message>
+    <message>
+        <source>What the processes split between them instead of each holding all of it. The weights trained are the same either way.</source>
+        <translation>What the processes split between them instead of each holding all of it. The weights trained are the same either way.</translation>
+    </message>
+    <message>
+        <source>Split (&amp;ZeRO):</source>
+        <translation>Split (&amp;ZeRO):</translation>
     </message>
 </context>
 <context>
@@ -5980,6 +6000,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>, recomputing every layer&apos;s activations in backward</source>
         <translation>, recomputing every layer's activations in backward</translation>
+    </message>
+    <message>
+        <source>, with the optimizer state and the gradients split over the processes</source>
+        <translation>, with the optimizer state and the gradients split over the processes</translation>
     </message>
 </context>
 <context>

@@ -3555,18 +3555,6 @@ Runs already sent to it are kept.</source>
         <translation>GPU 类型(&amp;Y)：</translation>
     </message>
     <message>
-        <source>Split it over the processes</source>
-        <translation>拆分到各进程</translation>
-    </message>
-    <message>
-        <source>Each process keeps only its share of the optimizer&apos;s state (ZeRO stage 1): Adam needs half the memory for it with 2 processes, a quarter with 4. The weights are the same as without; each step also gathers the updated weights.</source>
-        <translation>每个进程只保存优化器状态中属于自己的那一份（ZeRO 第 1 阶段）：2 个进程时 Adam 的这部分内存减半，4 个进程时为四分之一。权重与不拆分时完全相同；每一步还会汇集更新后的权重。</translation>
-    </message>
-    <message>
-        <source>Optimizer &amp;state:</source>
-        <translation>优化器状态(&amp;S)：</translation>
-    </message>
-    <message>
         <source>Recompute every layer in backward</source>
         <translation>在反向传播中重新计算每一层</translation>
     </message>
@@ -3577,6 +3565,38 @@ Runs already sent to it are kept.</source>
     <message>
         <source>Act&amp;ivations:</source>
         <translation>激活值(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>Nothing: each process holds all of it</source>
+        <translation>不拆分：每个进程各持有全部</translation>
+    </message>
+    <message>
+        <source>The optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>The optimizer state and the gradients</source>
+        <translation>优化器状态和梯度</translation>
+    </message>
+    <message>
+        <source>Every process keeps the whole optimizer state and all gradients (data parallel).</source>
+        <translation>每个进程都保存完整的优化器状态和全部梯度（数据并行）。</translation>
+    </message>
+    <message>
+        <source>Each process keeps only its share of the optimizer&apos;s state (ZeRO stage 1): Adam needs half the memory for it with 2 processes, a quarter with 4. Each step also gathers the updated weights.</source>
+        <translation>每个进程只保存自己那一份优化器状态（ZeRO 第 1 阶段）：2 个进程时 Adam 的这部分内存减半，4 个进程时为四分之一。每一步还会汇集更新后的权重。</translation>
+    </message>
+    <message>
+        <source>Each process also keeps only the gradients of its share (ZeRO stage 2): with Adam and 2 processes about half of what the optimizer state and the gradients take otherwise, for no more traffic between the processes.</source>
+        <translation>每个进程还只保存自己那一份的梯度（ZeRO 第 2 阶段）：使用 Adam 和 2 个进程时，优化器状态与梯度约占原来的一半，进程间通信量不增加。</translation>
+    </message>
+    <message>
+        <source>What the processes split between them instead of each holding all of it. The weights trained are the same either way.</source>
+        <translation>各进程分摊而不是各自完整持有的内容。无论哪种方式，训练出的权重都相同。</translation>
+    </message>
+    <message>
+        <source>Split (&amp;ZeRO):</source>
+        <translation>拆分（&amp;ZeRO）：</translation>
     </message>
 </context>
 <context>
@@ -5976,6 +5996,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>, recomputing every layer&apos;s activations in backward</source>
         <translation>，在反向传播中重新计算每一层的激活值</translation>
+    </message>
+    <message>
+        <source>, with the optimizer state and the gradients split over the processes</source>
+        <translation>，优化器状态和梯度拆分到各进程</translation>
     </message>
 </context>
 <context>

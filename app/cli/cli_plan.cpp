@@ -91,7 +91,11 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
                   .arg(bestPrediction.samplesPerSecond, 0, 'f', 0)
                   .arg(double(bestPrediction.peakMemoryBytes) / 1048576.0, 0, 'f', 1)
                   .arg(bestPrediction.confidence);
-    if (bestPrediction.shardedOptimizer)
+    if (bestPrediction.shardedGradients)
+        io.out << tr("  the optimizer state and the gradients are split over the processes (\"sharding\": "
+                     "\"gradients\"): each holds 1/%1 of them\n")
+                      .arg(doc.value(QStringLiteral("ranks")).toInt());
+    else if (bestPrediction.shardedOptimizer)
         io.out << tr("  the optimizer state is split over the processes (\"sharding\": \"optimizer\"): each holds "
                      "1/%1 of it\n")
                       .arg(doc.value(QStringLiteral("ranks")).toInt());

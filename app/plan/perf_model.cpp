@@ -209,10 +209,18 @@ StepInputs StepInputs::fromRunConfig(const QJsonObject &config) {
     in.batch = config.value(QStringLiteral("batch_size")).toInteger(32);
     in.optimizer = optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adam"));
     in.momentum = optimizer.value(QStringLiteral("momentum")).toDouble();
-    in.shardOptimizer = config.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer");
+    const QString sharding = config.value(QStringLiteral("sharding")).toString();
+    in.shardGradients = sharding == QLatin1String("gradients");
+    in.shardOptimizer = in.shardGradients || sharding == QLatin1String("optimizer");
     in.recompute = config.value(QStringLiteral("recompute")).toString(QStringLiteral("marked"));
     in.dryRunRecompute = in.recompute;
     return in;
+}
+
+QString StepPrediction::sharding() const {
+    return shardedGradients   ? QStringLiteral("gradients")
+           : shardedOptimizer ? QStringLiteral("optimizer")
+                              : QStringLiteral("none");
 }
 
 QJsonObject StepPrediction::toJson() const {
@@ -231,6 +239,7 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("rank_contention"), rankContention},
                   {QStringLiteral("convolution_scale"), convolutionScale},
                   {QStringLiteral("sharded_optimizer"), shardedOptimizer},
+                  {QStringLiteral("sharded_gradients"), shardedGradients},
                   {QStringLiteral("recompute"), recompute},
                   {QStringLiteral("recomputed_nodes"), recomputedNodes},
                   {QStringLiteral("recompute_s"), recomputeSeconds},
@@ -463,6 +472,9 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
         }
         if (in.shardOptimizer) {
             out.shardedOptimizer = true;
+            out.shardedGradients = in.shardGradients;
+        }
+        if (in.shardOptimizer && !in.shardGradients) {
             const double allReduce =
                 profile.allReduce.isEmpty()
                     ? 5e-4 + bytes / 1e9
@@ -505,6 +517,16 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     spec::MemoryEstimate estimate = spec::estimateMemory(analysis, memory);
     out.checkpointBytes = spec::saturatingSum({estimate.weights, estimate.optimizerState}); // whole, sharded or not
     if (out.shardedOptimizer) estimate.optimizerState = (estimate.optimizerState + ranks - 1) / ranks;
+    if (out.shardedGradients) {
+        // The share, the bucket being filled and the one being reduced (gradient_reducer.h: a 32nd of the gradients,
+        // 256 KiB to 4 MiB; a layer's parameters larger than that are buckets of their own).
+        std::int64_t largest = 0;
+        for (const spec::NodeMemory &n : estimate.nodes)
+            largest = std::max(largest, n.gradients);
+        const std::int64_t bucket =
+            std::max(std::clamp<std::int64_t>(estimate.gradients / 32, 256 << 10, 4 << 20), largest);
+        estimate.gradients = (estimate.gradients + ranks - 1) / ranks + std::min(estimate.gradients, 2 * bucket);
+    }
     if (in.dryRunPeakGrowthBytes > 0 && in.dryRunBatch > 0) {
         spec::MemoryOptions dry = memory;
         dry.batch = in.dryRunBatch;

@@ -100,6 +100,10 @@ struct StepInputs {
     /// The run config's "sharding": "optimizer" (ZeRO stage 1): with several ranks each holds 1/ranks of the
     /// optimizer state, and every step also gathers the updated weights from all ranks.
     bool shardOptimizer = false;
+    /// "sharding": "gradients" (ZeRO stage 2, with shardOptimizer): each rank also keeps only its share of the
+    /// gradients, plus the buckets being reduced; the reduce to the owners and the weights' gather together move what
+    /// one all-reduce does.
+    bool shardGradients = false;
     /// The run config's "recompute" (activation checkpointing): "marked" (the spec's marked nodes), "all" or "none".
     /// Recomputed nodes keep less for backward (spec::estimateMemory) and run their forward pass once more.
     QString recompute = QStringLiteral("marked");
@@ -128,6 +132,9 @@ struct StepPrediction {
     /// all-gather).
     double computeSeconds = 0, optimizerSeconds = 0, allReduceSeconds = 0;
     bool shardedOptimizer = false; ///< the optimizer state is split over the ranks (memory and all-gather included)
+    bool shardedGradients = false; ///< so are the gradients (ZeRO stage 2; implies shardedOptimizer)
+    /// The run config's "sharding" for this prediction: "none", "optimizer" or "gradients".
+    QString sharding() const;
     QString recompute = QStringLiteral("marked"); ///< the StepInputs' recompute
     int recomputedNodes = 0;                      ///< nodes recomputed in backward
     double recomputeSeconds = 0;    ///< their second forward pass (a third of their cost; included in computeSeconds)

@@ -180,6 +180,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     const qint64 steps = plan->value(QStringLiteral("steps")).toInteger();
     StepInputs in = StepInputs::fromRunConfig(config);
     const bool shardingAsked = in.shardOptimizer;
+    const bool shardGradientsAsked = in.shardGradients;
     // The user's "recompute", when the config sets one, is kept; otherwise the planner may recompute every node.
     const bool recomputeAsked = config.contains(QStringLiteral("recompute"));
     const QString recomputeAsConfigured = in.recompute;
@@ -259,6 +260,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             };
             bool measuredStep = false, measuredSingle = false; // measuredSingle: only for stepOf's signature
             in.shardOptimizer = shardingAsked;
+            in.shardGradients = shardGradientsAsked;
             in.recompute = recomputeAsConfigured;
             StepPrediction p = stepOf(ranks, &measuredStep);
             if (!p.ok) break;
@@ -270,17 +272,20 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 return (place.memoryBytes <= 0 || q.peakMemoryBytes * ranks <= place.memoryBytes) && fitsGpu(q);
             };
             // A network that does not fit: the fastest of what fits among splitting the optimizer state over several
-            // ranks (ZeRO stage 1), recomputing every node's activations in backward, and both; neither when the
-            // config chose.
+            // ranks (ZeRO stage 1), splitting the gradients too (stage 2: no more traffic than data parallelism, but
+            // buckets in flight, which a network of a few huge layers may not gain from), recomputing every node's
+            // activations in backward, and those combined; none of what the config chose.
             if (!fitsIn(p)) {
                 struct Choice {
-                    bool shard;
+                    int shard; ///< 0: as configured; 1: the optimizer state; 2: and the gradients
                     bool recompute;
                 };
-                for (const Choice choice : {Choice{true, false}, Choice{false, true}, Choice{true, true}}) {
-                    if ((choice.shard && (ranks == 1 || shardingAsked)) || (choice.recompute && recomputeAsked))
+                for (const Choice choice :
+                     {Choice{2, false}, Choice{1, false}, Choice{0, true}, Choice{2, true}, Choice{1, true}}) {
+                    if ((choice.shard > 0 && (ranks == 1 || shardingAsked)) || (choice.recompute && recomputeAsked))
                         continue;
-                    in.shardOptimizer = shardingAsked || choice.shard;
+                    in.shardOptimizer = shardingAsked || choice.shard > 0;
+                    in.shardGradients = shardGradientsAsked || choice.shard == 2;
                     in.recompute = choice.recompute ? QStringLiteral("all") : recomputeAsConfigured;
                     bool measuredChoice = false;
                     const StepPrediction q = stepOf(ranks, &measuredChoice);
@@ -290,6 +295,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     }
                 }
                 in.shardOptimizer = p.shardedOptimizer;
+                in.shardGradients = p.shardedGradients;
                 in.recompute = p.recompute;
             }
             const StepPrediction singlePrediction = ranks == 1 ? p : stepOf(1, &measuredSingle);
@@ -329,7 +335,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("time_limit_s"), chain.timeLimitSeconds},
                 {QStringLiteral("profile"), profileName}};
             if (queueWait >= 0) option.insert(QStringLiteral("queue_wait_s"), queueWait);
-            if (p.shardedOptimizer) option.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+            if (p.shardedOptimizer) option.insert(QStringLiteral("sharding"), p.sharding());
             if (!recomputeAsked && p.recompute == QLatin1String("all"))
                 option.insert(QStringLiteral("recompute"), QStringLiteral("all"));
             if (gpuRun) {
@@ -477,9 +483,10 @@ QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides) {
 }
 
 QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config) {
-    if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer") &&
+    const QString sharding = plan.value(QStringLiteral("sharding")).toString();
+    if ((sharding == QLatin1String("optimizer") || sharding == QLatin1String("gradients")) &&
         !config.contains(QStringLiteral("sharding")))
-        config.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+        config.insert(QStringLiteral("sharding"), sharding);
     if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all") &&
         !config.contains(QStringLiteral("recompute")))
         config.insert(QStringLiteral("recompute"), QStringLiteral("all"));

@@ -689,10 +689,13 @@ private:
         evaluate(true);
         const std::string path = checkpoint();
         json memory = memoryFigures();
-        if (comm_.world() > 1) // every rank's peak and optimizer state (a sharded run's ranks differ)
+        if (comm_.world() > 1) // every rank's peak, optimizer state and gradients (a sharded run's ranks differ)
             for (const auto &rank : allGatherFigures(comm_, {memory.value("peak_growth_bytes", std::int64_t{0}),
-                                                             memory.value("optimizer_state_bytes", std::int64_t{0})}))
-                memory["ranks"].push_back({{"peak_growth_bytes", rank.at(0)}, {"optimizer_state_bytes", rank.at(1)}});
+                                                             memory.value("optimizer_state_bytes", std::int64_t{0}),
+                                                             memory.value("gradient_bytes", std::int64_t{0})}))
+                memory["ranks"].push_back({{"peak_growth_bytes", rank.at(0)},
+                                           {"optimizer_state_bytes", rank.at(1)},
+                                           {"gradient_bytes", rank.at(2)}});
         if (!leader_) return;
         json finalMetrics = json::object();
         for (const auto &[k, v] : lastValidation_)

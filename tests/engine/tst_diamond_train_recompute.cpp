@@ -72,20 +72,26 @@ class TestDiamondTrainRecompute : public QObject {
 private Q_SLOTS:
     void recomputedTrainingEqualsPlain_data() {
         QTest::addColumn<int>("processes");
-        QTest::newRow("1 rank") << 1;
-        QTest::newRow("2 ranks") << 2;
+        QTest::addColumn<QString>("sharding"); // of the recomputed run
+        QTest::newRow("1 rank") << 1 << QStringLiteral("none");
+        QTest::newRow("2 ranks") << 2 << QStringLiteral("none");
+        // The recomputed parts' nested backward passes hand each gradient to the sharded reducer as it arrives.
+        QTest::newRow("2 ranks, gradients sharded") << 2 << QStringLiteral("gradients");
     }
     void recomputedTrainingEqualsPlain() {
         QFETCH(int, processes);
+        QFETCH(QString, sharding);
         const QString spec = cnnSpec(QStringLiteral("cnn"));
-        const QString tag = QString::number(processes);
+        const QString tag = QString::number(processes) + sharding;
+        QJsonObject recomputeAll = mode("all");
+        recomputeAll[QStringLiteral("sharding")] = sharding;
         const EngineRun plain =
             runEngine(withRanks(trainArgs(spec, config("shapes_cnn", QStringLiteral("plain") + tag, 40, mode("none")),
                                           dir_.filePath(QStringLiteral("plain") + tag)),
                                 processes));
         QVERIFY2(plain.exitCode == 0, qPrintable(plain.stderrText));
         const EngineRun recomputed =
-            runEngine(withRanks(trainArgs(spec, config("shapes_cnn", QStringLiteral("all") + tag, 40, mode("all")),
+            runEngine(withRanks(trainArgs(spec, config("shapes_cnn", QStringLiteral("all") + tag, 40, recomputeAll),
                                           dir_.filePath(QStringLiteral("all") + tag)),
                                 processes));
         QVERIFY2(recomputed.exitCode == 0, qPrintable(recomputed.stderrText));

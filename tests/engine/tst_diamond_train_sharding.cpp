@@ -213,6 +213,17 @@ private Q_SLOTS:
               shardedBytes / 1048576, shardedBytes / plainBytes);
         QVERIFY(plainBytes > 40e6);
         QVERIFY2(shardedBytes <= 0.55 * plainBytes, qPrintable(QString::number(shardedBytes / plainBytes)));
+        // Rank 1 too.
+        const QJsonArray ranks = sharded.last(QStringLiteral("finished"))
+                                     .value(QStringLiteral("memory"))
+                                     .toObject()
+                                     .value(QStringLiteral("ranks"))
+                                     .toArray();
+        QCOMPARE(ranks.size(), 2);
+        const double rank1 = double(ranks[1][QStringLiteral("optimizer_state_bytes")].toInteger() +
+                                    ranks[1][QStringLiteral("gradient_bytes")].toInteger());
+        QVERIFY2(rank1 > 0.4 * plainBytes && rank1 <= 0.55 * plainBytes,
+                 qPrintable(QString::number(rank1 / plainBytes)));
     }
 
     /// Sharded gradients are reduced after every micro-batch and clipped by the norm of all shares: the sums are

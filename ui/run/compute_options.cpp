@@ -24,12 +24,26 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
     precision_->setToolTip(tr("Mixed precision computes layers in 16 bits (faster, less memory); the weights stay "
                               "32-bit"));
     form->addRow(tr("Precisio&n:"), precision_);
-    shardOptimizer_ = new QCheckBox(tr("Split it over the processes"), parent);
-    shardOptimizer_->setObjectName(QStringLiteral("shardOptimizer"));
-    shardOptimizer_->setToolTip(tr("Each process keeps only its share of the optimizer's state (ZeRO stage 1): Adam "
-                                   "needs half the memory for it with 2 processes, a quarter with 4. The weights "
-                                   "are the same as without; each step also gathers the updated weights."));
-    form->addRow(tr("Optimizer &state:"), shardOptimizer_);
+    sharding_ = new QComboBox(parent);
+    sharding_->setObjectName(QStringLiteral("sharding"));
+    sharding_->addItem(tr("Nothing: each process holds all of it"), QStringLiteral("none"));
+    sharding_->addItem(tr("The optimizer state"), QStringLiteral("optimizer"));
+    sharding_->addItem(tr("The optimizer state and the gradients"), QStringLiteral("gradients"));
+    sharding_->setItemData(0, tr("Every process keeps the whole optimizer state and all gradients (data parallel)."),
+                           Qt::ToolTipRole);
+    sharding_->setItemData(1,
+                           tr("Each process keeps only its share of the optimizer's state (ZeRO stage 1): Adam needs "
+                              "half the memory for it with 2 processes, a quarter with 4. Each step also gathers the "
+                              "updated weights."),
+                           Qt::ToolTipRole);
+    sharding_->setItemData(2,
+                           tr("Each process also keeps only the gradients of its share (ZeRO stage 2): with Adam and 2 "
+                              "processes about half of what the optimizer state and the gradients take otherwise, for "
+                              "no more traffic between the processes."),
+                           Qt::ToolTipRole);
+    sharding_->setToolTip(tr("What the processes split between them instead of each holding all of it. The weights "
+                             "trained are the same either way."));
+    form->addRow(tr("Split (&ZeRO):"), sharding_);
     recomputeAll_ = new QCheckBox(tr("Recompute every layer in backward"), parent);
     recomputeAll_->setObjectName(QStringLiteral("recomputeAll"));
     recomputeAll_->setToolTip(tr("Training keeps almost none of the layers' intermediate values for the backward pass "
@@ -57,7 +71,7 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
         Q_EMIT changed();
     });
     connect(precision_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
-    connect(shardOptimizer_, &QCheckBox::toggled, this, &ComputeOptions::changed);
+    connect(sharding_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
     connect(recomputeAll_, &QCheckBox::toggled, this, &ComputeOptions::changed);
     connect(nodes_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
     connect(gpus_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
@@ -71,7 +85,7 @@ void ComputeOptions::load(const QJsonObject &config) {
     device_->setCurrentIndex(std::max(0, device_->findData(config.value(QStringLiteral("device")).toString())));
     precision_->setCurrentIndex(
         std::max(0, precision_->findData(config.value(QStringLiteral("precision")).toString())));
-    shardOptimizer_->setChecked(config.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer"));
+    setSharding(config.value(QStringLiteral("sharding")).toString());
     recomputeAll_->setChecked(config.value(QStringLiteral("recompute")).toString() == QLatin1String("all"));
     updateRows();
 }
@@ -86,8 +100,9 @@ void ComputeOptions::applyToConfig(QJsonObject &config) const {
         config.remove(QStringLiteral("precision"));
     else
         config.insert(QStringLiteral("precision"), precision);
-    if (shardOptimizer_->isChecked() && processes_ > 1)
-        config.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+    const QString sharding = sharding_->currentData().toString();
+    if (sharding != QLatin1String("none") && processes_ > 1)
+        config.insert(QStringLiteral("sharding"), sharding);
     else
         config.remove(QStringLiteral("sharding"));
     if (recomputeAll_->isChecked())
@@ -101,7 +116,9 @@ void ComputeOptions::setProcesses(int processes) {
     updateRows();
 }
 
-void ComputeOptions::setShardOptimizer(bool on) { shardOptimizer_->setChecked(on); }
+void ComputeOptions::setSharding(const QString &sharding) {
+    sharding_->setCurrentIndex(std::max(0, sharding_->findData(sharding)));
+}
 
 void ComputeOptions::setRecomputeAll(bool on) { recomputeAll_->setChecked(on); }
 
@@ -128,7 +145,7 @@ void ComputeOptions::updateRows() {
     if (auto *model = qobject_cast<QStandardItemModel *>(precision_->model()))
         if (QStandardItem *fp16 = model->item(2)) fp16->setEnabled(gpu);
     if (!gpu && precision_->currentIndex() == 2) precision_->setCurrentIndex(1);
-    form_->setRowVisible(shardOptimizer_, processes_ > 1);
+    form_->setRowVisible(sharding_, processes_ > 1);
     form_->setRowVisible(nodes_, cluster_);
     form_->setRowVisible(gpus_, cluster_ && gpu);
     form_->setRowVisible(gpuType_, cluster_ && gpu);

@@ -1,8 +1,8 @@
-// The run set-up's compute rows: device (CPU / GPU), precision, the optimizer state's sharding over the processes,
-// recomputing every layer's activations, and for a cluster target the nodes, GPUs per node and GPU type of its job.
-// Device, precision, sharding and recompute go into the run config ("device", "precision", "sharding",
-// "recompute"); the cluster rows into execution["job"] (nodes, gpus_per_node,
-// gpu_type). The widgets live in the page's "Where" form.
+// The run set-up's compute rows: device (CPU / GPU), precision, what the processes split between them (the optimizer
+// state, and the gradients too), recomputing every layer's activations, and for a cluster target the nodes, GPUs per
+// node and GPU type of its job. Device, precision, sharding and recompute go into the run config ("device",
+// "precision", "sharding", "recompute"); the cluster rows into execution["job"] (nodes, gpus_per_node, gpu_type). The
+// widgets live in the page's "Where" form.
 #pragma once
 
 #include <QJsonObject>
@@ -32,8 +32,9 @@ public:
     void applyToConfig(QJsonObject &config) const;
     /// The sharding row is shown with more than one process.
     void setProcesses(int processes);
-    /// Checks or clears "share the optimizer state" (a plan that needs it to fit).
-    void setShardOptimizer(bool on);
+    /// Shows the run config's "sharding" value "none", "optimizer" or "gradients" (another: none); a plan that needs
+    /// it to fit sets it.
+    void setSharding(const QString &sharding);
     /// Checks or clears "recompute every layer in backward" ("recompute": "all"; a plan that needs it to fit).
     void setRecomputeAll(bool on);
     /// Sets nodes, gpus_per_node (a GPU run with "one per process" leaves it out: the cluster executor asks for one
@@ -53,9 +54,9 @@ private:
     void updateRows();
 
     QFormLayout *form_;
-    QComboBox *device_, *precision_, *gpuType_;
+    QComboBox *device_, *precision_, *gpuType_, *sharding_;
     QSpinBox *nodes_, *gpus_;
-    QCheckBox *shardOptimizer_, *recomputeAll_;
+    QCheckBox *recomputeAll_;
     bool cluster_ = false;
     int processes_ = 1;
 };

@@ -130,8 +130,11 @@ QString RunRecommendationView::text() const {
     QString memory = tr("%1 MiB per process")
                          .arg(locale.toString(
                              plan.value(QStringLiteral("predicted_peak_memory_bytes")).toDouble() / 1048576.0, 'f', 1));
-    if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer"))
+    const QString sharding = plan.value(QStringLiteral("sharding")).toString();
+    if (sharding == QLatin1String("optimizer"))
         memory += tr(", with the optimizer state split over the processes");
+    else if (sharding == QLatin1String("gradients"))
+        memory += tr(", with the optimizer state and the gradients split over the processes");
     if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all"))
         memory += tr(", recomputing every layer's activations in backward");
     return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) + threads +

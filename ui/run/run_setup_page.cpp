@@ -643,8 +643,8 @@ void RunSetupPage::updateAdvice() {
 
 void RunSetupPage::applyPlan(const QJsonObject &plan) {
     nproc_->setValue(std::max(1, plan.value(QStringLiteral("ranks")).toInt(1)));
-    if (plan.value(QStringLiteral("sharding")).toString() == QLatin1String("optimizer"))
-        compute_->setShardOptimizer(true);
+    if (plan.contains(QStringLiteral("sharding")))
+        compute_->setSharding(plan.value(QStringLiteral("sharding")).toString());
     if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all")) compute_->setRecomputeAll(true);
     // Threads per process only where they were measured (Measure processes): else the form's choice stays.
     if (plan.contains(QStringLiteral("measured_widths")) && plan.value(QStringLiteral("threads_per_rank")).toInt() > 0)

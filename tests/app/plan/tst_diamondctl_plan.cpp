@@ -131,6 +131,23 @@ private Q_SLOTS:
                  split.out.constData());
         const Result text = plan(sharded, false);
         QVERIFY2(text.out.contains("optimizer state is split over the processes"), text.out.constData());
+        // The gradients too.
+        c.insert(QStringLiteral("sharding"), QStringLiteral("gradients"));
+        const QString stage2 = dir_.filePath(QStringLiteral("sharded-gradients.json"));
+        QFile out2(stage2);
+        QVERIFY(out2.open(QIODevice::WriteOnly));
+        out2.write(QJsonDocument(c).toJson());
+        out2.close();
+        const Result both = plan(stage2, true);
+        QVERIFY2(both.code == 0, both.err.constData());
+        QVERIFY(both.json()
+                    .value(QStringLiteral("prediction"))
+                    .toObject()
+                    .value(QStringLiteral("sharded_gradients"))
+                    .toBool());
+        const Result bothText = plan(stage2, false);
+        QVERIFY2(bothText.out.contains("optimizer state and the gradients are split over the processes"),
+                 bothText.out.constData());
     }
 
     void aRecomputedConfigIsPlannedRecomputed() {

@@ -481,6 +481,21 @@ private Q_SLOTS:
         QVERIFY(split.allReduceSeconds < 1.5 * whole.allReduceSeconds + 1e-12);
         QCOMPARE(split.computeSeconds, whole.computeSeconds);
         QVERIFY(split.toJson().value(QStringLiteral("sharded_optimizer")).toBool());
+        QVERIFY(!split.toJson().value(QStringLiteral("sharded_gradients")).toBool());
+        // "gradients" (stage 2): the gradients halved too, plus two buckets of at least 256 KiB in flight (this small
+        // network's gradients are under 8 MiB: all of them), and no more traffic than data parallelism.
+        in = StepInputs::fromRunConfig(
+            QJsonObject{{QStringLiteral("batch_size"), 64}, {QStringLiteral("sharding"), QStringLiteral("gradients")}});
+        QVERIFY(in.shardOptimizer && in.shardGradients);
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        const StepPrediction stage2 = predictStep(spec, in, profile2_);
+        QVERIFY(stage2.ok && stage2.shardedGradients);
+        QCOMPARE(stage2.sharding(), QStringLiteral("gradients"));
+        const qint64 gradients = whole.parameters * 4;
+        QCOMPARE(stage2.peakMemoryBytes - split.peakMemoryBytes,
+                 (gradients + 1) / 2 + std::min<qint64>(gradients, 2 * (256 << 10)) - gradients);
+        QCOMPARE(stage2.allReduceSeconds, whole.allReduceSeconds);
         in.ranks = 1;
         in.shardOptimizer = true;
         const StepPrediction one = predictStep(spec, in, profile2_);

@@ -57,6 +57,32 @@ class TestRunRecommender : public QObject {
         spec.insert(QStringLiteral("nodes"), nodes);
         return spec;
     }
+    /// The spirals MLP with `layers` hidden Linear + ReLU layers of `width`.
+    static QJsonObject deepened(QJsonObject spec, int layers, int width) {
+        QJsonArray nodes;
+        QString previous = QStringLiteral("x");
+        for (int i = 0; i < layers; ++i) {
+            const QString fc = QStringLiteral("fc%1").arg(i), relu = QStringLiteral("relu%1").arg(i);
+            nodes.append(QJsonObject{{QStringLiteral("id"), fc},
+                                     {QStringLiteral("type"), QStringLiteral("Linear")},
+                                     {QStringLiteral("inputs"), QJsonArray{previous}},
+                                     {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), width}}}});
+            nodes.append(QJsonObject{{QStringLiteral("id"), relu},
+                                     {QStringLiteral("type"), QStringLiteral("ReLU")},
+                                     {QStringLiteral("inputs"), QJsonArray{fc}}});
+            previous = relu;
+        }
+        nodes.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("out")},
+                                 {QStringLiteral("type"), QStringLiteral("Linear")},
+                                 {QStringLiteral("inputs"), QJsonArray{previous}},
+                                 {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), 3}}}});
+        spec.remove(QStringLiteral("layout"));
+        spec.insert(QStringLiteral("nodes"), nodes);
+        spec.insert(QStringLiteral("outputs"),
+                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("logits")},
+                                           {QStringLiteral("from"), QStringLiteral("out")}}});
+        return spec;
+    }
     /// Cluster "hpc" with one partition of 60 minutes.
     static remote::ClusterProfile hpc(const QString &partitionName, int cpus, int gpus, qint64 memoryMb) {
         remote::ClusterProfile cluster;
@@ -284,6 +310,51 @@ private Q_SLOTS:
                  whole.peakMemoryBytes);
     }
 
+    /// A deep MLP (many layers of 4 MiB) whose optimizer state split over 2 processes still does not fit, but does
+    /// with the gradients split too (ZeRO stage 2): that option is offered with "sharding": "gradients", predicted
+    /// with half the gradients plus two buckets in flight. A few huge layers (the widened MLP above) gain less: there
+    /// stage 1 is chosen.
+    void gradientsAreSplitTooWhenThatFits() {
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = recordedProfile(&error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        request.spec = deepened(request.spec, 16, 1024); // 16.8 M parameters
+        request.fixedRanks = 2;
+        request.config.insert(QStringLiteral("optimizer"),
+                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        const QByteArray specText = QJsonDocument(request.spec).toJson(QJsonDocument::Compact);
+        app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        in.shardOptimizer = true;
+        const app::StepPrediction stage1 = app::predictStep(specText, in, *profiles.base);
+        in.shardGradients = true;
+        const app::StepPrediction stage2 = app::predictStep(specText, in, *profiles.base);
+        QVERIFY2(stage1.ok && stage2.ok, qPrintable(stage1.error + stage2.error));
+        QVERIFY(stage2.shardedGradients && stage2.shardedOptimizer && !stage1.shardedGradients);
+        QCOMPARE(stage2.sharding(), QStringLiteral("gradients"));
+        QCOMPARE(stage2.toJson().value(QStringLiteral("sharded_gradients")).toBool(), true);
+        // Half the gradients less, two buckets of a layer's size more; no more traffic than data parallelism (stage 1
+        // adds the weights' gather).
+        QCOMPARE(stage1.peakMemoryBytes - stage2.peakMemoryBytes,
+                 stage1.parameters * 2 - 2 * 4 * (1024 * 1024 + 1024)); // a layer's weight and bias: one bucket
+        QVERIFY(stage2.allReduceSeconds < stage1.allReduceSeconds);
+        const qint64 node = stage1.peakMemoryBytes + stage2.peakMemoryBytes; // between 2 x stage 2 and 2 x stage 1
+        remote::ClusterProfile cluster = hpc(QStringLiteral("small"), 2, 0, node / (1024 * 1024));
+        const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->document.value(QStringLiteral("sharding")).toString(), QStringLiteral("gradients"));
+        QCOMPARE(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(), stage2.peakMemoryBytes);
+        QCOMPARE(app::configForPlan(p->document, request.config).value(QStringLiteral("sharding")).toString(),
+                 QStringLiteral("gradients"));
+        // A config that asks for stage 1 is predicted with stage 1 only.
+        request.config.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
+        const auto asked = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY(!asked || asked->document.value(QStringLiteral("sharding")).toString() != QLatin1String("gradients"));
+    }
+
     /// A network whose activations do not fit the node: every node is recomputed in backward when that fits (a
     /// third more compute for those nodes); the user's own "recompute" stays, and a roomy node recomputes nothing.
     void activationsThatDoNotFitAreRecomputed() {
@@ -372,7 +443,8 @@ private Q_SLOTS:
         const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
         QVERIFY2(p, qPrintable(error));
         QCOMPARE(p->document.value(QStringLiteral("ranks")).toInt(), 2);
-        QCOMPARE(p->document.value(QStringLiteral("sharding")).toString(), QStringLiteral("optimizer"));
+        // Split (stage 2 fits too here: 32 MB more than stage 1, within the GPU's room, and it moves less).
+        QCOMPARE(p->document.value(QStringLiteral("sharding")).toString(), QStringLiteral("gradients"));
         bool refusedOne = false;
         for (const QJsonValue &v : p->document.value(QStringLiteral("options")).toArray())
             if (v[QStringLiteral("ranks")].toInt() == 1) {
