@@ -3559,10 +3559,6 @@ Runs already sent to it are kept.</translation>
         <translation>Recompute every layer in backward</translation>
     </message>
     <message>
-        <source>Training keeps almost none of the layers&apos; intermediate values for the backward pass and computes them again there (activation checkpointing): a fraction of the memory for about a third more time. The weights are the same as without. Off: only the layers marked ↻ in the designer.</source>
-        <translation>Training keeps almost none of the layers' intermediate values for the backward pass and computes them again there (activation checkpointing): a fraction of the memory for about a third more time. The weights are the same as without. Off: only the layers marked ↻ in the designer.</translation>
-    </message>
-    <message>
         <source>Act&amp;ivations:</source>
         <translation>Act&amp;ivations:</translation>
     </message>
@@ -3597,6 +3593,38 @@ Runs already sent to it are kept.</translation>
     <message>
         <source>Split (&amp;ZeRO):</source>
         <translation>Split (&amp;ZeRO):</translation>
+    </message>
+    <message>
+        <source>Keep them (only layers marked ↻ recompute)</source>
+        <translation>Keep them (only layers marked ↻ recompute)</translation>
+    </message>
+    <message>
+        <source>Recompute what a memory budget needs</source>
+        <translation>Recompute what a memory budget needs</translation>
+    </message>
+    <message>
+        <source>Keep them all (ignore the ↻ marks)</source>
+        <translation>Keep them all (ignore the ↻ marks)</translation>
+    </message>
+    <message>
+        <source>Recomputed layers keep almost none of their intermediate values for the backward pass and compute them again there (activation checkpointing): less memory for more time. The weights are the same either way.</source>
+        <translation>Recomputed layers keep almost none of their intermediate values for the backward pass and compute them again there (activation checkpointing): less memory for more time. The weights are the same either way.</translation>
+    </message>
+    <message>
+        <source>The layers that save the most memory for the least computation, until the activations of one process fit the budget below</source>
+        <translation>The layers that save the most memory for the least computation, until the activations of one process fit the budget below</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>The most the activations of one process may take (estimated)</source>
+        <translation>The most the activations of one process may take (estimated)</translation>
+    </message>
+    <message>
+        <source>Activation b&amp;udget:</source>
+        <translation>Activation b&amp;udget:</translation>
     </message>
 </context>
 <context>
@@ -3880,6 +3908,18 @@ Content SHA-256 %8</numerusform></translation>
     <message numerus="yes">
         <source>%n layer(s) recompute their activations in backward: less memory, more time.</source>
         <translation><numerusform>%n layer recompute their activations in backward: less memory, more time.</numerusform><numerusform>%n layers recompute their activations in backward: less memory, more time.</numerusform></translation>
+    </message>
+    <message>
+        <source>The layers marked already fit that budget.</source>
+        <translation>The layers marked already fit that budget.</translation>
+    </message>
+    <message>
+        <source>No layer needs recomputing for that budget; the marks are cleared.</source>
+        <translation>No layer needs recomputing for that budget; the marks are cleared.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) recompute their activations in backward to fit the budget.</source>
+        <translation><numerusform>%n layer recompute their activations in backward to fit the budget.</numerusform><numerusform>%n layers recompute their activations in backward to fit the budget.</numerusform></translation>
     </message>
 </context>
 <context>
@@ -4591,6 +4631,10 @@ Key: %2</translation>
     <message numerus="yes">
         <source>Keep the activations of %n node(s)</source>
         <translation><numerusform>Keep the activations of %n node</numerusform><numerusform>Keep the activations of %n nodes</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Recompute %n layer(s) in backward</source>
+        <translation><numerusform>Recompute %n layer in backward</numerusform><numerusform>Recompute %n layers in backward</numerusform></translation>
     </message>
 </context>
 <context>
@@ -5391,6 +5435,22 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
         <source>Mark the selected layers to recompute their activations in backward (less memory, about one more forward pass), or unmark them (Ctrl+Shift+R)</source>
         <translation>Mark the selected layers to recompute their activations in backward (less memory, about one more forward pass), or unmark them (Ctrl+Shift+R)</translation>
     </message>
+    <message>
+        <source>Undo</source>
+        <translation>Undo</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Redo</translation>
+    </message>
+    <message>
+        <source>Recompute to fit a memory &amp;budget…</source>
+        <translation>Recompute to fit a memory &amp;budget…</translation>
+    </message>
+    <message>
+        <source>Mark the layers that save the most activation memory for the least computation, so that training fits a budget you give</source>
+        <translation>Mark the layers that save the most activation memory for the least computation, so that training fits a budget you give</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5678,6 +5738,53 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>Data files are named by their file name only; nothing about this computer is included.</source>
         <translation>Data files are named by their file name only; nothing about this computer is included.</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RecomputeBudgetDialog</name>
+    <message>
+        <source>Recompute to Fit a Memory Budget</source>
+        <translation>Recompute to Fit a Memory Budget</translation>
+    </message>
+    <message>
+        <source>Layers marked ↻ keep none of their activations for the backward pass and compute them again there. Diamond marks the layers that save the most memory for the least computation, so that the activations of one process stay within the budget.</source>
+        <translation>Layers marked ↻ keep none of their activations for the backward pass and compute them again there. Diamond marks the layers that save the most memory for the least computation, so that the activations of one process stay within the budget.</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size per process:</source>
+        <translation>&amp;Batch size per process:</translation>
+    </message>
+    <message>
+        <source>&amp;Activations at most:</source>
+        <translation>&amp;Activations at most:</translation>
+    </message>
+    <message>
+        <source>&amp;Mark layers</source>
+        <translation>&amp;Mark layers</translation>
+    </message>
+    <message>
+        <source>Nothing recomputed: %1 · every layer recomputed: %2</source>
+        <translation>Nothing recomputed: %1 · every layer recomputed: %2</translation>
+    </message>
+    <message>
+        <source>Choosing…</source>
+        <translation>Choosing…</translation>
+    </message>
+    <message>
+        <source>Nothing needs recomputing: the activations take %1.</source>
+        <translation>Nothing needs recomputing: the activations take %1.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Even with every layer recomputed the activations take %1.&lt;/b&gt; Every layer will be marked; lower the batch size to go further.</source>
+        <translation>&lt;b&gt;Even with every layer recomputed the activations take %1.&lt;/b&gt; Every layer will be marked; lower the batch size to go further.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers recompute: the activations take %3, and %4 % of the network&apos;s forward FLOPs are computed again in backward.</source>
+        <translation>%1 of %2 layers recompute: the activations take %3, and %4 % of the network's forward FLOPs are computed again in backward.</translation>
     </message>
 </context>
 <context>
@@ -6004,6 +6111,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>, with the optimizer state and the gradients split over the processes</source>
         <translation>, with the optimizer state and the gradients split over the processes</translation>
+    </message>
+    <message>
+        <source>, recomputing in backward the layers that keep the activations within %1 MiB</source>
+        <translation>, recomputing in backward the layers that keep the activations within %1 MiB</translation>
     </message>
 </context>
 <context>

@@ -3559,10 +3559,6 @@ Runs already sent to it are kept.</source>
         <translation>在反向传播中重新计算每一层</translation>
     </message>
     <message>
-        <source>Training keeps almost none of the layers&apos; intermediate values for the backward pass and computes them again there (activation checkpointing): a fraction of the memory for about a third more time. The weights are the same as without. Off: only the layers marked ↻ in the designer.</source>
-        <translation>训练几乎不为反向传播保留各层的中间值，而是在反向传播时重新计算（激活检查点）：只需一小部分内存，时间约增加三分之一。得到的权重与不重新计算时相同。关闭时：只重新计算设计器中标有 ↻ 的层。</translation>
-    </message>
-    <message>
         <source>Act&amp;ivations:</source>
         <translation>激活值(&amp;I)：</translation>
     </message>
@@ -3597,6 +3593,38 @@ Runs already sent to it are kept.</source>
     <message>
         <source>Split (&amp;ZeRO):</source>
         <translation>拆分（&amp;ZeRO）：</translation>
+    </message>
+    <message>
+        <source>Keep them (only layers marked ↻ recompute)</source>
+        <translation>保留（仅标记 ↻ 的层重新计算）</translation>
+    </message>
+    <message>
+        <source>Recompute what a memory budget needs</source>
+        <translation>按内存预算重新计算所需的层</translation>
+    </message>
+    <message>
+        <source>Keep them all (ignore the ↻ marks)</source>
+        <translation>全部保留（忽略 ↻ 标记）</translation>
+    </message>
+    <message>
+        <source>Recomputed layers keep almost none of their intermediate values for the backward pass and compute them again there (activation checkpointing): less memory for more time. The weights are the same either way.</source>
+        <translation>重新计算的层几乎不为反向传播保留中间值，而是在反向传播时再算一遍（激活检查点）：用更多时间换更少内存。两种方式训练出的权重相同。</translation>
+    </message>
+    <message>
+        <source>The layers that save the most memory for the least computation, until the activations of one process fit the budget below</source>
+        <translation>以最少的计算节省最多内存的那些层，直到单个进程的激活值不超过下面的预算</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>The most the activations of one process may take (estimated)</source>
+        <translation>单个进程的激活值最多可占用的内存（估计值）</translation>
+    </message>
+    <message>
+        <source>Activation b&amp;udget:</source>
+        <translation>激活值预算(&amp;U)：</translation>
     </message>
 </context>
 <context>
@@ -3877,6 +3905,18 @@ Content SHA-256 %8</source>
     <message numerus="yes">
         <source>%n layer(s) recompute their activations in backward: less memory, more time.</source>
         <translation><numerusform>%n 个层在反向传播中重新计算激活值：内存更少，时间更长。</numerusform></translation>
+    </message>
+    <message>
+        <source>The layers marked already fit that budget.</source>
+        <translation>已标记的层已经满足该预算。</translation>
+    </message>
+    <message>
+        <source>No layer needs recomputing for that budget; the marks are cleared.</source>
+        <translation>该预算下无需重新计算任何层；标记已清除。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) recompute their activations in backward to fit the budget.</source>
+        <translation><numerusform>%n 个层在反向传播中重新计算激活值，以满足预算。</numerusform></translation>
     </message>
 </context>
 <context>
@@ -4588,6 +4628,10 @@ Key: %2</source>
     <message numerus="yes">
         <source>Keep the activations of %n node(s)</source>
         <translation><numerusform>保留 %n 个节点的激活值</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Recompute %n layer(s) in backward</source>
+        <translation><numerusform>在反向传播中重新计算 %n 个层</numerusform></translation>
     </message>
 </context>
 <context>
@@ -5387,6 +5431,22 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
         <source>Mark the selected layers to recompute their activations in backward (less memory, about one more forward pass), or unmark them (Ctrl+Shift+R)</source>
         <translation>标记所选层在反向传播中重新计算激活值（内存更少，约多一次前向传播），或取消标记（Ctrl+Shift+R）</translation>
     </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Recompute to fit a memory &amp;budget…</source>
+        <translation>按内存预算重新计算(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Mark the layers that save the most activation memory for the least computation, so that training fits a budget you give</source>
+        <translation>标记以最少计算节省最多激活内存的层，使训练满足你给定的预算</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::NodeItem</name>
@@ -5674,6 +5734,53 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>Data files are named by their file name only; nothing about this computer is included.</source>
         <translation>数据文件只以文件名称呼；不包含本机的任何信息。</translation>
+    </message>
+</context>
+<context>
+    <name>diamond::ui::RecomputeBudgetDialog</name>
+    <message>
+        <source>Recompute to Fit a Memory Budget</source>
+        <translation>按内存预算重新计算</translation>
+    </message>
+    <message>
+        <source>Layers marked ↻ keep none of their activations for the backward pass and compute them again there. Diamond marks the layers that save the most memory for the least computation, so that the activations of one process stay within the budget.</source>
+        <translation>标记 ↻ 的层不为反向传播保留激活值，而是在反向传播时再算一遍。Diamond 会标记以最少计算节省最多内存的层，使单个进程的激活值不超过预算。</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size per process:</source>
+        <translation>每个进程的批大小(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Activations at most:</source>
+        <translation>激活值上限(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Mark layers</source>
+        <translation>标记层(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Nothing recomputed: %1 · every layer recomputed: %2</source>
+        <translation>不重新计算：%1 · 全部重新计算：%2</translation>
+    </message>
+    <message>
+        <source>Choosing…</source>
+        <translation>正在选择…</translation>
+    </message>
+    <message>
+        <source>Nothing needs recomputing: the activations take %1.</source>
+        <translation>无需重新计算：激活值占用 %1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Even with every layer recomputed the activations take %1.&lt;/b&gt; Every layer will be marked; lower the batch size to go further.</source>
+        <translation>&lt;b&gt;即使所有层都重新计算，激活值仍占用 %1。&lt;/b&gt;所有层都会被标记；如需进一步降低，请减小批大小。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers recompute: the activations take %3, and %4 % of the network&apos;s forward FLOPs are computed again in backward.</source>
+        <translation>%2 个层中有 %1 个重新计算：激活值占用 %3，网络前向 FLOPs 的 %4 % 会在反向传播中再算一遍。</translation>
     </message>
 </context>
 <context>
@@ -6000,6 +6107,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>, with the optimizer state and the gradients split over the processes</source>
         <translation>，优化器状态和梯度拆分到各进程</translation>
+    </message>
+    <message>
+        <source>, recomputing in backward the layers that keep the activations within %1 MiB</source>
+        <translation>，在反向传播中重新计算使激活值不超过 %1 MiB 所需的层</translation>
     </message>
 </context>
 <context>

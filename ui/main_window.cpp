@@ -280,9 +280,11 @@ void MainWindow::createActions() {
     QAction *undo = designer_->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     undo->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+    undo->setIconText(tr("Undo")); // the toolbar's label; the menu says what is undone
     QAction *redo = designer_->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     redo->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+    redo->setIconText(tr("Redo"));
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
@@ -307,6 +309,11 @@ void MainWindow::createActions() {
     recompute->setToolTip(tr("Mark the selected layers to recompute their activations in backward (less memory, "
                              "about one more forward pass), or unmark them (Ctrl+Shift+R)"));
     designer_->addAction(recompute);
+    QAction *budget =
+        edit->addAction(tr("Recompute to fit a memory &budget…"), designer_, &DesignerPage::recomputeForBudget);
+    budget->setObjectName(QStringLiteral("recomputeBudgetAction"));
+    budget->setToolTip(tr("Mark the layers that save the most activation memory for the least computation, so that "
+                          "training fits a budget you give"));
     edit->addSeparator();
     QAction *prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
     prefs->setObjectName(QStringLiteral("preferencesAction"));

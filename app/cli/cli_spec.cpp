@@ -1,10 +1,16 @@
 #include "cli.h"
 
 #include "diamond/spec/analysis.h"
+#include "diamond/spec/recompute.h"
 #include "diamond/spec/registry.h"
 #include "diamond/spec/spec.h"
 
+#include <QFile>
+#include <QSaveFile>
+
 #include <nlohmann/json.hpp>
+
+#include <set>
 
 namespace diamond::cli {
 
@@ -20,6 +26,7 @@ QString specUsage() {
         "Usage:\n"
         "  diamondctl spec check FILE\n"
         "  diamondctl spec info FILE [--batch N] [--optimizer sgd|sgd_momentum|adam|adamw|rmsprop] [--json]\n"
+        "  diamondctl spec recompute FILE --activations-mb M [--batch N] [--output OUT] [--json]\n"
         "  diamondctl spec schema\n");
 }
 
@@ -196,6 +203,85 @@ int info(const QStringList &args, Io &io) {
     return kOk;
 }
 
+/// `spec recompute`: the layers to recompute so that the activations at the batch stay within the budget
+/// (spec::chooseRecomputed, what the designer's Edit ▸ Recompute to fit a memory budget and the engine's "recompute":
+/// "auto" choose); with --output, the spec marked with exactly those layers is written there.
+int recompute(const QStringList &args, Io &io) {
+    QString file, output;
+    bool asJson = false;
+    double budgetMb = -1;
+    spec::MemoryOptions memory;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        bool ok = true;
+        if (a == QLatin1String("--json"))
+            asJson = true;
+        else if (a == QLatin1String("--activations-mb") && i + 1 < args.size())
+            budgetMb = args[++i].toDouble(&ok), ok = ok && budgetMb > 0 && budgetMb < 1e12;
+        else if (a == QLatin1String("--batch") && i + 1 < args.size())
+            memory.batch = args[++i].toLongLong(&ok), ok = ok && memory.batch >= 1 && memory.batch <= (1 << 24);
+        else if (a == QLatin1String("--output") && i + 1 < args.size())
+            output = args[++i];
+        else if (a.startsWith(QLatin1String("--")) || !file.isEmpty())
+            ok = false;
+        else
+            file = a;
+        if (!ok) {
+            io.err << QStringLiteral("diamondctl: bad argument '%1'\n").arg(i < args.size() ? args[i] : a)
+                   << specUsage();
+            return kUsage;
+        }
+    }
+    if (file.isEmpty() || budgetMb <= 0) {
+        io.err << specUsage();
+        return kUsage;
+    }
+    const Loaded l = load(file);
+    printDiagnostics(io.err, file, l.parsed.diagnostics);
+    printDiagnostics(io.err, file, l.analysis.diagnostics);
+    if (!l.ok) return kFailed;
+    const auto budget = static_cast<std::int64_t>(budgetMb * 1048576.0);
+    const spec::RecomputeChoice choice = spec::chooseRecomputed(l.analysis, memory, budget);
+    std::int64_t recomputedFlops = 0;
+    for (const std::string &id : choice.nodes)
+        recomputedFlops += l.analysis.node(id)->flops;
+    if (!output.isEmpty()) {
+        spec::Spec marked = l.parsed.spec;
+        const std::set<std::string> chosen(choice.nodes.begin(), choice.nodes.end());
+        for (spec::Node &n : marked.nodes)
+            n.recompute = chosen.count(n.id) > 0;
+        QSaveFile out(output);
+        if (!out.open(QIODevice::WriteOnly) ||
+            out.write(QByteArray::fromStdString(spec::toJson(marked).dump(2) + "\n")) < 0 || !out.commit()) {
+            io.err << QStringLiteral("diamondctl: cannot write %1: %2\n").arg(output, out.errorString());
+            return kFailed;
+        }
+    }
+    if (asJson) {
+        json doc = {{"batch", memory.batch},         {"budget_bytes", budget},
+                    {"fits", choice.fits},           {"activation_bytes", choice.activationBytes},
+                    {"recomputed", choice.nodes},    {"recomputed_flops", recomputedFlops},
+                    {"flops", l.analysis.totalFlops}};
+        if (!output.isEmpty()) doc["output"] = output.toStdString();
+        io.out << q(doc.dump(2)) << '\n';
+    } else {
+        io.out << QStringLiteral("%1 of %2 layers recompute at batch %3: activations %4 (budget %5), %6 % of the "
+                                 "forward FLOPs computed again\n")
+                      .arg(choice.nodes.size())
+                      .arg(l.parsed.spec.nodes.size())
+                      .arg(memory.batch)
+                      .arg(humanBytes(choice.activationBytes), humanBytes(budget))
+                      .arg(100.0 * double(recomputedFlops) / double(std::max<std::int64_t>(1, l.analysis.totalFlops)),
+                           0, 'f', 0);
+        if (!choice.fits)
+            io.out << QStringLiteral("Even with every layer recomputed the activations exceed the budget.\n");
+        for (const std::string &id : choice.nodes)
+            io.out << "  " << q(id) << '\n';
+        if (!output.isEmpty()) io.out << QStringLiteral("Marked spec written to %1\n").arg(output);
+    }
+    return choice.fits ? kOk : kFailed;
+}
+
 } // namespace
 
 int runSpec(const QStringList &args, Io &io) {
@@ -206,6 +292,7 @@ int runSpec(const QStringList &args, Io &io) {
     const QString sub = args.first();
     if (sub == QLatin1String("check")) return check(args.mid(1), io);
     if (sub == QLatin1String("info")) return info(args.mid(1), io);
+    if (sub == QLatin1String("recompute")) return recompute(args.mid(1), io);
     if (sub == QLatin1String("schema")) {
         io.out << q(spec::specJsonSchema().dump(2)) << '\n';
         return kOk;

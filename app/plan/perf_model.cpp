@@ -213,6 +213,7 @@ StepInputs StepInputs::fromRunConfig(const QJsonObject &config) {
     in.shardGradients = sharding == QLatin1String("gradients");
     in.shardOptimizer = in.shardGradients || sharding == QLatin1String("optimizer");
     in.recompute = config.value(QStringLiteral("recompute")).toString(QStringLiteral("marked"));
+    in.activationBudgetBytes = qint64(config.value(QStringLiteral("activation_budget_mb")).toDouble() * 1048576.0);
     in.dryRunRecompute = in.recompute;
     return in;
 }
@@ -245,6 +246,7 @@ QJsonObject StepPrediction::toJson() const {
                   {QStringLiteral("recompute_s"), recomputeSeconds},
                   {QStringLiteral("predicted_peak_memory_bytes"), peakMemoryBytes},
                   {QStringLiteral("network_memory_bytes"), networkMemoryBytes},
+                  {QStringLiteral("activation_bytes"), activationBytes},
                   {QStringLiteral("memory_overhead_bytes"), memoryOverheadBytes},
                   {QStringLiteral("memory_basis"), memoryBasis},
                   {QStringLiteral("parameters"), parameters},
@@ -441,9 +443,17 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (std::any_of(out.nodes.begin(), out.nodes.end(), isConvolutionLike))
         out.convolutionScale = convolutionScaleOf(profile);
     // Recomputed nodes run forward once more in backward: about a third of their forward + backward cost.
-    const std::vector<std::string> recomputed = spec::recomputedNodeIds(graph, in.recompute.toStdString());
+    // What the engine recomputes for a mode at a batch per rank ("auto": its choice for the budget).
+    auto recomputedFor = [&](const QString &mode, qint64 batchPerRank) {
+        if (mode != QLatin1String("auto")) return spec::recomputedNodeIds(graph, mode.toStdString());
+        spec::MemoryOptions m;
+        m.batch = std::max<qint64>(1, batchPerRank);
+        return spec::chooseRecomputed(analysis, m, in.activationBudgetBytes).nodes;
+    };
+    const std::vector<std::string> recomputed = recomputedFor(in.recompute, in.batch / ranks);
     const std::set<std::string> recomputedSet(recomputed.begin(), recomputed.end());
     out.recompute = in.recompute;
+    out.activationBudgetBytes = in.recompute == QLatin1String("auto") ? in.activationBudgetBytes : 0;
     out.recomputedNodes = int(recomputed.size());
     for (NodeCost &c : out.nodes) {
         if (isConvolutionLike(c)) c.seconds *= out.convolutionScale;
@@ -530,7 +540,7 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     if (in.dryRunPeakGrowthBytes > 0 && in.dryRunBatch > 0) {
         spec::MemoryOptions dry = memory;
         dry.batch = in.dryRunBatch;
-        dry.recomputed = spec::recomputedNodeIds(graph, in.dryRunRecompute.toStdString());
+        dry.recomputed = recomputedFor(in.dryRunRecompute, in.dryRunBatch);
         const qint64 explained =
             spec::saturatingSum({spec::estimateMemory(analysis, dry).total(), std::max<qint64>(0, in.dataBytes)});
         // The dry run skips what the training loop adds (the batch prefetcher, checkpoints, events): the larger of
@@ -543,6 +553,7 @@ StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, con
     }
     if (out.memoryBasis.isEmpty()) out.memoryBasis = QStringLiteral("estimate only");
     out.networkMemoryBytes = estimate.total();
+    out.activationBytes = estimate.activations;
     out.peakMemoryBytes =
         spec::saturatingSum({estimate.total(), std::max<qint64>(0, in.dataBytes), out.memoryOverheadBytes});
     out.confidence = out.notes.isEmpty() ? QStringLiteral("medium") : QStringLiteral("low"); // of the step time

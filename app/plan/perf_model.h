@@ -104,9 +104,11 @@ struct StepInputs {
     /// gradients, plus the buckets being reduced; the reduce to the owners and the weights' gather together move what
     /// one all-reduce does.
     bool shardGradients = false;
-    /// The run config's "recompute" (activation checkpointing): "marked" (the spec's marked nodes), "all" or "none".
-    /// Recomputed nodes keep less for backward (spec::estimateMemory) and run their forward pass once more.
+    /// The run config's "recompute" (activation checkpointing): "marked" (the spec's marked nodes), "all", "none" or
+    /// "auto" (the nodes spec::chooseRecomputed picks for activationBudgetBytes at this batch per rank, as the engine
+    /// does). Recomputed nodes keep less for backward (spec::estimateMemory) and run their forward pass once more.
     QString recompute = QStringLiteral("marked");
+    qint64 activationBudgetBytes = 0; ///< the run config's activation_budget_mb, in bytes (recompute "auto")
     /// The "recompute" the dry run (dryRunPeakGrowthBytes) ran with.
     QString dryRunRecompute = QStringLiteral("marked");
 
@@ -136,6 +138,7 @@ struct StepPrediction {
     /// The run config's "sharding" for this prediction: "none", "optimizer" or "gradients".
     QString sharding() const;
     QString recompute = QStringLiteral("marked"); ///< the StepInputs' recompute
+    qint64 activationBudgetBytes = 0;             ///< the StepInputs' activationBudgetBytes (recompute "auto")
     int recomputedNodes = 0;                      ///< nodes recomputed in backward
     double recomputeSeconds = 0;    ///< their second forward pass (a third of their cost; included in computeSeconds)
     double stepOverheadSeconds = 0; ///< from the profile's reference step
@@ -154,6 +157,7 @@ struct StepPrediction {
     /// The network's training memory per rank (weights, gradients, optimizer state or its share, activations): what
     /// a GPU run keeps on its GPU.
     qint64 networkMemoryBytes = 0;
+    qint64 activationBytes = 0; ///< the activations part of networkMemoryBytes (what recompute changes)
     qint64 parameters = 0;
     double learnedFactor = 1; ///< the correction learned from finished runs (step_observations.h); 1 = none
     int learnedRuns = 0;      ///< how many runs it comes from

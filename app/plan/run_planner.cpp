@@ -19,6 +19,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <limits>
 
 namespace diamond::app {
 
@@ -271,6 +272,14 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             auto fitsIn = [&](const StepPrediction &q) {
                 return (place.memoryBytes <= 0 || q.peakMemoryBytes * ranks <= place.memoryBytes) && fitsGpu(q);
             };
+            // The most the activations of `q`'s run may take and still fit: the node's share per process (and the
+            // GPU) less everything else `q` holds.
+            auto activationRoom = [&](const StepPrediction &q) {
+                qint64 room = std::numeric_limits<qint64>::max();
+                if (place.memoryBytes > 0) room = place.memoryBytes / ranks - (q.peakMemoryBytes - q.activationBytes);
+                if (gpuUsable > 0) room = std::min(room, gpuUsable - (q.networkMemoryBytes - q.activationBytes));
+                return std::max<qint64>(0, room);
+            };
             // A network that does not fit: the fastest of what fits among splitting the optimizer state over several
             // ranks (ZeRO stage 1), splitting the gradients too (stage 2: no more traffic than data parallelism, but
             // buckets in flight, which a network of a few huge layers may not gain from), recomputing every node's
@@ -288,7 +297,19 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     in.shardGradients = shardGradientsAsked || choice.shard == 2;
                     in.recompute = choice.recompute ? QStringLiteral("all") : recomputeAsConfigured;
                     bool measuredChoice = false;
-                    const StepPrediction q = stepOf(ranks, &measuredChoice);
+                    StepPrediction q = stepOf(ranks, &measuredChoice);
+                    if (q.ok && fitsIn(q) && choice.recompute) {
+                        // Every node recomputed fits: recompute only what the room left for activations needs
+                        // ("auto", the engine's own choice for that budget), which costs less.
+                        in.recompute = QStringLiteral("auto");
+                        in.activationBudgetBytes = activationRoom(q) / 1048576 * 1048576; // whole MiB, as configured
+                        bool measuredAuto = false;
+                        const StepPrediction a = stepOf(ranks, &measuredAuto);
+                        if (a.ok && fitsIn(a) && a.stepSeconds <= q.stepSeconds) {
+                            q = a;
+                            measuredChoice = measuredAuto;
+                        }
+                    }
                     if (q.ok && fitsIn(q) && (!fitsIn(p) || q.stepSeconds < p.stepSeconds)) {
                         p = q;
                         measuredStep = measuredChoice;
@@ -297,6 +318,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 in.shardOptimizer = p.shardedOptimizer;
                 in.shardGradients = p.shardedGradients;
                 in.recompute = p.recompute;
+                in.activationBudgetBytes = p.activationBudgetBytes;
             }
             const StepPrediction singlePrediction = ranks == 1 ? p : stepOf(1, &measuredSingle);
             const double single = singlePrediction.stepSeconds;
@@ -338,6 +360,10 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
             if (p.shardedOptimizer) option.insert(QStringLiteral("sharding"), p.sharding());
             if (!recomputeAsked && p.recompute == QLatin1String("all"))
                 option.insert(QStringLiteral("recompute"), QStringLiteral("all"));
+            if (!recomputeAsked && p.recompute == QLatin1String("auto")) {
+                option.insert(QStringLiteral("recompute"), QStringLiteral("auto"));
+                option.insert(QStringLiteral("activation_budget_mb"), double(p.activationBudgetBytes / 1048576));
+            }
             if (gpuRun) {
                 option.insert(QStringLiteral("device"), QStringLiteral("cuda"));
                 option.insert(QStringLiteral("gpus_per_node"), ranks);
@@ -414,7 +440,7 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     {QStringLiteral("options"), options}};
     if (best.contains(QStringLiteral("queue_wait_s")))
         doc.insert(QStringLiteral("queue_wait_s"), best.value(QStringLiteral("queue_wait_s")));
-    for (const char *key : {"device", "gpus_per_node", "note", "sharding", "recompute"})
+    for (const char *key : {"device", "gpus_per_node", "note", "sharding", "recompute", "activation_budget_mb"})
         if (best.contains(QLatin1String(key))) doc.insert(QLatin1String(key), best.value(QLatin1String(key)));
     if (!request.measuredStepSeconds.isEmpty()) {
         QJsonArray widths;
@@ -487,9 +513,13 @@ QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config) {
     if ((sharding == QLatin1String("optimizer") || sharding == QLatin1String("gradients")) &&
         !config.contains(QStringLiteral("sharding")))
         config.insert(QStringLiteral("sharding"), sharding);
-    if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all") &&
-        !config.contains(QStringLiteral("recompute")))
-        config.insert(QStringLiteral("recompute"), QStringLiteral("all"));
+    const QString recompute = plan.value(QStringLiteral("recompute")).toString();
+    if ((recompute == QLatin1String("all") || recompute == QLatin1String("auto")) &&
+        !config.contains(QStringLiteral("recompute"))) {
+        config.insert(QStringLiteral("recompute"), recompute);
+        if (recompute == QLatin1String("auto"))
+            config.insert(QStringLiteral("activation_budget_mb"), plan.value(QStringLiteral("activation_budget_mb")));
+    }
     QJsonObject checkpoint = config.value(QStringLiteral("checkpoint")).toObject();
     const qint64 every = plan.value(QStringLiteral("checkpoint_every_steps")).toInteger();
     if (every > 0 && !checkpoint.contains(QStringLiteral("every_steps")) &&

@@ -18,6 +18,7 @@
 #include "torch_compat.h"
 
 #include "diamond/spec/analysis.h"
+#include "diamond/spec/recompute.h"
 #include "diamond/version.h"
 
 #include <chrono>
@@ -111,7 +112,10 @@ private:
             checkWeightsFitSpec(spec::analyze(spec_), initWeights, options_.initWeights);
         }
         network_ = Network::build(spec_);
-        network_->setRecompute(config_.recompute);
+        if (config_.recompute == "auto")
+            chooseRecomputedNodes();
+        else
+            network_->setRecompute(config_.recompute);
         if (device_ == "cpu") startLinearWarmUp();
         if (!options_.initWeights.empty()) {
             loadNetworkWeights(*network_, initWeights, options_.initWeights);
@@ -328,10 +332,7 @@ private:
                       {"device", device_},
                       {"precision", config_.precision},
                       {"sharding", comm_.world() > 1 ? config_.sharding : std::string("none")},
-                      {"recompute",
-                       {{"mode", config_.recompute},
-                        {"nodes", network_->recomputedNodes()},
-                        {"parts", network_->recomputedParts()}}},
+                      {"recompute", recomputeEvent()},
                       {"deterministic", config_.deterministic},
                       {"threads", threads_},
                       {"flush_denormals", flushDenormals_},
@@ -348,6 +349,12 @@ private:
                       {"start_step", step_},
                       {"resumed_from", resumedFrom_.empty() ? json() : json(resumedFrom_)},
                       {"init_weights", options_.initWeights.empty() ? json() : json(options_.initWeights)}});
+        if (config_.recompute == "auto" && !recomputeChoice_.fits)
+            events_.emit({{"event", "warning"},
+                          {"message", "even with every layer recomputed the activations are estimated at " +
+                                          std::to_string(recomputeChoice_.activationBytes >> 20) +
+                                          " MiB per process, more than activation_budget_mb: every layer recomputes"},
+                          {"field", "activation_budget_mb"}});
     }
 
     /// Momentum fusion (see Optimizer::fusableMomentum): Linear products write their gradients
@@ -395,6 +402,29 @@ private:
                 grad.zero_();
             }
         }
+    }
+
+    /// started's "recompute": the mode, nodes and parts; with "auto" also the budget and the estimate it chose for.
+    json recomputeEvent() const {
+        json r = {{"mode", config_.recompute},
+                  {"nodes", network_->recomputedNodes()},
+                  {"parts", network_->recomputedParts()}};
+        if (config_.recompute == "auto") {
+            r["budget_bytes"] = static_cast<std::int64_t>(config_.activationBudgetMb * 1048576.0);
+            r["estimated_activation_bytes"] = recomputeChoice_.activationBytes;
+            r["fits"] = recomputeChoice_.fits;
+        }
+        return r;
+    }
+
+    /// "recompute": "auto": the nodes whose recomputation keeps the estimated activations of this process's batch
+    /// within activation_budget_mb for the fewest FLOPs (spec::chooseRecomputed, as the planner predicts them).
+    void chooseRecomputedNodes() {
+        spec::MemoryOptions mem;
+        mem.batch = std::max<std::int64_t>(1, config_.batchSize / comm_.world());
+        const auto budget = static_cast<std::int64_t>(config_.activationBudgetMb * 1048576.0);
+        recomputeChoice_ = spec::chooseRecomputed(network_->analysis(), mem, budget);
+        network_->setRecomputeNodes(recomputeChoice_.nodes);
     }
 
     /// With sharded gradients each rank checks its own share: every rank's verdict combined (a collective); else
@@ -866,6 +896,7 @@ private:
     std::unique_ptr<Optimizer> optimizer_;
     std::unique_ptr<BatchSampler> sampler_;
     std::unique_ptr<GradientReducer> reducer_; ///< several ranks only
+    spec::RecomputeChoice recomputeChoice_;    ///< "recompute": "auto" only
     std::int64_t micro_ = 0, batchesPerEpoch_ = 1, totalSteps_ = 0, evalEvery_ = 1, step_ = 0, stepsTimed_ = 0;
     double loopSeconds_ = 0, loaderSeconds_ = 0, allReduceSeconds_ = 0, lastLr_ = 0, bestMetric_ = 0;
     bool hasBest_ = false;

@@ -108,6 +108,42 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QStringLiteral("FLOPs/sample")));
     }
 
+    /// `spec recompute`: the layers chosen for an activation budget, within it, and the spec written with exactly those
+    /// marks (which the engine reads as "recompute": true); an impossible budget exits 1 and says so; a bad budget is a
+    /// usage error.
+    void recomputeChoosesLayersForABudget() {
+        const QString out = dir_.filePath(QStringLiteral("unet-marked.json"));
+        const Result r = ctl({QStringLiteral("spec"), QStringLiteral("recompute"), tmpl("unet.json"),
+                              QStringLiteral("--activations-mb"), QStringLiteral("80"), QStringLiteral("--batch"),
+                              QStringLiteral("16"), QStringLiteral("--output"), out, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(doc.value(QStringLiteral("fits")).toBool());
+        QVERIFY(doc.value(QStringLiteral("activation_bytes")).toInteger() <= 80 * 1048576);
+        const QJsonArray chosen = doc.value(QStringLiteral("recomputed")).toArray();
+        QVERIFY2(chosen.size() > 0 && chosen.size() < 52, qPrintable(r.out));
+        QVERIFY(doc.value(QStringLiteral("recomputed_flops")).toInteger() <
+                doc.value(QStringLiteral("flops")).toInteger());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonArray marked;
+        for (const QJsonValue &n :
+             QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("nodes")).toArray())
+            if (n.toObject().value(QStringLiteral("recompute")).toBool())
+                marked.append(n.toObject().value(QStringLiteral("id")));
+        QCOMPARE(marked, chosen);
+        const Result check = ctl({QStringLiteral("spec"), QStringLiteral("check"), out});
+        QCOMPARE(check.exitCode, 0);
+
+        const Result tight = ctl({QStringLiteral("spec"), QStringLiteral("recompute"), tmpl("unet.json"),
+                                  QStringLiteral("--activations-mb"), QStringLiteral("1")});
+        QCOMPARE(tight.exitCode, 1);
+        QVERIFY2(tight.out.contains(QStringLiteral("exceed the budget")), qPrintable(tight.out));
+        const Result bad = ctl({QStringLiteral("spec"), QStringLiteral("recompute"), tmpl("unet.json"),
+                                QStringLiteral("--activations-mb"), QStringLiteral("-3")});
+        QCOMPARE(bad.exitCode, 2);
+    }
+
     void missingFileIsAClearError() {
         const Result r =
             ctl({QStringLiteral("spec"), QStringLiteral("check"), dir_.filePath(QStringLiteral("nope.json"))});

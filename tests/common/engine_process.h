@@ -4,6 +4,7 @@
 #include "common/test_paths.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
@@ -116,6 +117,34 @@ inline QString writeExampleConfig(const char *exampleName, const QString &path, 
     for (auto it = extra.begin(); it != extra.end(); ++it)
         c[it.key()] = it.value();
     return writeJson(path, c);
+}
+
+/// The spirals example's MLP with `layers` hidden Linear + ReLU layers of `width` (then Linear to 3), written to
+/// `path`; returns the path.
+inline QString writeDeepSpiralsSpec(const QString &path, int layers, int width) {
+    QJsonObject spec = readJson(example("spirals", "spec.json"));
+    spec.remove(QStringLiteral("layout"));
+    QJsonArray nodes;
+    QString previous = QStringLiteral("x");
+    for (int i = 0; i < layers; ++i) {
+        const QString fc = QStringLiteral("fc%1").arg(i), relu = QStringLiteral("relu%1").arg(i);
+        nodes.append(QJsonObject{{QStringLiteral("id"), fc},
+                                 {QStringLiteral("type"), QStringLiteral("Linear")},
+                                 {QStringLiteral("inputs"), QJsonArray{previous}},
+                                 {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), width}}}});
+        nodes.append(QJsonObject{{QStringLiteral("id"), relu},
+                                 {QStringLiteral("type"), QStringLiteral("ReLU")},
+                                 {QStringLiteral("inputs"), QJsonArray{fc}}});
+        previous = relu;
+    }
+    nodes.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("out")},
+                             {QStringLiteral("type"), QStringLiteral("Linear")},
+                             {QStringLiteral("inputs"), QJsonArray{previous}},
+                             {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), 3}}}});
+    spec[QStringLiteral("nodes")] = nodes;
+    spec[QStringLiteral("outputs")] = QJsonArray{QJsonObject{{QStringLiteral("from"), QStringLiteral("out")},
+                                                             {QStringLiteral("name"), QStringLiteral("logits")}}};
+    return writeJson(path, spec);
 }
 
 /// Starts diamond-train with `args` and SIGKILLs it at its first event for which `killAt` is true; false when the

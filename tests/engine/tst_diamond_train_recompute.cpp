@@ -184,6 +184,53 @@ private Q_SLOTS:
         QCOMPARE(marked.weightsSha(), none.weightsSha());
     }
 
+    /// "recompute": "auto" with activation_budget_mb: a budget the plain network fits recomputes nothing; one below
+    /// what recomputing everything keeps recomputes everything (with a warning); one in between recomputes some
+    /// nodes, keeps the estimate within it, and trains the plain run's weights. Without a budget, auto is refused.
+    void autoRecomputesWhatTheBudgetNeeds() {
+        const QString spec = writeDeepSpiralsSpec(dir_.filePath(QStringLiteral("deep.spec.json")), 8, 256);
+        auto run = [&](const QString &name, double budgetMb) {
+            QJsonObject extra = mode("auto");
+            extra[QStringLiteral("activation_budget_mb")] = budgetMb;
+            return runEngine(trainArgs(spec, config("spirals", name, 10, extra), dir_.filePath(name)));
+        };
+        const EngineRun roomy = run(QStringLiteral("auto-roomy"), 1e6);
+        QVERIFY2(roomy.exitCode == 0, qPrintable(roomy.stderrText));
+        const QJsonObject r = recomputeOf(roomy);
+        QCOMPARE(r.value(QStringLiteral("mode")).toString(), QStringLiteral("auto"));
+        QCOMPARE(r.value(QStringLiteral("nodes")).toInt(), 0);
+        QVERIFY(r.value(QStringLiteral("fits")).toBool());
+        const double plainBytes = r.value(QStringLiteral("estimated_activation_bytes")).toDouble();
+        const EngineRun tight = run(QStringLiteral("auto-tight"), 0.001);
+        QVERIFY2(tight.exitCode == 0, qPrintable(tight.stderrText));
+        const QJsonObject t = recomputeOf(tight);
+        QCOMPARE(t.value(QStringLiteral("nodes")).toInt(), 17);
+        QVERIFY(!t.value(QStringLiteral("fits")).toBool());
+        QCOMPARE(tight.last(QStringLiteral("warning")).value(QStringLiteral("field")).toString(),
+                 QStringLiteral("activation_budget_mb"));
+        const double leastBytes = t.value(QStringLiteral("estimated_activation_bytes")).toDouble();
+        qInfo("activations at batch 32 (8 x 256 MLP): %.0f bytes plain, %.0f with every node recomputed", plainBytes,
+              leastBytes);
+        QVERIFY(leastBytes < plainBytes);
+        const double budget = (plainBytes + leastBytes) / 2;
+        const EngineRun middle = run(QStringLiteral("auto-middle"), budget / 1048576.0);
+        QVERIFY2(middle.exitCode == 0, qPrintable(middle.stderrText));
+        const QJsonObject m = recomputeOf(middle);
+        QVERIFY(m.value(QStringLiteral("fits")).toBool());
+        QVERIFY(m.value(QStringLiteral("estimated_activation_bytes")).toDouble() <= budget);
+        QVERIFY2(m.value(QStringLiteral("nodes")).toInt() > 0 && m.value(QStringLiteral("nodes")).toInt() < 17,
+                 qPrintable(QString::number(m.value(QStringLiteral("nodes")).toInt())));
+        QCOMPARE(middle.weightsSha(), roomy.weightsSha());
+        QCOMPARE(tight.weightsSha(), roomy.weightsSha());
+        // No budget: refused, naming the field.
+        const EngineRun none =
+            runEngine(trainArgs(spec, config("shapes_cnn", QStringLiteral("auto-none"), 10, mode("auto")),
+                                dir_.filePath(QStringLiteral("auto-none"))));
+        QCOMPARE(none.exitCode, 1);
+        QCOMPARE(none.last(QStringLiteral("error")).value(QStringLiteral("field")).toString(),
+                 QStringLiteral("activation_budget_mb"));
+    }
+
     void anUnknownModeIsRefused() {
         const EngineRun r = runEngine(trainArgs(example("spirals", "spec.json"),
                                                 config("spirals", QStringLiteral("bad"), 10, mode("everything")),

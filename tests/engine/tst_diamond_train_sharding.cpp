@@ -28,29 +28,7 @@ class TestDiamondTrainSharding : public QObject {
     }
     /// The spirals MLP with `layers` hidden Linear+ReLU layers of `width`, written as `name`.
     QString deepSpiralsSpec(const QString &name, int layers, int width) {
-        QJsonObject spec = readJson(example("spirals", "spec.json"));
-        spec.remove(QStringLiteral("layout"));
-        QJsonArray nodes;
-        QString previous = QStringLiteral("x");
-        for (int i = 0; i < layers; ++i) {
-            const QString fc = QStringLiteral("fc%1").arg(i), relu = QStringLiteral("relu%1").arg(i);
-            nodes.append(QJsonObject{{QStringLiteral("id"), fc},
-                                     {QStringLiteral("type"), QStringLiteral("Linear")},
-                                     {QStringLiteral("inputs"), QJsonArray{previous}},
-                                     {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), width}}}});
-            nodes.append(QJsonObject{{QStringLiteral("id"), relu},
-                                     {QStringLiteral("type"), QStringLiteral("ReLU")},
-                                     {QStringLiteral("inputs"), QJsonArray{fc}}});
-            previous = relu;
-        }
-        nodes.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("out")},
-                                 {QStringLiteral("type"), QStringLiteral("Linear")},
-                                 {QStringLiteral("inputs"), QJsonArray{previous}},
-                                 {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), 3}}}});
-        spec[QStringLiteral("nodes")] = nodes;
-        spec[QStringLiteral("outputs")] = QJsonArray{QJsonObject{{QStringLiteral("from"), QStringLiteral("out")},
-                                                                 {QStringLiteral("name"), QStringLiteral("logits")}}};
-        return writeJson(dir_.filePath(name + QStringLiteral(".spec.json")), spec);
+        return writeDeepSpiralsSpec(dir_.filePath(name + QStringLiteral(".spec.json")), layers, width);
     }
     static double finalValLoss(const EngineRun &r) {
         return r.last(QStringLiteral("finished"))

@@ -74,6 +74,59 @@ private Q_SLOTS:
         QCOMPARE(recomputedNodeIds(s, "all").size(), s.nodes.size());
     }
 
+    /// chooseRecomputed: a budget between "all recomputed" and "nothing recomputed" is met with fewer FLOPs recomputed
+    /// than "all"; a larger budget never recomputes more; the ends give none and all.
+    void aBudgetIsMetWithTheCheapestNodes_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("unet") << QStringLiteral("unet.json");
+        QTest::newRow("resnet18") << QStringLiteral("resnet18.json");
+    }
+    void aBudgetIsMetWithTheCheapestNodes() {
+        QFETCH(QString, file);
+        const Spec s = loadTemplate(file.toLatin1().constData());
+        const Analysis a = analyze(s);
+        QVERIFY(a.ok());
+        MemoryOptions o;
+        o.batch = 64;
+        const std::int64_t plain = estimateMemory(a, o).activations;
+        o.recomputed = recomputedNodeIds(s, "all");
+        const std::int64_t least = estimateMemory(a, o).activations;
+        QVERIFY(least < plain);
+        auto recomputedFlops = [&](const RecomputeChoice &c) {
+            std::int64_t f = 0;
+            for (const std::string &id : c.nodes)
+                f += a.node(id)->flops;
+            return f;
+        };
+        const std::int64_t allFlops = recomputedFlops({o.recomputed, 0, true});
+        // The ends.
+        const RecomputeChoice roomy = chooseRecomputed(a, o, plain);
+        QVERIFY(roomy.fits && roomy.nodes.empty());
+        QCOMPARE(roomy.activationBytes, plain);
+        const RecomputeChoice tight = chooseRecomputed(a, o, least - 1);
+        QVERIFY(!tight.fits);
+        QCOMPARE(tight.nodes.size(), o.recomputed.size());
+        // Budgets in between: within budget, the estimate the choice reports, and fewer FLOPs as the budget grows.
+        std::int64_t previousFlops = std::numeric_limits<std::int64_t>::max();
+        for (const double share : {0.0, 0.25, 0.5, 0.75}) {
+            const std::int64_t budget = least + std::int64_t(share * double(plain - least));
+            const RecomputeChoice c = chooseRecomputed(a, o, budget);
+            QVERIFY(c.fits);
+            QVERIFY2(c.activationBytes <= budget, qPrintable(QString::number(share)));
+            MemoryOptions check = o;
+            check.recomputed = c.nodes;
+            QCOMPARE(estimateMemory(a, check).activations, c.activationBytes);
+            const std::int64_t flops = recomputedFlops(c);
+            qInfo("budget %.2f of the way: %zu of %zu nodes, %.1f%% of their FLOPs, %.1f of %.1f MiB", share,
+                  c.nodes.size(), o.recomputed.size(),
+                  100.0 * double(flops) / double(std::max<std::int64_t>(1, allFlops)),
+                  double(c.activationBytes) / 1048576.0, double(plain) / 1048576.0);
+            QVERIFY(flops <= previousFlops);
+            if (share > 0) QVERIFY2(flops < allFlops, qPrintable(QString::number(share)));
+            previousFlops = flops;
+        }
+    }
+
     void theEstimateCountsWhatRecomputeKeeps_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<double>("atMost"); ///< recomputed activations / plain activations

@@ -7,6 +7,7 @@
 #include "ui/designer/graph_view.h"
 #include "ui/designer/inspector.h"
 #include "ui/designer/layer_palette.h"
+#include "ui/designer/recompute_budget_dialog.h"
 #include "ui/designer/summary_panel.h"
 
 #include <QDir>
@@ -16,6 +17,7 @@
 #include <QJsonDocument>
 #include <QPainter>
 #include <QSaveFile>
+#include <QSpinBox>
 #include <QSvgGenerator>
 #include <QTimer>
 #include <QUndoStack>
@@ -246,6 +248,19 @@ void DesignerPage::toggleRecompute() {
     Q_EMIT message(allMarked ? tr("%n layer(s) keep their activations again.", nullptr, int(layers.size()))
                              : tr("%n layer(s) recompute their activations in backward: less memory, more time.",
                                   nullptr, int(layers.size())));
+}
+
+void DesignerPage::recomputeForBudget() {
+    RecomputeBudgetDialog dialog(*doc_, summary_ ? summary_->batchSpin()->value() : 32, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const QStringList layers = dialog.chosenLayers();
+    if (!doc_->setRecomputedLayers(layers)) {
+        Q_EMIT message(tr("The layers marked already fit that budget."));
+        return;
+    }
+    Q_EMIT message(layers.isEmpty() ? tr("No layer needs recomputing for that budget; the marks are cleared.")
+                                    : tr("%n layer(s) recompute their activations in backward to fit the budget.",
+                                         nullptr, int(layers.size())));
 }
 
 QString DesignerPage::addLayerAtCenter(const QString &type) {

@@ -70,6 +70,9 @@ public Q_SLOTS:
     /// Marks the selected layers to recompute in backward, or unmarks them when all of them are marked (one undo
     /// step); says what it did in message().
     void toggleRecompute();
+    /// Asks for a batch size and an activation-memory budget (RecomputeBudgetDialog) and marks exactly the layers
+    /// chosen for it (one undo step); says what it did in message().
+    void recomputeForBudget();
     /// Adds a layer at the centre of the view and selects it.
     QString addLayerAtCenter(const QString &type);
 

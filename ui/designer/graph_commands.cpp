@@ -65,12 +65,13 @@ bool SetParamCommand::mergeWith(const QUndoCommand *other) {
     return true;
 }
 
-SetRecomputeCommand::SetRecomputeCommand(GraphDocument *doc, const QStringList &ids, bool on)
+SetRecomputeCommand::SetRecomputeCommand(GraphDocument *doc, const QStringList &ids, bool on, QUndoCommand *parent)
     : DocumentCommand(doc,
                       on ? QCoreApplication::translate("diamond::ui::GraphDocument", "Recompute %n node(s) in backward",
                                                        nullptr, int(ids.size()))
                          : QCoreApplication::translate("diamond::ui::GraphDocument",
-                                                       "Keep the activations of %n node(s)", nullptr, int(ids.size()))),
+                                                       "Keep the activations of %n node(s)", nullptr, int(ids.size())),
+                      parent),
       ids_(ids), on_(on) {}
 
 void SetRecomputeCommand::redo() {

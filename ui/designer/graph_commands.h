@@ -80,7 +80,7 @@ private:
 /// Marks or unmarks nodes to recompute in backward (all of `ids` had the other value).
 class SetRecomputeCommand : public DocumentCommand {
 public:
-    SetRecomputeCommand(GraphDocument *doc, const QStringList &ids, bool on);
+    SetRecomputeCommand(GraphDocument *doc, const QStringList &ids, bool on, QUndoCommand *parent = nullptr);
     void redo() override;
     void undo() override;
 

@@ -174,6 +174,27 @@ bool GraphDocument::setRecompute(const QStringList &ids, bool on) {
     return true;
 }
 
+bool GraphDocument::setRecomputedLayers(const QStringList &ids) {
+    QStringList marking, unmarking;
+    for (const GraphNode &n : nodes_) {
+        if (!canRecompute(n.id)) continue;
+        const bool on = ids.contains(n.id);
+        if (on != n.recompute) (on ? marking : unmarking) << n.id;
+    }
+    if (marking.isEmpty() && unmarking.isEmpty()) return false;
+    auto *macro = new CompoundCommand(this, tr("Recompute %n layer(s) in backward", nullptr, int(ids.size())));
+    if (!marking.isEmpty()) new SetRecomputeCommand(this, marking, true, macro);
+    if (!unmarking.isEmpty()) new SetRecomputeCommand(this, unmarking, false, macro);
+    push(macro);
+    return true;
+}
+
+spec::RecomputeChoice GraphDocument::recomputeForBudget(qint64 batch, qint64 budgetBytes) const {
+    spec::MemoryOptions options;
+    options.batch = std::max<qint64>(1, batch);
+    return spec::chooseRecomputed(analysis_, options, budgetBytes);
+}
+
 void GraphDocument::moveNodes(const QHash<QString, QPointF> &positions, int mergeSession) {
     QHash<QString, QPointF> before, after;
     for (auto it = positions.begin(); it != positions.end(); ++it) {

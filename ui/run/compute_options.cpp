@@ -1,6 +1,5 @@
 #include "ui/run/compute_options.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -44,13 +43,27 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
     sharding_->setToolTip(tr("What the processes split between them instead of each holding all of it. The weights "
                              "trained are the same either way."));
     form->addRow(tr("Split (&ZeRO):"), sharding_);
-    recomputeAll_ = new QCheckBox(tr("Recompute every layer in backward"), parent);
-    recomputeAll_->setObjectName(QStringLiteral("recomputeAll"));
-    recomputeAll_->setToolTip(tr("Training keeps almost none of the layers' intermediate values for the backward pass "
-                                 "and computes them again there (activation checkpointing): a fraction of the "
-                                 "memory for about a third more time. The weights are the same as without. Off: only "
-                                 "the layers marked \u21bb in the designer."));
-    form->addRow(tr("Act&ivations:"), recomputeAll_);
+    recompute_ = new QComboBox(parent);
+    recompute_->setObjectName(QStringLiteral("recompute"));
+    recompute_->addItem(tr("Keep them (only layers marked \u21bb recompute)"), QStringLiteral("marked"));
+    recompute_->addItem(tr("Recompute every layer in backward"), QStringLiteral("all"));
+    recompute_->addItem(tr("Recompute what a memory budget needs"), QStringLiteral("auto"));
+    recompute_->addItem(tr("Keep them all (ignore the \u21bb marks)"), QStringLiteral("none"));
+    recompute_->setToolTip(tr("Recomputed layers keep almost none of their intermediate values for the backward pass "
+                              "and compute them again there (activation checkpointing): less memory for more time. "
+                              "The weights are the same either way."));
+    recompute_->setItemData(2,
+                            tr("The layers that save the most memory for the least computation, until the activations "
+                               "of one process fit the budget below"),
+                            Qt::ToolTipRole);
+    form->addRow(tr("Act&ivations:"), recompute_);
+    activationBudget_ = new QSpinBox(parent);
+    activationBudget_->setObjectName(QStringLiteral("activationBudget"));
+    activationBudget_->setRange(1, 1 << 30);
+    activationBudget_->setValue(1024);
+    activationBudget_->setSuffix(tr(" MiB"));
+    activationBudget_->setToolTip(tr("The most the activations of one process may take (estimated)"));
+    form->addRow(tr("Activation b&udget:"), activationBudget_);
     nodes_ = new QSpinBox(parent);
     nodes_->setObjectName(QStringLiteral("nodes"));
     nodes_->setRange(1, 4096);
@@ -72,7 +85,11 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
     });
     connect(precision_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
     connect(sharding_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
-    connect(recomputeAll_, &QCheckBox::toggled, this, &ComputeOptions::changed);
+    connect(recompute_, &QComboBox::currentIndexChanged, this, [this] {
+        updateRows();
+        Q_EMIT changed();
+    });
+    connect(activationBudget_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
     connect(nodes_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
     connect(gpus_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
     connect(gpuType_, &QComboBox::currentTextChanged, this, &ComputeOptions::changed);
@@ -86,7 +103,8 @@ void ComputeOptions::load(const QJsonObject &config) {
     precision_->setCurrentIndex(
         std::max(0, precision_->findData(config.value(QStringLiteral("precision")).toString())));
     setSharding(config.value(QStringLiteral("sharding")).toString());
-    recomputeAll_->setChecked(config.value(QStringLiteral("recompute")).toString() == QLatin1String("all"));
+    setRecompute(config.value(QStringLiteral("recompute")).toString(QStringLiteral("marked")),
+                 config.value(QStringLiteral("activation_budget_mb")).toDouble());
     updateRows();
 }
 
@@ -105,10 +123,15 @@ void ComputeOptions::applyToConfig(QJsonObject &config) const {
         config.insert(QStringLiteral("sharding"), sharding);
     else
         config.remove(QStringLiteral("sharding"));
-    if (recomputeAll_->isChecked())
-        config.insert(QStringLiteral("recompute"), QStringLiteral("all"));
-    else if (config.value(QStringLiteral("recompute")).toString() == QLatin1String("all"))
+    const QString recompute = recompute_->currentData().toString();
+    if (recompute == QLatin1String("marked"))
         config.remove(QStringLiteral("recompute"));
+    else
+        config.insert(QStringLiteral("recompute"), recompute);
+    if (recompute == QLatin1String("auto"))
+        config.insert(QStringLiteral("activation_budget_mb"), activationBudget_->value());
+    else
+        config.remove(QStringLiteral("activation_budget_mb"));
 }
 
 void ComputeOptions::setProcesses(int processes) {
@@ -120,7 +143,10 @@ void ComputeOptions::setSharding(const QString &sharding) {
     sharding_->setCurrentIndex(std::max(0, sharding_->findData(sharding)));
 }
 
-void ComputeOptions::setRecomputeAll(bool on) { recomputeAll_->setChecked(on); }
+void ComputeOptions::setRecompute(const QString &mode, double budgetMb) {
+    recompute_->setCurrentIndex(std::max(0, recompute_->findData(mode)));
+    if (budgetMb >= 1) activationBudget_->setValue(int(std::min<double>(budgetMb, 1 << 30)));
+}
 
 void ComputeOptions::applyToJob(QJsonObject &job) const {
     job.insert(QStringLiteral("nodes"), nodes_->value());
@@ -146,6 +172,7 @@ void ComputeOptions::updateRows() {
         if (QStandardItem *fp16 = model->item(2)) fp16->setEnabled(gpu);
     if (!gpu && precision_->currentIndex() == 2) precision_->setCurrentIndex(1);
     form_->setRowVisible(sharding_, processes_ > 1);
+    form_->setRowVisible(activationBudget_, recompute_->currentData().toString() == QLatin1String("auto"));
     form_->setRowVisible(nodes_, cluster_);
     form_->setRowVisible(gpus_, cluster_ && gpu);
     form_->setRowVisible(gpuType_, cluster_ && gpu);

@@ -9,7 +9,6 @@
 #include <QObject>
 #include <QStringList>
 
-class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -27,16 +26,17 @@ public:
     /// Shows the rows of the config's "device", "precision", "sharding" and "recompute" (absent: cpu, fp32, none,
     /// marked).
     void load(const QJsonObject &config);
-    /// Sets "device", "precision", "sharding" and "recompute" of `config` (removes them at their defaults, cpu, fp32,
-    /// none and marked; a "recompute": "none" the config had stays unless the row is checked).
+    /// Sets "device", "precision", "sharding", "recompute" and "activation_budget_mb" of `config` (removes them at
+    /// their defaults: cpu, fp32, none, marked, and no budget unless recompute is auto).
     void applyToConfig(QJsonObject &config) const;
     /// The sharding row is shown with more than one process.
     void setProcesses(int processes);
     /// Shows the run config's "sharding" value "none", "optimizer" or "gradients" (another: none); a plan that needs
     /// it to fit sets it.
     void setSharding(const QString &sharding);
-    /// Checks or clears "recompute every layer in backward" ("recompute": "all"; a plan that needs it to fit).
-    void setRecomputeAll(bool on);
+    /// Shows the run config's "recompute" mode ("marked", "all", "auto", "none"; another: marked) and, when
+    /// `budgetMb` >= 1, the activation budget of "auto" (a plan that needs recomputation to fit sets them).
+    void setRecompute(const QString &mode, double budgetMb = 0);
     /// Sets nodes, gpus_per_node (a GPU run with "one per process" leaves it out: the cluster executor asks for one
     /// per process) and gpu_type of a cluster job.
     void applyToJob(QJsonObject &job) const;
@@ -54,9 +54,8 @@ private:
     void updateRows();
 
     QFormLayout *form_;
-    QComboBox *device_, *precision_, *gpuType_, *sharding_;
-    QSpinBox *nodes_, *gpus_;
-    QCheckBox *recomputeAll_;
+    QComboBox *device_, *precision_, *gpuType_, *sharding_, *recompute_;
+    QSpinBox *nodes_, *gpus_, *activationBudget_;
     bool cluster_ = false;
     int processes_ = 1;
 };

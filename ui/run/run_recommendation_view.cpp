@@ -137,6 +137,9 @@ QString RunRecommendationView::text() const {
         memory += tr(", with the optimizer state and the gradients split over the processes");
     if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all"))
         memory += tr(", recomputing every layer's activations in backward");
+    else if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("auto"))
+        memory += tr(", recomputing in backward the layers that keep the activations within %1 MiB")
+                      .arg(locale.toString(plan.value(QStringLiteral("activation_budget_mb")).toDouble(), 'f', 0));
     return tr("<b>Recommended:</b> %1, <b>%n process(es)</b>", "", ranks).arg(where) + threads +
            tr("<table>"
               "<tr><td>Per step</td><td><b>%1</b> (%8; %2 measured here in the dry run)</td></tr>"

@@ -645,7 +645,9 @@ void RunSetupPage::applyPlan(const QJsonObject &plan) {
     nproc_->setValue(std::max(1, plan.value(QStringLiteral("ranks")).toInt(1)));
     if (plan.contains(QStringLiteral("sharding")))
         compute_->setSharding(plan.value(QStringLiteral("sharding")).toString());
-    if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all")) compute_->setRecomputeAll(true);
+    if (plan.contains(QStringLiteral("recompute")))
+        compute_->setRecompute(plan.value(QStringLiteral("recompute")).toString(),
+                               plan.value(QStringLiteral("activation_budget_mb")).toDouble());
     // Threads per process only where they were measured (Measure processes): else the form's choice stays.
     if (plan.contains(QStringLiteral("measured_widths")) && plan.value(QStringLiteral("threads_per_rank")).toInt() > 0)
         threads_->setValue(plan.value(QStringLiteral("threads_per_rank")).toInt());

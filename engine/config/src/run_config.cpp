@@ -169,7 +169,12 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
     top.choice("device", c.device, {"cpu", "cuda"});
     top.choice("precision", c.precision, {"fp32", "bf16", "fp16"});
     top.choice("sharding", c.sharding, {"none", "optimizer", "gradients"});
-    top.choice("recompute", c.recompute, {"marked", "all", "none"});
+    top.choice("recompute", c.recompute, {"marked", "all", "none", "auto"});
+    top.number("activation_budget_mb", c.activationBudgetMb, 0.0, 1e9);
+    if (c.recompute == "auto" && c.activationBudgetMb <= 0)
+        throw ConfigError("\"recompute\": \"auto\" needs 'activation_budget_mb', the activation memory per process to "
+                          "stay within.",
+                          "activation_budget_mb", "Set it, e.g. \"activation_budget_mb\": 512.");
     top.boolean("deterministic", c.deterministic);
     top.boolean("cudnn_benchmark", c.cudnnBenchmark);
     top.boolean("flush_denormals", c.flushDenormals);
@@ -318,6 +323,7 @@ json toJson(const RunConfig &c) {
         {"precision", c.precision},
         {"sharding", c.sharding},
         {"recompute", c.recompute},
+        {"activation_budget_mb", c.activationBudgetMb},
         {"deterministic", c.deterministic},
         {"cudnn_benchmark", c.cudnnBenchmark},
         {"flush_denormals", c.flushDenormals},

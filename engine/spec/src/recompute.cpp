@@ -81,4 +81,61 @@ std::vector<std::string> recomputedNodeIds(const Spec &spec, const std::string &
     return ids;
 }
 
+RecomputeChoice chooseRecomputed(const Analysis &analysis, const MemoryOptions &options, std::int64_t budgetBytes) {
+    MemoryOptions o = options;
+    std::vector<std::string> all;
+    std::vector<std::int64_t> flops;
+    for (const NodeInfo &n : analysis.nodes)
+        if (n.type != "Input") {
+            all.push_back(n.id);
+            flops.push_back(n.flops);
+        }
+    auto estimate = [&](const std::vector<bool> &marked) {
+        o.recomputed.clear();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (marked[i]) o.recomputed.push_back(all[i]);
+        return estimateMemory(analysis, o).activations;
+    };
+    RecomputeChoice choice;
+    std::vector<bool> marked(all.size(), false);
+    choice.activationBytes = estimate(marked);
+    if (choice.activationBytes <= budgetBytes) {
+        choice.fits = true;
+        return choice;
+    }
+    marked.assign(all.size(), true);
+    const std::int64_t least = estimate(marked);
+    choice.nodes = all;
+    choice.activationBytes = least;
+    if (least > budgetBytes) return choice;
+    struct Candidate {
+        std::size_t index;
+        double flopsPerByte;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        marked[i] = false;
+        const double added = double(std::max<std::int64_t>(1, estimate(marked) - least));
+        marked[i] = true;
+        candidates.push_back({i, double(flops[i] + 1) / added});
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.flopsPerByte > b.flopsPerByte; });
+    std::int64_t current = least;
+    for (const Candidate &c : candidates) {
+        marked[c.index] = false;
+        const std::int64_t bytes = estimate(marked);
+        if (bytes <= budgetBytes)
+            current = bytes;
+        else
+            marked[c.index] = true;
+    }
+    choice.nodes.clear();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (marked[i]) choice.nodes.push_back(all[i]);
+    choice.activationBytes = current;
+    choice.fits = true;
+    return choice;
+}
+
 } // namespace diamond::spec

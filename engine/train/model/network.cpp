@@ -8,6 +8,7 @@
 #include <c10/util/Exception.h>
 
 #include <algorithm>
+#include <set>
 
 namespace diamond::engine {
 
@@ -139,6 +140,14 @@ void Network::setRecompute(const std::string &which) {
     std::vector<bool> recomputed(spec_.nodes.size());
     for (std::size_t i = 0; i < spec_.nodes.size(); ++i)
         recomputed[i] = spec::recomputes(which, spec_.nodes[i]);
+    buildUnits(recomputed);
+}
+
+void Network::setRecomputeNodes(const std::vector<std::string> &ids) {
+    const std::set<std::string> chosen(ids.begin(), ids.end());
+    std::vector<bool> recomputed(spec_.nodes.size());
+    for (std::size_t i = 0; i < spec_.nodes.size(); ++i)
+        recomputed[i] = chosen.count(spec_.nodes[i].id) > 0;
     buildUnits(recomputed);
 }
 

@@ -144,6 +144,8 @@ public:
     /// whose type recomputesInside (spec registry) is not put in a part: it recomputes its own sub-blocks. Call before
     /// training starts.
     void setRecompute(const std::string &which);
+    /// Recomputes exactly the nodes with these ids (spec::chooseRecomputed's choice); unknown ids are ignored.
+    void setRecomputeNodes(const std::vector<std::string> &ids);
     /// The recomputed parts and layers (0 when nothing is recomputed), and the nodes in them.
     int recomputedParts() const;
     int recomputedNodes() const;

@@ -389,11 +389,26 @@ private Q_SLOTS:
         remote::ClusterProfile cluster = hpc(QStringLiteral("small"), 2, 0, between / (1024 * 1024));
         const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
         QVERIFY2(p, qPrintable(error));
-        QCOMPARE(p->document.value(QStringLiteral("recompute")).toString(), QStringLiteral("all"));
-        QCOMPARE(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(),
-                 recomputed.peakMemoryBytes);
-        QCOMPARE(app::configForPlan(p->document, request.config).value(QStringLiteral("recompute")).toString(),
-                 QStringLiteral("all"));
+        // Every node recomputed fits, and so does recomputing only what the room left for activations needs
+        // ("auto" with that budget), which costs less: that is offered.
+        QCOMPARE(p->document.value(QStringLiteral("recompute")).toString(), QStringLiteral("auto"));
+        const double budgetMb = p->document.value(QStringLiteral("activation_budget_mb")).toDouble();
+        QVERIFY2(budgetMb > 0, qPrintable(QString::number(budgetMb)));
+        QVERIFY(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger() <= between);
+        QVERIFY(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger() >
+                recomputed.peakMemoryBytes);
+        QVERIFY(p->prediction.recomputedNodes > 0 && p->prediction.recomputedNodes < 52);
+        QVERIFY(p->prediction.recomputeSeconds < recomputed.recomputeSeconds);
+        QVERIFY(p->prediction.stepSeconds < recomputed.stepSeconds);
+        qInfo("auto at %.0f MiB of activations: %d of 52 nodes, %.1f ms recomputed instead of %.1f", budgetMb,
+              p->prediction.recomputedNodes, p->prediction.recomputeSeconds * 1e3, recomputed.recomputeSeconds * 1e3);
+        const QJsonObject planned = app::configForPlan(p->document, request.config);
+        QCOMPARE(planned.value(QStringLiteral("recompute")).toString(), QStringLiteral("auto"));
+        QCOMPARE(planned.value(QStringLiteral("activation_budget_mb")).toDouble(), budgetMb);
+        // The same prediction from the config the plan makes.
+        app::StepInputs fromPlan = app::StepInputs::fromRunConfig(planned);
+        fromPlan.threadsPerRank = 1;
+        QCOMPARE(app::predictStep(specText, fromPlan, *profiles.base).recomputedNodes, p->prediction.recomputedNodes);
         // The user's choice stays: with "none" nothing fits, and the reason says so.
         app::RunPlanRequest own = request;
         own.config.insert(QStringLiteral("recompute"), QStringLiteral("none"));

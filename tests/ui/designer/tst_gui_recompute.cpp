@@ -1,7 +1,8 @@
 // Recomputing activations from the desktop app: Edit ▸ Recompute in backward (Ctrl+Shift+R) marks the selected
 // layers on the canvas (a ↻ before their type), one undo step; the inspector's checkbox marks one layer; the saved
 // spec carries "recompute": true; Train runs the marked network and the engine recomputes those nodes; the run set-up's
-// "Recompute every layer in backward" puts "recompute": "all" in the run's config.
+// Activations row puts "recompute": "all", or "auto" with its budget, in the run's config; Edit ▸ Recompute to fit a
+// memory budget marks the layers chosen for a budget.
 #include "common/engine_process.h"
 #include "common/test_paths.h"
 #include "ui/main_window.h"
@@ -14,16 +15,21 @@
 #include "ui/designer/graph_view.h"
 #include "ui/designer/inspector.h"
 #include "ui/designer/layer_palette.h"
+#include "ui/designer/recompute_budget_dialog.h"
 #include "ui/designer/summary_panel.h"
 #include "ui/run/run_monitor_page.h"
 #include "ui/run/run_setup_page.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -31,6 +37,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -146,9 +153,11 @@ private Q_SLOTS:
         window.tabs()->setCurrentWidget(setup);
         if (auto *epochs = setup->findChild<QSpinBox *>(QStringLiteral("epochs"))) epochs->setValue(1);
         if (auto *threads = setup->findChild<QSpinBox *>(QStringLiteral("threads"))) threads->setValue(1);
-        auto *all = setup->findChild<QCheckBox *>(QStringLiteral("recomputeAll"));
-        QVERIFY(all && all->isVisible());
-        QVERIFY(!all->isChecked());
+        auto *mode = setup->findChild<QComboBox *>(QStringLiteral("recompute"));
+        auto *budget = setup->findChild<QSpinBox *>(QStringLiteral("activationBudget"));
+        QVERIFY(mode && mode->isVisible() && budget);
+        QCOMPARE(mode->currentData().toString(), QStringLiteral("marked"));
+        QVERIFY(!budget->isVisible());
         QVERIFY(!setup->config().contains(QStringLiteral("recompute")));
         QTest::mouseClick(setup->trainButton(), Qt::LeftButton);
         auto *monitor = qobject_cast<ui::RunMonitorPage *>(window.tabs()->currentWidget());
@@ -162,15 +171,80 @@ private Q_SLOTS:
         QCOMPARE(recompute.value(QStringLiteral("mode")).toString(), QStringLiteral("marked"));
         QCOMPARE(recompute.value(QStringLiteral("nodes")).toInt(), 2);
 
-        // "Recompute every layer" goes into the config, and out again.
+        // "Recompute every layer" goes into the config; "what a budget needs" shows the budget row and puts both in;
+        // back to the marks, both go out again.
         window.tabs()->setCurrentWidget(setup);
-        all->click();
+        mode->setCurrentIndex(mode->findData(QStringLiteral("all")));
         QCOMPARE(setup->config().value(QStringLiteral("recompute")).toString(), QStringLiteral("all"));
-        for (QWidget *w = all->parentWidget(); w; w = w->parentWidget())
-            if (auto *scroll = qobject_cast<QScrollArea *>(w)) scroll->ensureWidgetVisible(all);
+        QVERIFY(!setup->config().contains(QStringLiteral("activation_budget_mb")));
+        mode->setCurrentIndex(mode->findData(QStringLiteral("auto")));
+        QVERIFY(budget->isVisible());
+        budget->setValue(300);
+        QCOMPARE(setup->config().value(QStringLiteral("recompute")).toString(), QStringLiteral("auto"));
+        QCOMPARE(setup->config().value(QStringLiteral("activation_budget_mb")).toInt(), 300);
+        for (QWidget *w = budget->parentWidget(); w; w = w->parentWidget())
+            if (auto *scroll = qobject_cast<QScrollArea *>(w)) scroll->ensureWidgetVisible(budget);
         QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/run-setup-recompute.png")));
-        all->click();
+        mode->setCurrentIndex(mode->findData(QStringLiteral("marked")));
+        QVERIFY(!budget->isVisible());
         QVERIFY(!setup->config().contains(QStringLiteral("recompute")));
+        QVERIFY(!setup->config().contains(QStringLiteral("activation_budget_mb")));
+    }
+
+    /// Edit ▸ Recompute to fit a memory budget: the dialog previews the layers chosen for a budget between "every
+    /// layer" and "none", marking them is one undo step, and the summary's activations then fit the budget.
+    void aBudgetMarksTheCheapestLayers() {
+        ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws-budget")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ui::DesignerPage *designer = window.designer();
+        window.tabs()->setCurrentWidget(designer);
+        QString error;
+        QVERIFY2(designer->openSpec(test::sourcePath(QStringLiteral("resources/templates/unet.json")), &error),
+                 qPrintable(error));
+        ui::GraphDocument *doc = designer->document();
+        const int layerCount = int(layers(doc).size());
+        QCOMPARE(marked(doc), 0);
+        designer->summaryPanel()->batchSpin()->setValue(16);
+        auto *action = window.findChild<QAction *>(QStringLiteral("recomputeBudgetAction"));
+        QVERIFY(action && action->isEnabled());
+        const int undoBefore = doc->undoStack()->count();
+        qint64 budgetBytes = 0;
+        QStringList chosen;
+        bool handled = false;
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog = qobject_cast<ui::RecomputeBudgetDialog *>(QApplication::activeModalWidget());
+            QTRY_VERIFY(dialog = qobject_cast<ui::RecomputeBudgetDialog *>(QApplication::activeModalWidget()));
+            auto *batch = dialog->findChild<QSpinBox *>(QStringLiteral("budgetBatch"));
+            auto *budget = dialog->findChild<QSpinBox *>(QStringLiteral("budgetMiB"));
+            auto *preview = dialog->findChild<QLabel *>(QStringLiteral("budgetPreview"));
+            auto *ok = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+            QVERIFY(batch && budget && preview && ok);
+            QCOMPARE(batch->value(), 16); // the summary's
+            // Between the ends of the range it shows.
+            budget->setValue(80);
+            QTRY_VERIFY(ok->isEnabled());
+            QVERIFY2(preview->text().contains(QStringLiteral("layers recompute")), qPrintable(preview->text()));
+            QVERIFY(
+                dialog->grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/designer-recompute-budget.png")));
+            budgetBytes = qint64(budget->value()) * 1024 * 1024;
+            chosen = dialog->chosenLayers();
+            ok->click();
+            handled = true;
+        });
+        action->trigger();
+        QVERIFY(handled);
+        QVERIFY2(!chosen.isEmpty() && chosen.size() < layerCount, qPrintable(QString::number(chosen.size())));
+        QCOMPARE(marked(doc), int(chosen.size()));
+        QCOMPARE(doc->undoStack()->count(), undoBefore + 1);
+        QVERIFY(doc->memoryEstimate(16).activations <= budgetBytes);
+        QVERIFY(
+            window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/designer-recompute-budget-marked.png")));
+        doc->undoStack()->undo();
+        QCOMPARE(marked(doc), 0);
+        doc->undoStack()->redo();
+        QCOMPARE(marked(doc), int(chosen.size()));
     }
 };
 

@@ -121,6 +121,13 @@ private Q_SLOTS:
         QVERIFY2(view.text().contains(QStringLiteral("512.0 MiB per process, with the optimizer state split over the "
                                                      "processes")),
                  qPrintable(view.text()));
+        plan.insert(QStringLiteral("recompute"), QStringLiteral("auto"));
+        plan.insert(QStringLiteral("activation_budget_mb"), 1273.0);
+        view.setAdvice({plan, {}, false});
+        QVERIFY2(view.text().contains(QStringLiteral("layers that keep the activations within 1,273 MiB")) ||
+                     view.text().contains(QStringLiteral("layers that keep the activations within 1273 MiB")),
+                 qPrintable(view.text()));
+        plan.remove(QStringLiteral("recompute"));
         plan.insert(QStringLiteral("sharding"), QStringLiteral("gradients"));
         view.setAdvice({plan, {}, false});
         QVERIFY2(

@@ -120,11 +120,13 @@ struct RunConfig {
     /// keeping only those of its share (ZeRO stage 2); checkpoints hold the whole state either way.
     std::string sharding = "none";
     /// Which nodes recompute their activations in backward (activation checkpointing): marked (the spec's nodes with
-    /// "recompute": true), all, or none.
+    /// "recompute": true), all, none, or auto (the fewest FLOPs that keep the estimated activations per process
+    /// within activationBudgetMb: spec::chooseRecomputed).
     std::string recompute = "marked";
-    bool deterministic = false;  ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
-    bool cudnnBenchmark = false; ///< let cuDNN time its convolution algorithms per shape and keep the fastest
-    bool flushDenormals = true;  ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
+    double activationBudgetMb = 0; ///< with recompute auto: the activation memory per process to stay within, MiB
+    bool deterministic = false;    ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
+    bool cudnnBenchmark = false;   ///< let cuDNN time its convolution algorithms per shape and keep the fastest
+    bool flushDenormals = true;    ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
     CheckpointConfig checkpoint;
     EarlyStoppingConfig earlyStopping;
     double gradClipNorm = 0.0;       ///< clip the global gradient norm to this (0 = off)

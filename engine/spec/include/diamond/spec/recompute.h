@@ -26,4 +26,19 @@ bool recomputes(const std::string &mode, const Node &node);
 /// The ids of the nodes of `spec` that `mode` recomputes (for MemoryOptions::recomputed).
 std::vector<std::string> recomputedNodeIds(const Spec &spec, const std::string &mode);
 
+/// Nodes to recompute chosen for an activation-memory budget.
+struct RecomputeChoice {
+    std::vector<std::string> nodes;   ///< in analysis order
+    std::int64_t activationBytes = 0; ///< estimateMemory(...).activations with them recomputed
+    bool fits = false;                ///< activationBytes <= the budget
+};
+
+/// The nodes to recompute so that the estimate's activations (estimateMemory with `options`; its `recomputed` is
+/// ignored: what backward keeps, the only part recomputation changes) stay within `budgetBytes`, recomputing as little
+/// computation as it can: none when the plain estimate fits; every node, and fits = false, when even that does not
+/// fit; otherwise it starts from every node recomputed and keeps first the nodes that cost the most forward FLOPs per
+/// byte their keeping adds (each node's bytes measured once against all recomputed), as long as the estimate fits.
+/// About 2n + 2 estimates for n nodes.
+RecomputeChoice chooseRecomputed(const Analysis &analysis, const MemoryOptions &options, std::int64_t budgetBytes);
+
 } // namespace diamond::spec
