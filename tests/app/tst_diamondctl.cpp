@@ -142,6 +142,14 @@ private Q_SLOTS:
         const Result bad = ctl({QStringLiteral("spec"), QStringLiteral("recompute"), tmpl("unet.json"),
                                 QStringLiteral("--activations-mb"), QStringLiteral("-3")});
         QCOMPARE(bad.exitCode, 2);
+        // An output path that cannot be written: a clear error, and nothing else written.
+        const QString nowhere = dir_.filePath(QStringLiteral("no-such-dir/marked.json"));
+        const Result unwritable =
+            ctl({QStringLiteral("spec"), QStringLiteral("recompute"), tmpl("unet.json"),
+                 QStringLiteral("--activations-mb"), QStringLiteral("80"), QStringLiteral("--output"), nowhere});
+        QCOMPARE(unwritable.exitCode, 1);
+        QVERIFY2(unwritable.err.contains(QStringLiteral("cannot write")), qPrintable(unwritable.err));
+        QVERIFY(!QFile::exists(nowhere));
     }
 
     void missingFileIsAClearError() {

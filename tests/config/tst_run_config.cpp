@@ -109,7 +109,7 @@ private Q_SLOTS:
                          "pct_start": 0.3, "div_factor": 25.0, "final_div_factor": 10000.0},
             "loss": {"label_smoothing": 0.0, "delta": 1.0},
             "metrics": [], "seed": 0, "threads": 0, "device": "cpu", "precision": "fp32", "sharding": "none", "recompute": "marked",
-            "deterministic": false,
+            "activation_budget_mb": 0.0, "deterministic": false,
             "cudnn_benchmark": false, "flush_denormals": true,
             "checkpoint": {"every_steps": 0, "every_seconds": 0.0, "keep_last": 3},
             "early_stopping": {"enabled": false, "metric": "val_loss", "mode": "min", "patience": 5, "min_delta": 0.0},
@@ -174,7 +174,7 @@ private Q_SLOTS:
         QTest::newRow("everything") << QByteArray(R"({
             "format": "diamond.run/1", "data": {"source": "blobs", "samples": 500, "validation_split": 0.25},
             "batch_size": 64, "epochs": 2, "steps": 300, "seed": 7, "threads": 2, "device": "cuda",
-            "precision": "bf16", "sharding": "optimizer", "recompute": "all", "deterministic": true, "cudnn_benchmark": true, "flush_denormals": false, "grad_clip_norm": 1.5, "accumulation_steps": 4, "log_every_steps": 5,
+            "precision": "bf16", "sharding": "gradients", "recompute": "auto", "activation_budget_mb": 256.5, "deterministic": true, "cudnn_benchmark": true, "flush_denormals": false, "grad_clip_norm": 1.5, "accumulation_steps": 4, "log_every_steps": 5,
             "eval_every_steps": 50,
             "optimizer": {"name": "rmsprop", "lr": 0.01, "momentum": 0.5, "alpha": 0.9, "eps": 1e-6,
                           "weight_decay": 0.001},
@@ -227,6 +227,13 @@ private Q_SLOTS:
         QTest::newRow("precision") << QByteArray(R"({"precision": "fp8"})") << QStringLiteral("precision");
         QTest::newRow("sharding") << QByteArray(R"({"sharding": "zero3"})") << QStringLiteral("sharding");
         QTest::newRow("recompute") << QByteArray(R"({"recompute": true})") << QStringLiteral("recompute");
+        QTest::newRow("recompute auto without budget")
+            << QByteArray(R"({"recompute": "auto"})") << QStringLiteral("activation_budget_mb");
+        QTest::newRow("activation budget negative")
+            << QByteArray(R"({"recompute": "auto", "activation_budget_mb": -5})")
+            << QStringLiteral("activation_budget_mb");
+        QTest::newRow("activation budget text")
+            << QByteArray(R"({"activation_budget_mb": "lots"})") << QStringLiteral("activation_budget_mb");
         QTest::newRow("deterministic") << QByteArray(R"({"deterministic": 1})") << QStringLiteral("deterministic");
         QTest::newRow("keep_last zero") << QByteArray(R"({"checkpoint": {"keep_last": 0}})")
                                         << QStringLiteral("checkpoint.keep_last");
