@@ -71,13 +71,16 @@ struct Loaded {
     bool ok = false;
 };
 
-Loaded load(const QString &file) {
+/// Loads and analyses `file`, printing its diagnostics to `err`.
+Loaded load(const QString &file, QTextStream &err) {
     Loaded l;
     l.parsed = spec::loadSpecFile(file.toStdString());
     if (l.parsed.ok()) {
         l.analysis = spec::analyze(l.parsed.spec);
         l.ok = l.analysis.ok();
     }
+    printDiagnostics(err, file, l.parsed.diagnostics);
+    printDiagnostics(err, file, l.analysis.diagnostics);
     return l;
 }
 
@@ -86,9 +89,7 @@ int check(const QStringList &args, Io &io) {
         io.err << specUsage();
         return kUsage;
     }
-    const Loaded l = load(args.first());
-    printDiagnostics(io.err, args.first(), l.parsed.diagnostics);
-    printDiagnostics(io.err, args.first(), l.analysis.diagnostics);
+    const Loaded l = load(args.first(), io.err);
     if (!l.ok) return kFailed;
     io.out << QStringLiteral("%1: valid (%2 layers, %3 parameters)\n")
                   .arg(args.first())
@@ -131,9 +132,7 @@ int info(const QStringList &args, Io &io) {
         io.err << specUsage();
         return kUsage;
     }
-    const Loaded l = load(file);
-    printDiagnostics(io.err, file, l.parsed.diagnostics);
-    printDiagnostics(io.err, file, l.analysis.diagnostics);
+    const Loaded l = load(file, io.err);
     if (!l.ok) return kFailed;
     const spec::MemoryEstimate mem = spec::estimateMemory(l.analysis, memory);
 
@@ -236,9 +235,7 @@ int recompute(const QStringList &args, Io &io) {
         io.err << specUsage();
         return kUsage;
     }
-    const Loaded l = load(file);
-    printDiagnostics(io.err, file, l.parsed.diagnostics);
-    printDiagnostics(io.err, file, l.analysis.diagnostics);
+    const Loaded l = load(file, io.err);
     if (!l.ok) return kFailed;
     const auto budget = static_cast<std::int64_t>(budgetMb * 1048576.0);
     const spec::RecomputeChoice choice = spec::chooseRecomputed(l.analysis, memory, budget);

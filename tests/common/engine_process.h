@@ -119,9 +119,8 @@ inline QString writeExampleConfig(const char *exampleName, const QString &path, 
     return writeJson(path, c);
 }
 
-/// The spirals example's MLP with `layers` hidden Linear + ReLU layers of `width` (then Linear to 3), written to
-/// `path`; returns the path.
-inline QString writeDeepSpiralsSpec(const QString &path, int layers, int width) {
+/// The spirals example's MLP with `layers` hidden Linear + ReLU layers of `width` (then Linear to 3).
+inline QJsonObject deepSpiralsSpec(int layers, int width) {
     QJsonObject spec = readJson(example("spirals", "spec.json"));
     spec.remove(QStringLiteral("layout"));
     QJsonArray nodes;
@@ -144,7 +143,12 @@ inline QString writeDeepSpiralsSpec(const QString &path, int layers, int width) 
     spec[QStringLiteral("nodes")] = nodes;
     spec[QStringLiteral("outputs")] = QJsonArray{QJsonObject{{QStringLiteral("from"), QStringLiteral("out")},
                                                              {QStringLiteral("name"), QStringLiteral("logits")}}};
-    return writeJson(path, spec);
+    return spec;
+}
+
+/// deepSpiralsSpec(layers, width) written to `path`; returns the path.
+inline QString writeDeepSpiralsSpec(const QString &path, int layers, int width) {
+    return writeJson(path, deepSpiralsSpec(layers, width));
 }
 
 /// Starts diamond-train with `args` and SIGKILLs it at its first event for which `killAt` is true; false when the

@@ -37,6 +37,14 @@ class TestDiamondTrainSharding : public QObject {
             .value(QStringLiteral("val_loss"))
             .toDouble(-1);
     }
+    /// The finished event's memory.ranks: every rank's figures.
+    static QJsonArray ranksOf(const EngineRun &r) {
+        return r.last(QStringLiteral("finished"))
+            .value(QStringLiteral("memory"))
+            .toObject()
+            .value(QStringLiteral("ranks"))
+            .toArray();
+    }
     static qint64 memoryField(const EngineRun &r, const char *key) {
         return qint64(r.last(QStringLiteral("finished"))
                           .value(QStringLiteral("memory"))
@@ -105,11 +113,7 @@ private Q_SLOTS:
         else // half of them, and the buckets being reduced (these networks' gradients fit in one)
             QVERIFY(memoryField(sharded, "gradient_bytes") <= memoryField(plain, "gradient_bytes") * 3 / 2 + 8);
         // Every rank's figures: both ranks hold their half (the second share may be shorter by one element).
-        const QJsonArray ranks = sharded.last(QStringLiteral("finished"))
-                                     .value(QStringLiteral("memory"))
-                                     .toObject()
-                                     .value(QStringLiteral("ranks"))
-                                     .toArray();
+        const QJsonArray ranks = ranksOf(sharded);
         QCOMPARE(ranks.size(), 2);
         for (const QJsonValue &rank : ranks) {
             const qint64 bytes = rank[QStringLiteral("optimizer_state_bytes")].toInteger();
@@ -192,11 +196,7 @@ private Q_SLOTS:
         QVERIFY(plainBytes > 40e6);
         QVERIFY2(shardedBytes <= 0.55 * plainBytes, qPrintable(QString::number(shardedBytes / plainBytes)));
         // Rank 1 too.
-        const QJsonArray ranks = sharded.last(QStringLiteral("finished"))
-                                     .value(QStringLiteral("memory"))
-                                     .toObject()
-                                     .value(QStringLiteral("ranks"))
-                                     .toArray();
+        const QJsonArray ranks = ranksOf(sharded);
         QCOMPARE(ranks.size(), 2);
         const double rank1 = double(ranks[1][QStringLiteral("optimizer_state_bytes")].toInteger() +
                                     ranks[1][QStringLiteral("gradient_bytes")].toInteger());

@@ -2,6 +2,7 @@
 // computer it starts `diamond-train calibrate` in the background and answers "calibrating" at once; when that ends
 // it plans from the saved profile; a cluster partition's time limit turns a long run into a chain; an engine that
 // cannot calibrate is reported once and not restarted on every edit; an unknown cluster is named.
+#include "common/engine_process.h"
 #include "common/test_paths.h"
 
 #include "app/cluster/cluster_store.h"
@@ -55,32 +56,6 @@ class TestRunRecommender : public QObject {
             nodes[i] = node;
         }
         spec.insert(QStringLiteral("nodes"), nodes);
-        return spec;
-    }
-    /// The spirals MLP with `layers` hidden Linear + ReLU layers of `width`.
-    static QJsonObject deepened(QJsonObject spec, int layers, int width) {
-        QJsonArray nodes;
-        QString previous = QStringLiteral("x");
-        for (int i = 0; i < layers; ++i) {
-            const QString fc = QStringLiteral("fc%1").arg(i), relu = QStringLiteral("relu%1").arg(i);
-            nodes.append(QJsonObject{{QStringLiteral("id"), fc},
-                                     {QStringLiteral("type"), QStringLiteral("Linear")},
-                                     {QStringLiteral("inputs"), QJsonArray{previous}},
-                                     {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), width}}}});
-            nodes.append(QJsonObject{{QStringLiteral("id"), relu},
-                                     {QStringLiteral("type"), QStringLiteral("ReLU")},
-                                     {QStringLiteral("inputs"), QJsonArray{fc}}});
-            previous = relu;
-        }
-        nodes.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("out")},
-                                 {QStringLiteral("type"), QStringLiteral("Linear")},
-                                 {QStringLiteral("inputs"), QJsonArray{previous}},
-                                 {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), 3}}}});
-        spec.remove(QStringLiteral("layout"));
-        spec.insert(QStringLiteral("nodes"), nodes);
-        spec.insert(QStringLiteral("outputs"),
-                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("logits")},
-                                           {QStringLiteral("from"), QStringLiteral("out")}}});
         return spec;
     }
     /// Cluster "hpc" with one partition of 60 minutes.
@@ -320,7 +295,7 @@ private Q_SLOTS:
         profiles.base = recordedProfile(&error);
         QVERIFY2(profiles.base, qPrintable(error));
         app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
-        request.spec = deepened(request.spec, 16, 1024); // 16.8 M parameters
+        request.spec = test::deepSpiralsSpec(16, 1024); // 16.8 M parameters
         request.fixedRanks = 2;
         request.config.insert(QStringLiteral("optimizer"),
                               QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
