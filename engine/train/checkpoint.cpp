@@ -337,7 +337,19 @@ void setCpuRngState(const torch::Tensor &state) {
     gen.set_state(state);
 }
 
-std::string writeCheckpoint(const std::string &runDir, const CheckpointState &state) {
+CheckpointState checkpointShapes(const CheckpointState &state) {
+    CheckpointState shapes;
+    auto shapeOnly = [](const torch::Tensor &t) {
+        return t.defined() ? torch::empty(t.sizes(), t.options().device(torch::kMeta)) : t;
+    };
+    for (const auto &[key, tensor] : state.model)
+        shapes.model.emplace_back(key, shapeOnly(tensor));
+    for (const auto &[key, tensor] : state.optimizer)
+        shapes.optimizer[key] = shapeOnly(tensor);
+    return shapes;
+}
+
+std::string writeCheckpoint(const std::string &runDir, CheckpointState state) {
     const std::string dir = checkpointDir(runDir);
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -346,34 +358,40 @@ std::string writeCheckpoint(const std::string &runDir, const CheckpointState &st
     const std::string finalPath = (fs::path(dir) / name).string();
     const std::string tmpPath = finalPath + ".tmp";
 
-    torch::serialize::OutputArchive archive;
-    archive.write("meta/version", scalar(kCheckpointVersion));
-    archive.write("meta/step", scalar(state.step));
-    for (const auto &[key, tensor] : state.model)
-        archive.write("model/" + key, tensor.detach().cpu(), true);
-    for (const auto &[key, tensor] : state.optimizer)
-        archive.write("optim/" + key, tensor.detach().cpu(), true);
-    archive.write("rng/cpu", state.rngState, true);
-    archive.write("meta/world", scalar(state.world));
-    for (std::size_t r = 0; r < state.rankRngStates.size(); ++r)
-        archive.write("rng/rank" + std::to_string(r), state.rankRngStates[r], true);
-    archive.write("train/best_metric", scalar(state.bestMetric));
-    archive.write("train/has_best", scalar(std::int64_t(state.hasBest ? 1 : 0)));
-    archive.write("train/evals_without_improvement", scalar(state.evalsWithoutImprovement));
-    if (state.lossScale > 0) {
-        archive.write("train/loss_scale", scalar(state.lossScale));
-        archive.write("train/loss_scale_good_steps", scalar(state.lossScaleGoodSteps));
+    const CheckpointState expected = checkpointShapes(state);
+    {
+        torch::serialize::OutputArchive archive;
+        archive.write("meta/version", scalar(kCheckpointVersion));
+        archive.write("meta/step", scalar(state.step));
+        for (const auto &[key, tensor] : state.model)
+            archive.write("model/" + key, tensor.detach().cpu(), true);
+        for (const auto &[key, tensor] : state.optimizer)
+            archive.write("optim/" + key, tensor.detach().cpu(), true);
+        archive.write("rng/cpu", state.rngState, true);
+        archive.write("meta/world", scalar(state.world));
+        for (std::size_t r = 0; r < state.rankRngStates.size(); ++r)
+            archive.write("rng/rank" + std::to_string(r), state.rankRngStates[r], true);
+        archive.write("train/best_metric", scalar(state.bestMetric));
+        archive.write("train/has_best", scalar(std::int64_t(state.hasBest ? 1 : 0)));
+        archive.write("train/evals_without_improvement", scalar(state.evalsWithoutImprovement));
+        if (state.lossScale > 0) {
+            archive.write("train/loss_scale", scalar(state.lossScale));
+            archive.write("train/loss_scale_good_steps", scalar(state.lossScaleGoodSteps));
+        }
+        archive.write("meta/complete", scalar(std::int64_t(1)));
+        try {
+            archive.save_to(tmpPath);
+        } catch (const std::exception &e) {
+            fs::remove(tmpPath, ec);
+            throw EngineError("Could not write the checkpoint " + finalPath + ": " + e.what(), "checkpoint");
+        }
     }
-    archive.write("meta/complete", scalar(std::int64_t(1)));
-    try {
-        archive.save_to(tmpPath);
-    } catch (const std::exception &e) {
-        fs::remove(tmpPath, ec);
-        throw EngineError("Could not write the checkpoint " + finalPath + ": " + e.what(), "checkpoint");
-    }
+    // The archive's references to the tensors ended with it; this copy's end here, so that what only it held (a
+    // sharded run's gathered optimizer state, when moved in) is freed before the file is read back.
+    state = CheckpointState();
     fsyncPath(tmpPath, false);
     // Read it back before it replaces anything: a checkpoint in place is one that loads.
-    const std::string problem = checkpointProblem(tmpPath, state);
+    const std::string problem = checkpointProblem(tmpPath, expected);
     if (!problem.empty()) {
         fs::remove(tmpPath, ec);
         throw EngineError("The checkpoint " + finalPath + " does not read back after writing: " + problem, "checkpoint",
@@ -384,7 +402,7 @@ std::string writeCheckpoint(const std::string &runDir, const CheckpointState &st
         throw EngineError("Could not move the checkpoint into place (" + finalPath + "): " + ec.message(),
                           "checkpoint");
     fsyncPath(dir, true);
-    rememberUsable(finalPath, state);
+    rememberUsable(finalPath, expected);
     return finalPath;
 }
 

@@ -33,10 +33,15 @@ struct CheckpointState {
     std::int64_t lossScaleGoodSteps = 0; ///< its good steps in a row
 };
 
-/// Writes atomically, then verifies the file (checkpointProblem() against `state`); returns the final
-/// path. Throws EngineError on I/O failure or when the file written does not read back (it is removed
-/// then, and nothing else is touched).
-std::string writeCheckpoint(const std::string &runDir, const CheckpointState &state);
+/// Writes atomically, then verifies the file (checkpointProblem() against `state`'s names, shapes and dtypes); returns
+/// the final path. Throws EngineError on I/O failure or when the file written does not read back (it is removed
+/// then, and nothing else is touched). Taken by value: a caller that moves its state in (a sharded run's whole
+/// gathered optimizer state) has it freed once written, before the file is read back.
+std::string writeCheckpoint(const std::string &runDir, CheckpointState state);
+
+/// `state`'s model and optimizer entries as tensors of the same names, shapes and dtypes that hold no data (meta
+/// tensors): what checkpointProblem() and pruneCheckpoints() compare against.
+CheckpointState checkpointShapes(const CheckpointState &state);
 
 /// Why `path` is no usable checkpoint for a run whose model and optimizer entries are `expected`'s
 /// (names, shapes and dtypes; the tensors' values are not used), or an empty string when it is. An

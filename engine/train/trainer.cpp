@@ -703,8 +703,10 @@ private:
             s.lossScale = scaler_.scale();
             s.lossScaleGoodSteps = scaler_.goodSteps();
         }
-        const std::string path = writeCheckpoint(options_.runDir, s);
-        const PruneResult pruned = pruneCheckpoints(options_.runDir, config_.checkpoint.keepLast, s);
+        const CheckpointState shapes = checkpointShapes(s);
+        // Moved in: the whole optimizer state a sharded run gathered is freed before the file is read back.
+        const std::string path = writeCheckpoint(options_.runDir, std::move(s));
+        const PruneResult pruned = pruneCheckpoints(options_.runDir, config_.checkpoint.keepLast, shapes);
         for (std::size_t i = 0; i < pruned.quarantined.size(); ++i)
             events_.emit({{"event", "warning"},
                           {"message", "moved an unreadable checkpoint out of the way (it is not counted among the "

@@ -93,6 +93,24 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(path + ".tmp"));
     }
 
+    /// checkpointShapes: names, shapes and dtypes without data, which is all a check compares; a state moved into
+    /// writeCheckpoint is written as it was.
+    void shapesAloneCheckACheckpoint() {
+        CheckpointState s = stateOf(3, 12);
+        const torch::Tensor weight = s.model[0].second.clone();
+        const CheckpointState shapes = checkpointShapes(s);
+        QCOMPARE(shapes.model.size(), s.model.size());
+        QVERIFY(shapes.model[0].second.is_meta());
+        QCOMPARE(shapes.model[0].second.sizes(), s.model[0].second.sizes());
+        QCOMPARE(shapes.optimizer.size(), s.optimizer.size());
+        const std::string path = writeCheckpoint(runDir("shapes"), std::move(s));
+        QVERIFY(checkpointProblem(path, shapes).empty());
+        QVERIFY(!checkpointProblem(path, checkpointShapes(stateOf(4, 0))).empty());
+        CheckpointState back = stateOf(3, 0);
+        readCheckpoint(path, back);
+        QVERIFY(torch::equal(back.model[0].second, weight));
+    }
+
     /// fp16's loss scale and its good steps travel with the checkpoint; a checkpoint without them (fp32, bf16, or
     /// written before they were stored) reads as 0; a scale that is not a positive number is refused.
     void theLossScaleIsCheckpointed() {
