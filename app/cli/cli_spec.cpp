@@ -239,9 +239,6 @@ int recompute(const QStringList &args, Io &io) {
     if (!l.ok) return kFailed;
     const auto budget = static_cast<std::int64_t>(budgetMb * 1048576.0);
     const spec::RecomputeChoice choice = spec::chooseRecomputed(l.analysis, memory, budget);
-    std::int64_t recomputedFlops = 0;
-    for (const std::string &id : choice.nodes)
-        recomputedFlops += l.analysis.node(id)->flops;
     if (!output.isEmpty()) {
         spec::Spec marked = l.parsed.spec;
         const std::set<std::string> chosen(choice.nodes.begin(), choice.nodes.end());
@@ -257,7 +254,7 @@ int recompute(const QStringList &args, Io &io) {
     if (asJson) {
         json doc = {{"batch", memory.batch},         {"budget_bytes", budget},
                     {"fits", choice.fits},           {"activation_bytes", choice.activationBytes},
-                    {"recomputed", choice.nodes},    {"recomputed_flops", recomputedFlops},
+                    {"recomputed", choice.nodes},    {"recomputed_flops", choice.flops},
                     {"flops", l.analysis.totalFlops}};
         if (!output.isEmpty()) doc["output"] = output.toStdString();
         io.out << q(doc.dump(2)) << '\n';
@@ -268,8 +265,8 @@ int recompute(const QStringList &args, Io &io) {
                       .arg(l.parsed.spec.nodes.size())
                       .arg(memory.batch)
                       .arg(humanBytes(choice.activationBytes), humanBytes(budget))
-                      .arg(100.0 * double(recomputedFlops) / double(std::max<std::int64_t>(1, l.analysis.totalFlops)),
-                           0, 'f', 0);
+                      .arg(100.0 * double(choice.flops) / double(std::max<std::int64_t>(1, l.analysis.totalFlops)), 0,
+                           'f', 0);
         if (!choice.fits)
             io.out << QStringLiteral("Even with every layer recomputed the activations exceed the budget.\n");
         for (const std::string &id : choice.nodes)

@@ -5,7 +5,6 @@
 #pragma once
 
 #include "diamond/spec/analysis.h"
-#include "diamond/spec/recompute.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -143,9 +142,6 @@ public:
     bool setRecompute(const QStringList &ids, bool on);
     /// Marks exactly the layers among `ids` and unmarks every other layer: one undo step; false when nothing changes.
     bool setRecomputedLayers(const QStringList &ids);
-    /// The layers to recompute so that the activations at `batch` stay within `budgetBytes` for the fewest FLOPs
-    /// (spec::chooseRecomputed, what the engine's "recompute": "auto" picks); the document is not changed.
-    spec::RecomputeChoice recomputeForBudget(qint64 batch, qint64 budgetBytes) const;
     /// Whether node `id` is marked to recompute; false for unknown ids.
     bool recomputes(const QString &id) const;
     /// Whether node `id` is a layer (not an input or output), which can be marked to recompute.

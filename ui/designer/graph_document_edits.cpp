@@ -189,12 +189,6 @@ bool GraphDocument::setRecomputedLayers(const QStringList &ids) {
     return true;
 }
 
-spec::RecomputeChoice GraphDocument::recomputeForBudget(qint64 batch, qint64 budgetBytes) const {
-    spec::MemoryOptions options;
-    options.batch = std::max<qint64>(1, batch);
-    return spec::chooseRecomputed(analysis_, options, budgetBytes);
-}
-
 void GraphDocument::moveNodes(const QHash<QString, QPointF> &positions, int mergeSession) {
     QHash<QString, QPointF> before, after;
     for (auto it = positions.begin(); it != positions.end(); ++it) {

@@ -20,22 +20,16 @@ constexpr qint64 kMiB = 1024 * 1024;
 
 struct Preview {
     spec::RecomputeChoice choice;
-    qint64 recomputedFlops = 0, allFlops = 0;
+    qint64 allFlops = 0;
     int layers = 0;
 };
 
 Preview choose(const spec::Analysis &analysis, qint64 batch, qint64 budget) {
-    Preview p;
     spec::MemoryOptions options;
     options.batch = batch;
-    p.choice = spec::chooseRecomputed(analysis, options, budget);
-    for (const spec::NodeInfo &n : analysis.nodes) {
-        if (n.type == "Input") continue;
-        ++p.layers;
-        p.allFlops += n.flops;
-    }
-    for (const std::string &id : p.choice.nodes)
-        if (const spec::NodeInfo *n = analysis.node(id)) p.recomputedFlops += n->flops;
+    Preview p{spec::chooseRecomputed(analysis, options, budget), analysis.totalFlops, 0};
+    for (const spec::NodeInfo &n : analysis.nodes)
+        p.layers += n.type == "Input" ? 0 : 1;
     return p;
 }
 
@@ -122,7 +116,7 @@ void RecomputeBudgetDialog::preview() {
                     .arg(chosen_.size())
                     .arg(p.layers)
                     .arg(activations)
-                    .arg(100.0 * double(p.recomputedFlops) / double(std::max<qint64>(1, p.allFlops)), 0, 'f', 0));
+                    .arg(100.0 * double(p.choice.flops) / double(std::max<qint64>(1, p.allFlops)), 0, 'f', 0));
         buttons_->button(QDialogButtonBox::Ok)->setEnabled(true);
     });
     watcher->setFuture(

@@ -106,6 +106,8 @@ RecomputeChoice chooseRecomputed(const Analysis &analysis, const MemoryOptions &
     marked.assign(all.size(), true);
     const std::int64_t least = estimate(marked);
     choice.nodes = all;
+    for (const std::int64_t f : flops)
+        choice.flops += f;
     choice.activationBytes = least;
     if (least > budgetBytes) return choice;
     struct Candidate {
@@ -131,8 +133,12 @@ RecomputeChoice chooseRecomputed(const Analysis &analysis, const MemoryOptions &
             marked[c.index] = true;
     }
     choice.nodes.clear();
+    choice.flops = 0;
     for (std::size_t i = 0; i < all.size(); ++i)
-        if (marked[i]) choice.nodes.push_back(all[i]);
+        if (marked[i]) {
+            choice.nodes.push_back(all[i]);
+            choice.flops += flops[i];
+        }
     choice.activationBytes = current;
     choice.fits = true;
     return choice;

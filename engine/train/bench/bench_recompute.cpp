@@ -8,6 +8,7 @@
 //   bench_recompute --spec S.json --batch B [--threads N] [--steps N] [--modes none,all]
 #include "diamond/spec/spec.h"
 #include "model/network.h"
+#include "spec_batch.h"
 #include "tensor_bytes.h"
 
 #include <c10/util/ThreadLocalDebugInfo.h>
@@ -26,13 +27,7 @@ using namespace diamond;
 
 namespace {
 
-torch::Tensor batchFor(const spec::Spec &s, std::int64_t batch) {
-    std::vector<std::int64_t> shape;
-    for (const auto d : s.inputs.front().shape)
-        shape.push_back(d == spec::kBatch ? batch : d);
-    if (s.inputs.front().dtype == spec::DType::Int64) return torch::randint(0, 1000, shape, torch::kLong);
-    return torch::randn(shape);
-}
+using engine::testing::batchFor;
 
 std::vector<std::string> split(const std::string &text) {
     std::vector<std::string> out;

@@ -7,6 +7,7 @@
 #include "model/network.h"
 #include "model/recompute.h"
 #include "precision.h"
+#include "spec_batch.h"
 #include "tensor_bytes.h"
 
 #include "engine_error.h"
@@ -38,14 +39,7 @@ spec::Spec loadTemplate(const std::string &name) {
     return loaded.spec;
 }
 
-/// A batch of `batch` inputs for the spec's single input: token ids below 1000 for int64 inputs, else normal noise.
-torch::Tensor batchFor(const spec::Spec &s, std::int64_t batch) {
-    std::vector<std::int64_t> shape;
-    for (const auto d : s.inputs.front().shape)
-        shape.push_back(d == spec::kBatch ? batch : d);
-    if (s.inputs.front().dtype == spec::DType::Int64) return torch::randint(0, 1000, shape, torch::kLong);
-    return torch::randn(shape);
-}
+using testing::batchFor;
 
 struct StepResult {
     torch::Tensor output;

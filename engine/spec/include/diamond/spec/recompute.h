@@ -30,6 +30,7 @@ std::vector<std::string> recomputedNodeIds(const Spec &spec, const std::string &
 struct RecomputeChoice {
     std::vector<std::string> nodes;   ///< in analysis order
     std::int64_t activationBytes = 0; ///< estimateMemory(...).activations with them recomputed
+    std::int64_t flops = 0;           ///< their forward FLOPs per sample: what backward computes again
     bool fits = false;                ///< activationBytes <= the budget
 };
 
