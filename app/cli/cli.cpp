@@ -29,6 +29,8 @@ QString usage() {
         "  run start --spec FILE --config FILE [--project NAME] [--name NAME] [--follow]\n"
         "                                  train a network locally (--follow: print metrics, exit with\n"
         "                                  the result: 0 finished, 1 failed, 85 preempted)\n"
+        "  run stages --spec FILE --config FILE [--stages N]\n"
+        "                                  cut a network into pipeline stages (one process each)\n"
         "  run list | show ID | metrics ID [--csv] [--follow] | logs ID\n"
         "                                  runs, their state, metric points and engine events\n"
         "  run cancel ID | resume ID [--follow]\n"

@@ -66,6 +66,10 @@ bool readJsonObject(const QString &path, QJsonObject *out, Io &io);
 /// [--threads N] [--measure-width] [--json]` (cli_plan.cpp): the performance model's prediction and the job chain for a
 /// run.
 int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io);
+/// `diamondctl run stages --spec FILE --config FILE [--stages N] [--micro-batches M] [--cut A,B] [--threads N]
+/// [--output CONFIG] [--json]` (cli_plan.cpp): the pipeline cut the performance model chooses (or the one given), with
+/// each stage's predicted time and memory; --output writes the config with that "pipeline".
+int runStages(const CommandOptions &o, app::Workspace &ws, Io &io);
 /// The planner's recommendation (app/plan/run_planner.h), saying on io.err when this computer is being calibrated
 /// unless `quiet`; nothing with *error.
 std::optional<app::RunPlan> planRun(app::Workspace &ws, const app::RunPlanRequest &request, bool quiet, Io &io,

@@ -8,10 +8,16 @@
 
 #include "app/cluster/cluster_link.h"
 #include "app/cluster/cluster_store.h"
+#include "app/plan/device_profiles.h"
+#include "app/plan/pipeline_plan.h"
 #include "app/plan/run_planner.h"
+#include "app/run/executor.h"
 #include "app/workspace/workspace.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
 
 namespace diamond::cli {
 
@@ -128,6 +134,98 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
         io.out << tr("  queue wait unknown: %1\n").arg(problem.toString());
     for (const QString &note : bestPrediction.notes)
         io.out << tr("  note: %1\n").arg(note);
+    return kOk;
+}
+
+int runStages(const CommandOptions &o, app::Workspace &ws, Io &io) {
+    const QString specPath = o.values.value(QStringLiteral("--spec"));
+    const QString configPath = o.values.value(QStringLiteral("--config"));
+    if (specPath.isEmpty() || configPath.isEmpty() || !o.positional.isEmpty())
+        return io.err << tr("diamondctl: run stages needs --spec FILE and --config FILE\n"), kUsage;
+    QJsonObject spec, config;
+    if (!readJsonObject(specPath, &spec, io) || !readJsonObject(configPath, &config, io)) return kFailed;
+    const QJsonObject section = config.value(QStringLiteral("pipeline")).toObject();
+    app::PipelineInputs pipe;
+    bool ok = true;
+    pipe.stages = parseCount(o, "--stages", std::max(2, section.value(QStringLiteral("stages")).toInt(2)), 2, &ok);
+    if (ok)
+        pipe.microBatches =
+            parseCount(o, "--micro-batches", section.value(QStringLiteral("micro_batches")).toInt(4), 1, &ok);
+    const int threads = ok ? parseCount(o, "--threads", 0, 1, &ok) : 0;
+    if (!ok)
+        return io.err << tr("diamondctl: --stages (at least 2), --micro-batches and --threads expect a whole number up "
+                            "to 1024\n"),
+               kUsage;
+    if (o.values.contains(QStringLiteral("--cut")))
+        pipe.cut = o.values.value(QStringLiteral("--cut")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    else
+        for (const QJsonValue &id : section.value(QStringLiteral("cut")).toArray())
+            pipe.cut << id.toString();
+    if (!pipe.cut.isEmpty() && pipe.cut.size() != pipe.stages - 1)
+        return io.err << tr("diamondctl: --cut names %1 node(s); %2 stages need %3\n")
+                             .arg(pipe.cut.size())
+                             .arg(pipe.stages)
+                             .arg(pipe.stages - 1),
+               kUsage;
+    // This computer's calibration (made now, once, when there is none).
+    app::DeviceProfileStore profiles(ws);
+    QString error;
+    std::optional<app::DeviceProfile> profile =
+        profiles.load(QLatin1String(app::DeviceProfileStore::kThisComputer), &error);
+    if (!profile) {
+        if (!o.json) io.err << tr("Calibrating this computer (once, a few seconds)…\n"), io.err.flush();
+        profile = profiles.calibrateThisComputer(app::LocalExecutor::defaultEnginePath(), &error);
+        if (!profile) return io.err << tr("diamondctl: %1\n").arg(error), kFailed;
+    }
+    app::StepInputs in = app::StepInputs::fromRunConfig(config);
+    in.threadsPerRank = threads;
+    const app::PipelinePrediction prediction =
+        app::predictPipeline(QJsonDocument(spec).toJson(QJsonDocument::Compact), in, pipe, *profile);
+    if (!prediction.ok) return io.err << tr("diamondctl: %1\n").arg(prediction.error), kFailed;
+    const QString output = o.values.value(QStringLiteral("--output"));
+    if (!output.isEmpty()) {
+        // The run config with this pipeline, cut included: `run start --nproc <stages>` trains it.
+        config[QStringLiteral("pipeline")] =
+            QJsonObject{{QStringLiteral("stages"), pipe.stages},
+                        {QStringLiteral("micro_batches"), pipe.microBatches},
+                        {QStringLiteral("cut"), QJsonArray::fromStringList(prediction.cut)}};
+        QSaveFile file(output);
+        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(config).toJson()) < 0 || !file.commit())
+            return io.err << tr("diamondctl: cannot write %1: %2\n").arg(output, file.errorString()), kFailed;
+    }
+    if (o.json) {
+        QJsonObject doc = prediction.toJson();
+        doc.insert(QStringLiteral("stage_count"), pipe.stages);
+        doc.insert(QStringLiteral("micro_batches"), pipe.microBatches);
+        doc.insert(QStringLiteral("batch"), in.batch);
+        if (!output.isEmpty()) doc.insert(QStringLiteral("output"), output);
+        printJson(io, doc);
+        return kOk;
+    }
+    io.out << tr("%1 stages, %2 micro-batches of %3 samples; cut after %4 (%5)\n")
+                  .arg(pipe.stages)
+                  .arg(pipe.microBatches)
+                  .arg(in.batch / pipe.microBatches)
+                  .arg(prediction.cut.join(QStringLiteral(", ")),
+                       prediction.cutChosen ? tr("chosen by the performance model") : tr("as given"));
+    for (int s = 0; s < prediction.stages.size(); ++s) {
+        const app::StagePrediction &stage = prediction.stages[s];
+        io.out << tr("  stage %1: %2 … %3 (%4 layers, %5 parameters): %6 ms per micro-batch (%7 ms of it transfers), "
+                     "peak memory %8 MiB\n")
+                      .arg(s + 1)
+                      .arg(stage.nodes.value(0), stage.nodes.value(stage.nodes.size() - 1))
+                      .arg(stage.nodes.size())
+                      .arg(stage.parameters)
+                      .arg((stage.computeSeconds + stage.transferSeconds) * 1e3, 0, 'f', 2)
+                      .arg(stage.transferSeconds * 1e3, 0, 'f', 2)
+                      .arg(double(stage.peakMemoryBytes) / 1048576.0, 0, 'f', 1);
+    }
+    io.out << tr("  predicted %1 ms per step (%2 samples/s); the stages wait %3 % of it\n")
+                  .arg(prediction.stepSeconds * 1e3, 0, 'f', 2)
+                  .arg(prediction.samplesPerSecond, 0, 'f', 0)
+                  .arg(100.0 * prediction.bubbleFraction, 0, 'f', 0);
+    if (!output.isEmpty())
+        io.out << tr("Run config written to %1: train it with run start --nproc %2\n").arg(output).arg(pipe.stages);
     return kOk;
 }
 

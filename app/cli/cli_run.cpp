@@ -67,6 +67,10 @@ QString runUsage() {
         "                               predicted step time and memory, and the chain of jobs (docs/planning.md);\n"
         "                               --measure-width trains a few seconds at each number of processes first;\n"
         "                               on a cluster, each partition's queue wait comes from sbatch --test-only\n"
+        "  diamondctl [--workspace DIR] run stages --spec FILE --config FILE [--stages N] [--micro-batches M]\n"
+        "                                          [--cut A,B] [--threads N] [--output CONFIG] [--json]\n"
+        "                               pipeline stages: the cut the performance model chooses (or --cut), each\n"
+        "                               stage's predicted time and memory; --output writes the config with it\n"
         "  diamondctl [--workspace DIR] run list [--json]\n"
         "  diamondctl [--workspace DIR] run show ID [--json]\n"
         "  diamondctl [--workspace DIR] run metrics ID [--csv] [--json] [--follow]\n"
@@ -722,10 +726,11 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         io.out << runUsage();
         return kOk;
     }
-    static const QStringList known{QStringLiteral("start"),  QStringLiteral("plan"),        QStringLiteral("list"),
-                                   QStringLiteral("show"),   QStringLiteral("metrics"),     QStringLiteral("logs"),
-                                   QStringLiteral("cancel"), QStringLiteral("resume"),      QStringLiteral("export"),
-                                   QStringLiteral("delete"), QStringLiteral("leaderboard"), QStringLiteral("move")};
+    static const QStringList known{QStringLiteral("start"),  QStringLiteral("plan"),   QStringLiteral("list"),
+                                   QStringLiteral("stages"), QStringLiteral("show"),   QStringLiteral("metrics"),
+                                   QStringLiteral("logs"),   QStringLiteral("cancel"), QStringLiteral("resume"),
+                                   QStringLiteral("export"), QStringLiteral("delete"), QStringLiteral("leaderboard"),
+                                   QStringLiteral("move")};
     if (!known.contains(sub)) {
         io.err << tr("diamondctl: unknown run command '%1'\n").arg(sub) << runUsage();
         return kUsage;
@@ -738,6 +743,10 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
         : sub == QLatin1String("plan")
             ? QStringList{QStringLiteral("--spec"),      QStringLiteral("--config"), QStringLiteral("--target"),
                           QStringLiteral("--partition"), QStringLiteral("--nproc"),  QStringLiteral("--threads")}
+        : sub == QLatin1String("stages")
+            ? QStringList{QStringLiteral("--spec"),          QStringLiteral("--config"), QStringLiteral("--stages"),
+                          QStringLiteral("--micro-batches"), QStringLiteral("--cut"),    QStringLiteral("--threads"),
+                          QStringLiteral("--output")}
         : sub == QLatin1String("move")        ? QStringList{QStringLiteral("--target"), QStringLiteral("--job")}
         : sub == QLatin1String("export")      ? QStringList{QStringLiteral("--out")}
         : sub == QLatin1String("leaderboard") ? QStringList{QStringLiteral("--project"), QStringLiteral("--metric")}
@@ -752,6 +761,7 @@ int runRun(const QStringList &args, const QString &workspaceOption, Io &io) {
     if (!openWorkspace(ws, workspaceOption, io)) return kFailed;
     if (sub == QLatin1String("start")) return runStart(o, ws, io);
     if (sub == QLatin1String("plan")) return runPlan(o, ws, io);
+    if (sub == QLatin1String("stages")) return runStages(o, ws, io);
     if (sub == QLatin1String("leaderboard")) {
         Session session(ws, io, true);
         session.service.settleLocalRuns(); // runs whose engine has ended

@@ -162,6 +162,9 @@ public:
     void send(const torch::Tensor &, int) override {
         throw EngineError("a single process has no other rank to send to");
     }
+    std::unique_ptr<PendingCollective> sendAsync(const torch::Tensor &, int) override {
+        throw EngineError("a single process has no other rank to send to");
+    }
     void recv(torch::Tensor &, int) override {
         throw EngineError("a single process has no other rank to receive from");
     }
@@ -237,6 +240,15 @@ public:
             std::vector<at::Tensor> tensors{tensor};
             finish(group_->send(tensors, to, 0));
         });
+    }
+    std::unique_ptr<PendingCollective> sendAsync(const torch::Tensor &tensor, int to) override {
+        requireOnDevice(tensor, "a send");
+        c10::intrusive_ptr<c10d::Work> work;
+        guarded("a send", [&] {
+            std::vector<at::Tensor> tensors{tensor};
+            work = group_->send(tensors, to, 0);
+        });
+        return std::make_unique<Pending>(this, std::move(work), "a send");
     }
     void recv(torch::Tensor &tensor, int from) override {
         requireOnDevice(tensor, "a receive");
@@ -372,6 +384,8 @@ std::vector<std::vector<std::int64_t>> allGatherFigures(Communicator &comm, cons
     }
     return out;
 }
+
+std::unique_ptr<Communicator> singleProcessCommunicator() { return std::make_unique<SingleProcess>(); }
 
 std::unique_ptr<Communicator> connect(const Rendezvous &r, std::chrono::milliseconds timeout,
                                       const std::string &device) {

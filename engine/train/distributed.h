@@ -79,9 +79,15 @@ public:
     /// Point to point: `tensor` to rank `to`, which receives it with recv() into a tensor of the same shape. A
     /// contiguous tensor (a view into a larger buffer too) is sent or received where it lies, with no copy.
     virtual void send(const torch::Tensor &tensor, int to) = 0;
+    /// send() started; `tensor` must not be touched (nor freed) until wait().
+    virtual std::unique_ptr<PendingCollective> sendAsync(const torch::Tensor &tensor, int to) = 0;
     virtual void recv(torch::Tensor &tensor, int from) = 0;
     virtual void barrier() = 0;
 };
+
+/// A communicator of one process (rank 0 of 1), whose collectives are no-ops: the data-parallel group of a run whose
+/// ranks are pipeline stages.
+std::unique_ptr<Communicator> singleProcessCommunicator();
 
 /// Every rank's `figures` (the same count on every rank), in rank order, on every rank (collective).
 std::vector<std::vector<std::int64_t>> allGatherFigures(Communicator &comm, const std::vector<std::int64_t> &figures);

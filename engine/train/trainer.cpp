@@ -11,6 +11,7 @@
 #include "model/network.h"
 #include "objective.h"
 #include "optimizer.h"
+#include "pipeline.h"
 #include "precision.h"
 #include "process_memory.h"
 #include "sha256.h"
@@ -43,10 +44,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// SHA-256 over every parameter and buffer in spec order, as little-endian bytes.
-std::string weightsSha256(const Network &network) {
+/// SHA-256 over every parameter and buffer in spec order (Network::namedState()), as little-endian bytes.
+std::string weightsSha256(const std::vector<std::pair<std::string, torch::Tensor>> &state) {
     Sha256 sha;
-    for (const auto &[name, tensor] : network.namedState()) {
+    for (const auto &[name, tensor] : state) {
         const torch::Tensor t = tensor.detach().cpu().contiguous();
         sha.update(t.data_ptr(), t.numel() * t.element_size()); // x86/ARM hosts are little-endian
     }
@@ -57,7 +58,8 @@ class Run {
 public:
     Run(const spec::Spec &spec, const RunConfig &config, const TrainerOptions &options, EventWriter &events,
         Communicator &comm)
-        : spec_(spec), config_(config), options_(options), events_(events), comm_(comm), leader_(comm.rank() == 0) {}
+        : spec_(spec), config_(config), options_(options), events_(events), comm_(comm), dp_(&comm),
+          leader_(comm.rank() == 0) {}
     ~Run() {
         if (linearWarmUp_.joinable()) linearWarmUp_.join();
         layers::setLinearWeightGradsInPlace(false); // drops redirections into this run's buffers
@@ -112,15 +114,24 @@ private:
             checkWeightsFitSpec(spec::analyze(spec_), initWeights, options_.initWeights);
         }
         network_ = Network::build(spec_);
+        if (!options_.initWeights.empty()) {
+            loadNetworkWeights(*network_, initWeights, options_.initWeights);
+            initWeights = SafetensorsFile();
+        }
+        if (config_.pipeline.stages > 1 && !options_.dryRun) {
+            // One process per stage: each keeps its stage of the whole network, built as a single process builds it
+            // (the same initial weights in every layout); the data-parallel group is this process alone.
+            stage_ = std::make_unique<PipelineStage>(spec_, *network_, config_.pipeline, comm_, config_.precision,
+                                                     torchDevice_);
+            network_ = stage_->takeNetwork();
+            single_ = singleProcessCommunicator();
+            dp_ = single_.get();
+        }
         if (config_.recompute == "auto")
             chooseRecomputedNodes();
         else
             network_->setRecompute(config_.recompute);
         if (device_ == "cpu") startLinearWarmUp();
-        if (!options_.initWeights.empty()) {
-            loadNetworkWeights(*network_, initWeights, options_.initWeights);
-            initWeights = SafetensorsFile();
-        }
         data_ = loadAndSplit(config_.data, config_.seed);
         malloc_trim(0); // what the data sources allocated and freed while loading goes back to the system
         checkDataAgainstSpec();
@@ -132,43 +143,45 @@ private:
             network_->useChannelsLast(); // oneDNN's channels-last convolutions and pooling are faster on CPU
         flat_ = std::make_unique<FlatParameters>(network_->parameters());
         // The gradient reducer of a multi-process run hooks every parameter's AccumulateGrad node.
-        layers::setLinearWeightGradsInPlace(comm_.world() == 1);
+        layers::setLinearWeightGradsInPlace(dp_->world() == 1);
         if (layers::linearWeightGradsInPlace() && device_ == "cpu") {
             // Their products overwrite these gradients at each step's first write: no zeroing needed.
             gradsOverwritten_ = network_->parametersOfNodeType("Linear");
             parameters_ = network_->parameters();
         }
-        if (config_.sharding != "none" && comm_.world() > 1)
-            optimizer_ = std::make_unique<ShardedOptimizer>(config_.optimizer, *flat_, comm_);
+        if (config_.sharding != "none" && dp_->world() > 1)
+            optimizer_ = std::make_unique<ShardedOptimizer>(config_.optimizer, *flat_, *dp_);
         else
             optimizer_ = makeOptimizer(config_.optimizer, flat_->numel(), flat_->values().options());
         if (!gradsOverwritten_.empty() && !options_.dryRun && config_.gradClipNorm == 0) fuseMomentum();
 
-        if (config_.batchSize % comm_.world() != 0)
+        if (config_.batchSize % dp_->world() != 0)
             throw EngineError("batch_size " + std::to_string(config_.batchSize) + " is not divisible by the " +
-                                  std::to_string(comm_.world()) + " ranks.",
+                                  std::to_string(dp_->world()) + " ranks.",
                               "batch_size", {}, "Use a multiple of the number of ranks.");
-        micro_ = config_.batchSize / comm_.world();
+        micro_ = config_.batchSize / dp_->world();
         if (data_.train.size() < config_.batchSize)
             throw EngineError("The training split has " + std::to_string(data_.train.size()) +
                                   " samples, fewer than one batch of " + std::to_string(micro_) + ".",
                               "batch_size", {}, "Lower batch_size or use more data.");
         sampler_ = std::make_unique<BatchSampler>(data_.train.size(), config_.batchSize, config_.seed, true, true,
-                                                  comm_.rank(), comm_.world());
-        if (comm_.world() > 1) {
+                                                  dp_->rank(), dp_->world());
+        if (stage_ && comm_.rank() > 0) // a stream of its own for each stage's dropout
+            torch::manual_seed(config_.seed + 7919 * static_cast<std::uint64_t>(comm_.rank()));
+        if (dp_->world() > 1) {
             // Identical starting point everywhere; then a rank-specific stream for dropout.
             torch::NoGradGuard noGrad;
-            comm_.broadcast(flat_->values());
+            dp_->broadcast(flat_->values());
             for (auto &[name, buffer] : network_->namedBuffers())
-                comm_.broadcast(buffer);
-            if (comm_.rank() > 0) torch::manual_seed(config_.seed + 7919 * static_cast<std::uint64_t>(comm_.rank()));
+                dp_->broadcast(buffer);
+            if (dp_->rank() > 0) torch::manual_seed(config_.seed + 7919 * static_cast<std::uint64_t>(dp_->rank()));
             if (config_.sharding == "gradients") {
                 // ZeRO stage 2: this rank keeps the gradients of the share whose optimizer state it holds.
-                const FlatShard shard = FlatShard::of(flat_->numel(), comm_.rank(), comm_.world());
+                const FlatShard shard = FlatShard::of(flat_->numel(), dp_->rank(), dp_->world());
                 flat_->shardGradients(network_->parameters(), shard.begin, shard.length);
-                reducer_ = std::make_unique<GradientReducer>(comm_, *flat_, network_->parameters());
+                reducer_ = std::make_unique<GradientReducer>(*dp_, *flat_, network_->parameters());
             } else {
-                reducer_ = std::make_unique<GradientReducer>(comm_, flat_->grads(), network_->parameters());
+                reducer_ = std::make_unique<GradientReducer>(*dp_, flat_->grads(), network_->parameters());
             }
         }
         batchesPerEpoch_ = sampler_->batchesPerEpoch();
@@ -215,7 +228,8 @@ private:
         for (std::size_t i = 0; i < params.size(); ++i)
             if (linear[i] && params[i].dim() == 2) shapes.push_back({params[i].size(0), params[i].size(1)});
         if (shapes.empty()) return;
-        const std::int64_t rows = std::max<std::int64_t>(1, config_.batchSize / std::max(1, comm_.world()));
+        const std::int64_t rows = std::max<std::int64_t>(1, config_.batchSize / std::max(1, dp_->world()) /
+                                                                (stage_ ? config_.pipeline.microBatches : 1));
         linearWarmUp_ = std::thread([shapes, rows] {
             try {
                 layers::warmUpLinearProducts(shapes, rows);
@@ -255,6 +269,14 @@ private:
         CheckpointState s;
         s.model = network_->namedState();
         s.optimizer = canonical(optimizer_->stateTemplate());
+        if (stage_) { // the whole network's entries: each stage takes its own out of them
+            s.model.clear();
+            for (const auto &[name, meta] : stage_->wholeStateShapes())
+                s.model.emplace_back(name, torch::empty(meta.sizes(), meta.options().device(torch::kCPU)));
+            for (auto &[key, tensor] : s.optimizer)
+                if (tensor.defined() && tensor.dim() == 1 && tensor.numel() == flat_->numel())
+                    tensor = torch::empty({stage_->wholeNumel()}, tensor.options());
+        }
         return s;
     }
     /// Per-parameter optimizer state in the layout-independent order.
@@ -277,6 +299,10 @@ private:
                                   {"message", std::string("skipping unusable checkpoint: ") + e.what()},
                                   {"path", path}});
                 continue;
+            }
+            if (stage_) {
+                stage_->loadStageState(*network_, s.model);
+                s.optimizer = stage_->stageOptimizerState(s.optimizer);
             }
             for (auto &[key, tensor] : s.optimizer) {
                 if (tensor.dim() == 1 && tensor.numel() == flat_->numel()) tensor = flat_->fromCanonical(tensor);
@@ -331,13 +357,14 @@ private:
                       {"libtorch_version", TORCH_VERSION},
                       {"device", device_},
                       {"precision", config_.precision},
-                      {"sharding", comm_.world() > 1 ? config_.sharding : std::string("none")},
+                      {"sharding", dp_->world() > 1 ? config_.sharding : std::string("none")},
                       {"recompute", recomputeEvent()},
                       {"deterministic", config_.deterministic},
                       {"threads", threads_},
                       {"flush_denormals", flushDenormals_},
                       {"world_size", comm_.world()},
-                      {"parameters", network_->parameterCount()},
+                      {"pipeline", pipelineEvent()},
+                      {"parameters", stage_ ? stage_->wholeParameterCount() : network_->parameterCount()},
                       {"data", data_.train.description},
                       {"train_samples", data_.train.size()},
                       {"validation_samples", data_.validation.size()},
@@ -375,7 +402,7 @@ private:
             partOfBuffer_[fusedTargets_[i].data_ptr()] = i;
         }
         layers::redirectLinearGradients(std::move(targets));
-        if (config_.accumulationSteps != 1) return;
+        if (config_.accumulationSteps != 1 || stage_) return; // several micro-batches add into each gradient
         layers::setLinearGradientFinisher([this](const torch::Tensor &buffer) {
             if (!lossFinite_) return; // the step ends in an error: leave the weights as they were
             const auto it = partOfBuffer_.find(buffer.data_ptr());
@@ -404,6 +431,19 @@ private:
         }
     }
 
+    /// started's "pipeline": null without stages; else the stages, micro-batches, the cut and each stage's nodes.
+    json pipelineEvent() const {
+        if (!stage_) return nullptr;
+        json nodes = json::array();
+        for (const spec::Stage &stage : stage_->stageSpecs())
+            nodes.push_back(stage.nodes);
+        return {{"stages", stage_->stages()},
+                {"micro_batches", stage_->microBatches()},
+                {"cut", stage_->cut()},
+                {"cut_chosen", config_.pipeline.cut.empty() ? "flops" : "config"},
+                {"stage_nodes", nodes}};
+    }
+
     /// started's "recompute": the mode, nodes and parts; with "auto" also the budget and the estimate it chose for.
     json recomputeEvent() const {
         json r = {{"mode", config_.recompute},
@@ -421,16 +461,20 @@ private:
     /// within activation_budget_mb for the fewest FLOPs (spec::chooseRecomputed, as the planner predicts them).
     void chooseRecomputedNodes() {
         spec::MemoryOptions mem;
-        mem.batch = std::max<std::int64_t>(1, config_.batchSize / comm_.world());
+        mem.batch = std::max<std::int64_t>(1, config_.batchSize / dp_->world());
         const auto budget = static_cast<std::int64_t>(config_.activationBudgetMb * 1048576.0);
         recomputeChoice_ = spec::chooseRecomputed(network_->analysis(), mem, budget);
         network_->setRecomputeNodes(recomputeChoice_.nodes);
     }
 
-    /// With sharded gradients each rank checks its own share: every rank's verdict combined (a collective); else
-    /// none (the reduced gradients are the same everywhere).
-    std::function<bool(bool)> shardedGradientsFinite() {
-        if (!reducer_ || !reducer_->sharded()) return {};
+    /// Whether each rank holds gradients the others do not (sharded gradients, or pipeline stages): then what is
+    /// decided from the gradients (their norm, their health) combines every rank's.
+    bool gradientsSplit() const { return stage_ || (reducer_ && reducer_->sharded()); }
+
+    /// With split gradients each rank checks its own: every rank's verdict combined (a collective); else none (the
+    /// reduced gradients are the same everywhere).
+    std::function<bool(bool)> splitGradientsFinite() {
+        if (!gradientsSplit()) return {};
         return [this](bool finite) {
             torch::Tensor bad = torch::tensor({finite ? 0.0 : 1.0}, torch::kFloat64).to(comm_.device());
             comm_.allReduceSum(bad);
@@ -447,6 +491,7 @@ private:
             x = x.to(torchDevice_, true);
             y = y.to(torchDevice_, true);
         }
+        if (stage_) return pipelineMicroStep(x, y, acc);
         torch::Tensor out, loss;
         {
             AutocastScope autocast(config_.precision, torchDevice_);
@@ -460,6 +505,31 @@ private:
         scaler_.scaled(loss).backward();
         acc.add(out.detach().to(torch::kFloat), y, value * static_cast<double>(x.size(0)));
         return value;
+    }
+
+    /// One batch through the pipeline's stages (PipelineStage::trainBatch). The last stage computes each
+    /// micro-batch's loss, divided so that the step's gradient is that of the batch's mean loss, and returns the
+    /// batch's mean loss; the other stages return 0.
+    double pipelineMicroStep(const torch::Tensor &x, const torch::Tensor &y, MetricAccumulator &acc) {
+        const std::int64_t rows = y.size(0);
+        const double parts = static_cast<double>(stage_->microBatches()) * config_.accumulationSteps;
+        double lossSum = 0;
+        const StageTimes times =
+            stage_->trainBatch(*network_, x, rows, [&](const torch::Tensor &out, std::int64_t begin, std::int64_t n) {
+                const torch::Tensor target = y.narrow(0, begin, n);
+                torch::Tensor loss = computeLoss(loss_, out, target);
+                if (loss.scalar_type() != torch::kFloat) loss = loss.to(torch::kFloat);
+                const double value = loss.item<double>();
+                lossSum += value * static_cast<double>(n);
+                acc.add(out.detach().to(torch::kFloat), target, value * static_cast<double>(n));
+                return scaler_.scaled(loss / parts);
+            });
+        stageTimes_.forward += times.forward;
+        stageTimes_.backward += times.backward;
+        stageTimes_.waiting += times.waiting;
+        const double mean = lossSum / static_cast<double>(rows);
+        lossFinite_ = std::isfinite(mean);
+        return mean;
     }
 
     int loop() {
@@ -517,7 +587,7 @@ private:
             if (config_.gradClipNorm > 0) {
                 torch::NoGradGuard noGrad;
                 double norm = flat_->grads().norm().item<double>();
-                if (reducer_ && reducer_->sharded()) {
+                if (gradientsSplit()) {
                     torch::Tensor squares = torch::tensor({norm * norm}, torch::kFloat64).to(comm_.device());
                     comm_.allReduceSum(squares);
                     norm = std::sqrt(squares.cpu().item<double>());
@@ -526,7 +596,7 @@ private:
             }
             // fp16: a step whose gradients overflowed is skipped (the scale halves); the same on every rank, since
             // the gradients were reduced before.
-            if (!scaler_.unscaleAndUpdate(flat_->grads(), shardedGradientsFinite()))
+            if (!scaler_.unscaleAndUpdate(flat_->grads(), splitGradientsFinite()))
                 flat_->zeroGrad();
             else if (fusedTargets_.empty())
                 optimizer_->step(*flat_, lr);
@@ -610,7 +680,8 @@ private:
     /// Validation pass on rank 0; every rank gets its early-stopping decision. Returns true when
     /// early stopping triggers.
     bool evaluate(bool withConfusion) {
-        bool stop = leader_ && evaluateHere(withConfusion);
+        // Pipeline stages all take part: the validation data flows through them.
+        bool stop = (leader_ || stage_) && evaluateHere(withConfusion);
         if (comm_.world() > 1) {
             torch::Tensor flag = torch::tensor({stop ? 1.0 : 0.0}, torch::kFloat64).to(comm_.device());
             comm_.broadcast(flag);
@@ -639,21 +710,36 @@ private:
                     y = y.to(torchDevice_);
                 }
                 torch::Tensor out, loss;
+                if (stage_) {
+                    out = stage_->forward(*network_, x, len);
+                    if (!stage_->isLast()) continue;
+                }
                 {
                     AutocastScope autocast(config_.precision, torchDevice_);
-                    out = network_->forward({x}).front();
+                    if (!out.defined()) out = network_->forward({x}).front();
                     loss = computeLoss(loss_, out, y);
                 }
                 acc.add(out.to(torch::kFloat), y, loss.item<double>() * static_cast<double>(len));
             }
             network_->train(true);
         }
+        torch::Tensor confusion = acc.confusion();
+        if (stage_) { // the last stage's sums (the others' are zero) reach rank 0, which reports them
+            torch::Tensor sums = acc.sums().to(comm_.device());
+            comm_.allReduceSum(sums);
+            acc.setSums(sums.cpu());
+            if (confusion.defined()) {
+                confusion = confusion.to(comm_.device());
+                comm_.allReduceSum(confusion);
+            }
+            if (!leader_) return false;
+        }
         lastValidation_ = acc.values();
         // The final evaluation (for the confusion matrix) repeats the last step's: report each step once.
         if (step_ != lastValidationStep_) emitMetrics("val", lastValidation_, 0, Clock::now());
         lastValidationStep_ = step_;
-        if (withConfusion && acc.confusion().defined()) {
-            const torch::Tensor c = acc.confusion().cpu().contiguous();
+        if (withConfusion && confusion.defined()) {
+            const torch::Tensor c = confusion.cpu().contiguous();
             const auto counts = c.accessor<std::int64_t, 2>();
             json rows = json::array();
             for (std::int64_t i = 0; i < c.size(0); ++i) {
@@ -683,11 +769,13 @@ private:
         return ++evalsWithoutImprovement_ >= config_.earlyStopping.patience;
     }
 
-    /// Called by every rank; rank 0 writes after a barrier. Returns the path (empty elsewhere).
-    std::string checkpoint() {
+    /// Called by every rank; rank 0 writes after a barrier. Returns the path (empty elsewhere). `weightsSha`: rank 0's
+    /// weights_sha256 of what it wrote.
+    std::string checkpoint(std::string *weightsSha = nullptr) {
         CheckpointState s;
         s.model = network_->namedState();
-        s.optimizer = canonical(optimizer_->state()); // a sharded optimizer gathers it from every rank here
+        s.optimizer = canonical(optimizer_->state());          // a sharded optimizer gathers it from every rank here
+        if (stage_) stage_->gatherState(s.model, s.optimizer); // rank 0: the whole network's
         s.step = step_;
         s.rngState = cpuRngState();
         s.world = comm_.world();
@@ -696,6 +784,7 @@ private:
             state = state.cpu();
         comm_.barrier();
         if (!leader_) return {};
+        if (weightsSha) *weightsSha = weightsSha256(s.model);
         s.bestMetric = bestMetric_;
         s.hasBest = hasBest_;
         s.evalsWithoutImprovement = evalsWithoutImprovement_;
@@ -719,7 +808,8 @@ private:
 
     void finish(Clock::time_point wallStart) {
         evaluate(true);
-        const std::string path = checkpoint();
+        std::string weightsSha;
+        const std::string path = checkpoint(&weightsSha);
         json memory = memoryFigures();
         if (comm_.world() > 1) // every rank's peak, optimizer state and gradients (a sharded run's ranks differ)
             for (const auto &rank : allGatherFigures(comm_, {memory.value("peak_growth_bytes", std::int64_t{0}),
@@ -728,6 +818,7 @@ private:
                 memory["ranks"].push_back({{"peak_growth_bytes", rank.at(0)},
                                            {"optimizer_state_bytes", rank.at(1)},
                                            {"gradient_bytes", rank.at(2)}});
+        const json pipeline = stageTimesEvent();
         if (!leader_) return;
         json finalMetrics = json::object();
         for (const auto &[k, v] : lastValidation_)
@@ -736,16 +827,34 @@ private:
         events_.emit({{"event", "finished"},
                       {"step", step_},
                       {"metrics", finalMetrics},
-                      {"weights_sha256", weightsSha256(*network_)},
+                      {"weights_sha256", weightsSha},
                       {"checkpoint", path},
                       {"steps_per_s", loopSeconds_ > 0 ? stepsTimed_ / loopSeconds_ : 0.0},
                       {"loader_fraction", loopSeconds_ > 0 ? loaderSeconds_ / loopSeconds_ : 0.0},
                       {"world_size", comm_.world()},
                       {"allreduce_s_per_step", stepsTimed_ > 0 ? allReduceSeconds_ / stepsTimed_ : 0.0},
                       {"memory", memory},
+                      {"pipeline", pipeline},
                       {"loss_scale", scaler_.enabled() ? json(scaler_.scale()) : json()},
                       {"skipped_steps", scaler_.skippedSteps()},
                       {"wall_s", seconds}});
+    }
+
+    /// finished's "pipeline" (a collective): per stage, its seconds per step running forward, backward and waiting,
+    /// and its parameters; null without stages.
+    json stageTimesEvent() {
+        if (!stage_) return nullptr;
+        const double steps = static_cast<double>(std::max<std::int64_t>(1, stepsTimed_));
+        const auto micros = [&](double seconds) { return static_cast<std::int64_t>(seconds / steps * 1e6); };
+        json stages = json::array();
+        const auto figures = allGatherFigures(comm_, {micros(stageTimes_.forward), micros(stageTimes_.backward),
+                                                      micros(stageTimes_.waiting), network_->parameterCount()});
+        for (const auto &f : figures)
+            stages.push_back({{"forward_s_per_step", static_cast<double>(f.at(0)) * 1e-6},
+                              {"backward_s_per_step", static_cast<double>(f.at(1)) * 1e-6},
+                              {"waiting_s_per_step", static_cast<double>(f.at(2)) * 1e-6},
+                              {"parameters", f.at(3)}});
+        return {{"stages", stages}, {"micro_batches", stage_->microBatches()}, {"cut", stage_->cut()}};
     }
 
     /// Rank 0's resident memory: before the model was built, at its peak since then (over loading and training), and
@@ -871,6 +980,10 @@ private:
     const TrainerOptions &options_;
     EventWriter &events_;
     Communicator &comm_;
+    Communicator *dp_;                     ///< the data-parallel group: comm_, or single_ for pipeline stages
+    std::unique_ptr<Communicator> single_; ///< pipeline stages: a group of this process alone
+    std::unique_ptr<PipelineStage> stage_; ///< pipeline stages only
+    StageTimes stageTimes_;                ///< this stage's, summed over the timed steps
     const bool leader_;
     const Clock::time_point runStart_ = Clock::now();
 

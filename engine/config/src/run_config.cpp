@@ -175,6 +175,38 @@ RunConfig parseRunConfig(const json &doc, const std::string &baseDir) {
         throw ConfigError("\"recompute\": \"auto\" needs 'activation_budget_mb', the activation memory per process to "
                           "stay within.",
                           "activation_budget_mb", "Set it, e.g. \"activation_budget_mb\": 512.");
+    if (const json *p = top.find("pipeline")) {
+        Fields f(*p, "pipeline");
+        f.integer("stages", c.pipeline.stages, 1, 64);
+        f.integer("micro_batches", c.pipeline.microBatches, 1, 4096);
+        if (const json *cut = f.find("cut")) {
+            const bool names = cut->is_array() && std::all_of(cut->begin(), cut->end(), [](const json &id) {
+                                   return id.is_string() && !id.get<std::string>().empty();
+                               });
+            if (!(cut->is_string() && cut->get<std::string>() == "auto") && !names)
+                throw ConfigError("'pipeline.cut' must be \"auto\" or a list of node ids, the last node of each stage "
+                                  "but the last.",
+                                  "pipeline.cut", "For example \"cut\": [\"fc2\"] for two stages.");
+            if (names)
+                for (const json &id : *cut)
+                    c.pipeline.cut.push_back(id.get<std::string>());
+        }
+        f.rejectUnknown();
+        if (!c.pipeline.cut.empty() && static_cast<int>(c.pipeline.cut.size()) != c.pipeline.stages - 1)
+            throw ConfigError("'pipeline.cut' names " + std::to_string(c.pipeline.cut.size()) + " node(s); " +
+                                  std::to_string(c.pipeline.stages) + " stages need " +
+                                  std::to_string(c.pipeline.stages - 1) + ".",
+                              "pipeline.cut", "Name the last node of every stage but the last, or use \"auto\".");
+        if (c.pipeline.stages > 1 && c.batchSize % c.pipeline.microBatches != 0)
+            throw ConfigError("batch_size " + std::to_string(c.batchSize) + " is not divisible by the " +
+                                  std::to_string(c.pipeline.microBatches) +
+                                  " micro-batches of 'pipeline.micro_batches'.",
+                              "pipeline.micro_batches", "Use a divisor of batch_size.");
+        if (c.pipeline.stages > 1 && c.sharding != "none")
+            throw ConfigError("'sharding' splits the state of data-parallel processes; a pipeline run has one process "
+                              "per stage, each holding only its stage's state.",
+                              "sharding", "Set \"sharding\": \"none\" with a pipeline.");
+    }
     top.boolean("deterministic", c.deterministic);
     top.boolean("cudnn_benchmark", c.cudnnBenchmark);
     top.boolean("flush_denormals", c.flushDenormals);
@@ -324,6 +356,10 @@ json toJson(const RunConfig &c) {
         {"sharding", c.sharding},
         {"recompute", c.recompute},
         {"activation_budget_mb", c.activationBudgetMb},
+        {"pipeline",
+         {{"stages", c.pipeline.stages},
+          {"micro_batches", c.pipeline.microBatches},
+          {"cut", c.pipeline.cut.empty() ? json("auto") : json(c.pipeline.cut)}}},
         {"deterministic", c.deterministic},
         {"cudnn_benchmark", c.cudnnBenchmark},
         {"flush_denormals", c.flushDenormals},

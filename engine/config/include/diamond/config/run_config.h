@@ -102,6 +102,16 @@ struct EarlyStoppingConfig {
     double minDelta = 0.0;           ///< smallest change that counts as improvement
 };
 
+/// `pipeline` section: the network cut into stages, one process each, with each batch split into micro-batches that
+/// flow through the stages (GPipe: every micro-batch forward, then every one backward; docs/distributed.md).
+struct PipelineConfig {
+    int stages = 1;       ///< 1 = no pipeline; S > 1 needs exactly S processes (nproc), one per stage
+    int microBatches = 4; ///< micro-batches per batch (and per accumulation step); must divide batch_size
+    /// The node ids after which stages 1..S-1 end, in run order (stages - 1 of them); empty ("auto" in JSON): the
+    /// engine balances the stages' forward FLOPs (spec::flopBalancedCut). The planner writes the cost model's cut here.
+    std::vector<std::string> cut;
+};
+
 struct RunConfig {
     DataConfig data;
     std::int64_t batchSize = 32; ///< samples per micro-batch (global, across ranks)
@@ -124,9 +134,10 @@ struct RunConfig {
     /// within activationBudgetMb: spec::chooseRecomputed).
     std::string recompute = "marked";
     double activationBudgetMb = 0; ///< with recompute auto: the activation memory per process to stay within, MiB
-    bool deterministic = false;    ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
-    bool cudnnBenchmark = false;   ///< let cuDNN time its convolution algorithms per shape and keep the fastest
-    bool flushDenormals = true;    ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
+    PipelineConfig pipeline;
+    bool deterministic = false;  ///< deterministic algorithms only (CUDA: slower; CPU kernels already are)
+    bool cudnnBenchmark = false; ///< let cuDNN time its convolution algorithms per shape and keep the fastest
+    bool flushDenormals = true;  ///< CPU float arithmetic treats subnormal numbers as zero (FTZ/DAZ)
     CheckpointConfig checkpoint;
     EarlyStoppingConfig earlyStopping;
     double gradClipNorm = 0.0;       ///< clip the global gradient norm to this (0 = off)
