@@ -175,6 +175,11 @@ std::optional<DeviceProfile> DeviceProfile::fromJson(const QJsonObject &doc, QSt
         if (num(o, "bytes") > 0 && num(o, "seconds") > 0) p.allReduce.append({num(o, "bytes"), num(o, "seconds")});
     }
     monotone(&p.allReduce);
+    for (const QJsonValue &v : doc.value(QStringLiteral("send")).toArray()) {
+        const QJsonObject o = v.toObject();
+        if (num(o, "bytes") > 0 && num(o, "seconds") > 0) p.send.append({num(o, "bytes"), num(o, "seconds")});
+    }
+    monotone(&p.send);
     auto reference = [&](const char *key) -> std::optional<Reference> {
         const QJsonObject r = doc.value(QLatin1String(key)).toObject();
         if (!r.value(QStringLiteral("spec")).isObject() || !(num(r, "step_s") > 0) || !(num(r, "batch") > 0))

@@ -56,6 +56,9 @@ struct DeviceProfile {
     double memoryGBs = 0;
     double checkpointWriteMBs = 0;
     QList<QPair<double, double>> allReduce; ///< (bytes, seconds), sorted by bytes
+    /// One-way point-to-point messages between two processes (`send`, calibrated with several ranks): (bytes, seconds),
+    /// sorted by bytes; empty in older profiles and one-process calibrations.
+    QList<QPair<double, double>> send;
     /// A small network trained for real at calibration (`reference_step`, and `reference_step_ranks` with all ranks):
     /// the part of its step time that no probe explains is added to every prediction as the per-step overhead.
     struct Reference {

@@ -1,6 +1,6 @@
 // Pipeline stages placed by the performance model (docs/planning.md): each node's predicted forward + backward time at
 // the micro-batch size (predictStep), each cut's transfer time (the values that cross it, forward and their gradients
-// back, timed like the profile's all-reduce of as many bytes), the cut that makes the slowest stage fastest
+// back, timed with the profile's point-to-point sends), the cut that makes the slowest stage fastest
 // (spec::balancedCut), and the GPipe step time that follows: every stage runs each micro-batch once forward and once
 // backward, so a step takes the sum of the stages' times for one micro-batch plus (micro-batches - 1) times the slowest
 // stage's, then the slowest stage's optimizer update.
@@ -52,8 +52,8 @@ struct PipelinePrediction {
 PipelinePrediction predictPipeline(const QByteArray &specText, const StepInputs &in, const PipelineInputs &pipe,
                                    const DeviceProfile &profile);
 
-/// The seconds to send `bytes` to another process on `profile`: its all-reduce timing of that size (two processes
-/// exchange about as much in an all-reduce), or 0.5 ms + 1 GB/s without timings.
+/// The seconds to send `bytes` to another process on `profile`: its point-to-point timings (`send`, calibrated with
+/// several ranks), or 0.05 ms + 3.5 GB/s (Gloo on loopback, measured) without them.
 double transferSeconds(const DeviceProfile &profile, double bytes);
 
 } // namespace diamond::app

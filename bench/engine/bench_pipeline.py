@@ -12,7 +12,9 @@ that cut's measured step time against the best measured cut's.
 Beside it PyTorch-Python (Debian's python3-torch) runs the same GPipe schedule by hand (torch.distributed send/recv,
 Gloo, 2 processes of 1 thread) at the chosen cut, and both run the whole network on one process of 1 thread.
 
-  /usr/bin/python3 bench/engine/bench_pipeline.py --bin build/bin [--steps 30] [--json out.json]
+Every engine figure is the median of --repeat runs.
+
+  /usr/bin/python3 bench/engine/bench_pipeline.py --bin build/bin [--steps 60] [--repeat 2] [--json out.json]
 """
 import argparse
 import json
@@ -57,11 +59,21 @@ def predict(bin_dir, work, spec_path, config_path, cut):
     return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
 
 
-def train(bin_dir, folder, spec_path, steps, cut):
-    config_path = os.path.join(folder, "run-%s.json" % (cut or "whole"))
+def train(bin_dir, folder, spec_path, steps, cut, repeat=1):
+    """The medians of `repeat` runs."""
+    runs = [train_once(bin_dir, folder, spec_path, steps, cut, i) for i in range(repeat)]
+    median = lambda values: statistics.median(values)
+    return {"step_s": median([r["step_s"] for r in runs]),
+            "stage_s": [median(s) for s in zip(*[r["stage_s"] for r in runs])],
+            "waiting_s": [median(s) for s in zip(*[r["waiting_s"] for r in runs])],
+            "weights_sha256": runs[0]["weights_sha256"] if len({r["weights_sha256"] for r in runs}) == 1 else "DIFFER"}
+
+
+def train_once(bin_dir, folder, spec_path, steps, cut, index):
+    config_path = os.path.join(folder, "run-%s-%d.json" % (cut or "whole", index))
     json.dump(config(steps, [cut] if cut else None), open(config_path, "w"))
     args = [os.path.join(bin_dir, "diamond-train"), "--spec", spec_path, "--config", config_path, "--run-dir",
-            os.path.join(folder, "run-%s" % (cut or "whole")), "--threads", "1"]
+            os.path.join(folder, "run-%s-%d" % (cut or "whole", index)), "--threads", "1"]
     if cut:
         args += ["--nproc", "2"]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
@@ -151,7 +163,8 @@ def torch_run(work, steps, world, cut_layer):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/bin")
-    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--json", default="")
     args = ap.parse_args()
     report = {"cuts": []}
@@ -169,7 +182,7 @@ def main():
         errors = []
         for cut in cuts:
             predicted = predict(args.bin, work, spec_path, config_path, cut)
-            measured = train(args.bin, work, spec_path, args.steps, cut)
+            measured = train(args.bin, work, spec_path, args.steps, cut, args.repeat)
             stage_predicted = [s["compute_s_per_micro_batch"] * MICRO for s in predicted["stages"]]
             stage_errors = [p / m - 1 for p, m in zip(stage_predicted, measured["stage_s"])]
             errors += stage_errors
@@ -186,7 +199,7 @@ def main():
         best = min(report["cuts"], key=lambda r: r["measured_step_s"])
         mine = next(r for r in report["cuts"] if r["cut"] == chosen_cut)
         shas = {r["weights_sha256"] for r in report["cuts"]}
-        whole = train(args.bin, work, spec_path, args.steps, None)
+        whole = train(args.bin, work, spec_path, args.steps, None, args.repeat)
         cut_layer = int("".join(c for c in chosen_cut if c.isdigit()))
         torch_pipe = torch_run(work, args.steps, 2, cut_layer)
         torch_whole = torch_run(work, args.steps, 1, cut_layer)

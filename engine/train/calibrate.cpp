@@ -280,6 +280,51 @@ json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::
     return out;
 }
 
+/// Point to point between ranks 0 and 1 (what pipeline stages send each other): the one-way time of a message of each
+/// size, half of a send-and-reply measured as the all-reduce is (sizes in turns, the mean of the middle calls). Other
+/// ranks take no part.
+json sendProbe(Communicator &comm, const CalibrateOptions &o, const torch::Device &device) {
+    std::vector<std::int64_t> sizes = {1 << 10, 16 << 10, 128 << 10, 512 << 10, 4 << 20, 32 << 20};
+    if (o.quick) sizes = {1 << 10, 128 << 10, 1 << 20};
+    const int rank = comm.rank();
+    json out = json::array();
+    if (rank > 1) return out;
+    const int peer = 1 - rank;
+    std::vector<torch::Tensor> tensors;
+    const auto exchange = [&](torch::Tensor &t) {
+        if (rank == 0) {
+            comm.send(t, peer);
+            comm.recv(t, peer);
+        } else {
+            comm.recv(t, peer);
+            comm.send(t, peer);
+        }
+    };
+    for (const std::int64_t bytes : sizes) {
+        tensors.push_back(torch::ones({bytes / 4}, torch::TensorOptions().device(device)));
+        for (int i = 0; i < 5; ++i)
+            exchange(tensors.back());
+    }
+    const int rounds = 20;
+    std::vector<std::vector<double>> times(sizes.size());
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            const Clock::time_point start = Clock::now();
+            exchange(tensors[i]);
+            times[i].push_back(secondsSince(start) / 2);
+        }
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        std::vector<double> &t = times[i];
+        std::sort(t.begin(), t.end());
+        const std::size_t cut = t.size() / 5;
+        double sum = 0;
+        for (std::size_t k = cut; k < t.size() - cut; ++k)
+            sum += t[k];
+        out.push_back({{"bytes", sizes[i]}, {"seconds", sum / double(t.size() - 2 * cut)}});
+    }
+    return out;
+}
+
 /// A network the calibration trains for real, with its data.
 struct ReferenceNetwork {
     json spec;
@@ -497,7 +542,12 @@ int runCalibrate(int argc, char **argv) {
                                          referenceStep(o, *comm, threads, false, convReference(o), convBatch)});
     }
     json allReduce = json::array();
-    if (severalRanks) allReduce = allReduceProbe(*comm, o, device);
+    json sends = json::array();
+    if (severalRanks) {
+        allReduce = allReduceProbe(*comm, o, device);
+        sends = sendProbe(*comm, o, device);
+        comm->barrier();
+    }
     if (rendezvous.rank != 0) return kExitFinished;
     const std::unique_ptr<Communicator> alone = connect(Rendezvous{}, std::chrono::seconds(60), deviceName);
     json reference = referenceStep(o, *alone, threads, !severalRanks, mlpReference(o));
@@ -543,6 +593,7 @@ int runCalibrate(int argc, char **argv) {
     profile["memory_gb_s"] = memoryBandwidth(o, device);
     profile["checkpoint_write_mb_s"] = checkpointWrite(o);
     profile["allreduce"] = allReduce;
+    profile["send"] = sends;
     profile["reference_step"] = reference;
     profile["reference_step_conv"] = referenceConv;
     if (!referenceRanks.is_null()) profile["reference_step_ranks"] = referenceRanks;
