@@ -23,6 +23,30 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
     precision_->setToolTip(tr("Mixed precision computes layers in 16 bits (faster, less memory); the weights stay "
                               "32-bit"));
     form->addRow(tr("Precisio&n:"), precision_);
+    parallelism_ = new QComboBox(parent);
+    parallelism_->setObjectName(QStringLiteral("parallelism"));
+    parallelism_->addItem(tr("Each trains on part of every batch"), QStringLiteral("data"));
+    parallelism_->addItem(tr("Each holds a stage of the network"), QStringLiteral("pipeline"));
+    parallelism_->setItemData(0,
+                              tr("Data parallel: every process holds the whole network and trains on its share of "
+                                 "each batch; their gradients are averaged."),
+                              Qt::ToolTipRole);
+    parallelism_->setItemData(1,
+                              tr("Pipeline: the network is cut into consecutive stages, one per process, so that each "
+                                 "holds only its stage's weights and optimizer state; each batch flows through them "
+                                 "in micro-batches. For networks too large for one process."),
+                              Qt::ToolTipRole);
+    parallelism_->setToolTip(tr("How the processes share the training. The weights trained are the same either way "
+                                "(a pipeline's are those of one process adding up the micro-batches)."));
+    form->addRow(tr("Processes wor&k as:"), parallelism_);
+    microBatches_ = new QSpinBox(parent);
+    microBatches_->setObjectName(QStringLiteral("microBatches"));
+    microBatches_->setRange(1, 4096);
+    microBatches_->setValue(4);
+    microBatches_->setToolTip(tr("Each batch is cut into this many micro-batches that follow each other through the "
+                                 "stages; more keep the stages busier, fewer make each larger. Must divide the batch "
+                                 "size. The cut balances the stages' computation."));
+    form->addRow(tr("Micro-batc&hes:"), microBatches_);
     sharding_ = new QComboBox(parent);
     sharding_->setObjectName(QStringLiteral("sharding"));
     sharding_->addItem(tr("Nothing: each process holds all of it"), QStringLiteral("none"));
@@ -84,6 +108,11 @@ ComputeOptions::ComputeOptions(QWidget *parent, QFormLayout *form) : QObject(par
         Q_EMIT changed();
     });
     connect(precision_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
+    connect(parallelism_, &QComboBox::currentIndexChanged, this, [this] {
+        updateRows();
+        Q_EMIT changed();
+    });
+    connect(microBatches_, &QSpinBox::valueChanged, this, &ComputeOptions::changed);
     connect(sharding_, &QComboBox::currentIndexChanged, this, &ComputeOptions::changed);
     connect(recompute_, &QComboBox::currentIndexChanged, this, [this] {
         updateRows();
@@ -103,6 +132,10 @@ void ComputeOptions::load(const QJsonObject &config) {
     precision_->setCurrentIndex(
         std::max(0, precision_->findData(config.value(QStringLiteral("precision")).toString())));
     setSharding(config.value(QStringLiteral("sharding")).toString());
+    const QJsonObject pipeline = config.value(QStringLiteral("pipeline")).toObject();
+    cut_ = pipeline.value(QStringLiteral("cut")).toArray();
+    setPipeline(pipeline.value(QStringLiteral("stages")).toInt(1) > 1,
+                pipeline.value(QStringLiteral("micro_batches")).toInt(4));
     setRecompute(config.value(QStringLiteral("recompute")).toString(QStringLiteral("marked")),
                  config.value(QStringLiteral("activation_budget_mb")).toDouble());
     updateRows();
@@ -118,8 +151,18 @@ void ComputeOptions::applyToConfig(QJsonObject &config) const {
         config.remove(QStringLiteral("precision"));
     else
         config.insert(QStringLiteral("precision"), precision);
+    const bool pipeline = pipelineStages() > 1;
+    if (pipeline) {
+        QJsonObject section{{QStringLiteral("stages"), processes_},
+                            {QStringLiteral("micro_batches"), microBatches_->value()},
+                            {QStringLiteral("cut"), QStringLiteral("auto")}};
+        if (cut_.size() == processes_ - 1) section.insert(QStringLiteral("cut"), cut_);
+        config.insert(QStringLiteral("pipeline"), section);
+    } else {
+        config.remove(QStringLiteral("pipeline"));
+    }
     const QString sharding = sharding_->currentData().toString();
-    if (sharding != QLatin1String("none") && processes_ > 1)
+    if (sharding != QLatin1String("none") && processes_ > 1 && !pipeline)
         config.insert(QStringLiteral("sharding"), sharding);
     else
         config.remove(QStringLiteral("sharding"));
@@ -137,6 +180,15 @@ void ComputeOptions::applyToConfig(QJsonObject &config) const {
 void ComputeOptions::setProcesses(int processes) {
     processes_ = processes;
     updateRows();
+}
+
+int ComputeOptions::pipelineStages() const {
+    return processes_ > 1 && parallelism_->currentData().toString() == QLatin1String("pipeline") ? processes_ : 0;
+}
+
+void ComputeOptions::setPipeline(bool on, int microBatches) {
+    parallelism_->setCurrentIndex(on ? 1 : 0);
+    if (microBatches >= 1) microBatches_->setValue(microBatches);
 }
 
 void ComputeOptions::setSharding(const QString &sharding) {
@@ -171,7 +223,10 @@ void ComputeOptions::updateRows() {
     if (auto *model = qobject_cast<QStandardItemModel *>(precision_->model()))
         if (QStandardItem *fp16 = model->item(2)) fp16->setEnabled(gpu);
     if (!gpu && precision_->currentIndex() == 2) precision_->setCurrentIndex(1);
-    form_->setRowVisible(sharding_, processes_ > 1);
+    const bool pipeline = pipelineStages() > 1;
+    form_->setRowVisible(parallelism_, processes_ > 1);
+    form_->setRowVisible(microBatches_, pipeline);
+    form_->setRowVisible(sharding_, processes_ > 1 && !pipeline);
     form_->setRowVisible(activationBudget_, recompute_->currentData().toString() == QLatin1String("auto"));
     form_->setRowVisible(nodes_, cluster_);
     form_->setRowVisible(gpus_, cluster_ && gpu);

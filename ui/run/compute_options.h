@@ -1,10 +1,12 @@
-// The run set-up's compute rows: device (CPU / GPU), precision, what the processes split between them (the optimizer
-// state, and the gradients too), recomputing every layer's activations, and for a cluster target the nodes, GPUs per
-// node and GPU type of its job. Device, precision, sharding and recompute go into the run config ("device",
-// "precision", "sharding", "recompute"); the cluster rows into execution["job"] (nodes, gpus_per_node, gpu_type). The
-// widgets live in the page's "Where" form.
+// The run set-up's compute rows: device (CPU / GPU), precision, how several processes share the work (each a part of
+// every batch, or each a stage of the network with the batch in micro-batches), what data-parallel processes split
+// between them (the optimizer state, and the gradients too), recomputing activations, and for a cluster target the
+// nodes, GPUs per node and GPU type of its job. Device, precision, pipeline, sharding and recompute go into the run
+// config ("device", "precision", "pipeline", "sharding", "recompute"); the cluster rows into execution["job"] (nodes,
+// gpus_per_node, gpu_type). The widgets live in the page's "Where" form.
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
 #include <QStringList>
@@ -23,14 +25,20 @@ public:
     /// Adds the rows to `form` (their widgets are children of `parent`).
     ComputeOptions(QWidget *parent, QFormLayout *form);
 
-    /// Shows the rows of the config's "device", "precision", "sharding" and "recompute" (absent: cpu, fp32, none,
-    /// marked).
+    /// Shows the rows of the config's "device", "precision", "pipeline", "sharding" and "recompute" (absent: cpu, fp32,
+    /// no pipeline, none, marked).
     void load(const QJsonObject &config);
-    /// Sets "device", "precision", "sharding", "recompute" and "activation_budget_mb" of `config` (removes them at
-    /// their defaults: cpu, fp32, none, marked, and no budget unless recompute is auto).
+    /// Sets "device", "precision", "pipeline", "sharding", "recompute" and "activation_budget_mb" of `config` (removes
+    /// them at their defaults: cpu, fp32, no pipeline, none, marked, and no budget unless recompute is auto). A
+    /// pipeline has one stage per process; the cut loaded with the config is kept while the number of stages matches
+    /// it, else the engine chooses ("auto").
     void applyToConfig(QJsonObject &config) const;
-    /// The sharding row is shown with more than one process.
+    /// The parallelism and sharding rows are shown with more than one process.
     void setProcesses(int processes);
+    /// The stages of the loaded or chosen pipeline (0: the processes share each batch).
+    int pipelineStages() const;
+    /// Pipeline stages (one per process, `microBatches` per batch) or data parallelism.
+    void setPipeline(bool on, int microBatches = 0);
     /// Shows the run config's "sharding" value "none", "optimizer" or "gradients" (another: none); a plan that needs
     /// it to fit sets it.
     void setSharding(const QString &sharding);
@@ -54,8 +62,9 @@ private:
     void updateRows();
 
     QFormLayout *form_;
-    QComboBox *device_, *precision_, *gpuType_, *sharding_, *recompute_;
-    QSpinBox *nodes_, *gpus_, *activationBudget_;
+    QComboBox *device_, *precision_, *gpuType_, *parallelism_, *sharding_, *recompute_;
+    QSpinBox *nodes_, *gpus_, *activationBudget_, *microBatches_;
+    QJsonArray cut_; ///< the loaded config's pipeline cut
     bool cluster_ = false;
     int processes_ = 1;
 };

@@ -224,7 +224,7 @@ void RunSetupPage::buildUi() {
     whereForm->addRow(tr("&Threads:"), threads_);
     nproc_ = intBox(where, 1, 64);
     nproc_->setObjectName(QStringLiteral("processes"));
-    nproc_->setToolTip(tr("Data-parallel processes (on a cluster: tasks of the job)"));
+    nproc_->setToolTip(tr("Processes that train together (on a cluster: tasks of the job)"));
     whereForm->addRow(tr("&Processes:"), nproc_);
     compute_ = new ComputeOptions(where, whereForm);
     connect(nproc_, &QSpinBox::valueChanged, compute_, &ComputeOptions::setProcesses);
@@ -415,6 +415,10 @@ void RunSetupPage::loadForm(const QJsonObject &c) {
     seed_->setValue(value("seed").toInt());
     threads_->setValue(value("threads").toInt());
     compute_->load(c);
+    // A pipeline runs one process per stage.
+    if (const int stages = c.value(QStringLiteral("pipeline")).toObject().value(QStringLiteral("stages")).toInt(1);
+        stages > 1)
+        nproc_->setValue(stages);
     loading_ = false;
 }
 
