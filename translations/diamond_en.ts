@@ -756,6 +756,18 @@
         <source>needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable</source>
         <translation>needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable</translation>
     </message>
+    <message>
+        <source>A pipeline needs at least 2 stages and micro-batches that divide the batch (%1).</source>
+        <translation>A pipeline needs at least 2 stages and micro-batches that divide the batch (%1).</translation>
+    </message>
+    <message>
+        <source>The network has too few layers for %1 stages.</source>
+        <translation>The network has too few layers for %1 stages.</translation>
+    </message>
+    <message>
+        <source>Stage %1: %2</source>
+        <translation>Stage %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -3626,6 +3638,38 @@ Runs already sent to it are kept.</translation>
         <source>Activation b&amp;udget:</source>
         <translation>Activation b&amp;udget:</translation>
     </message>
+    <message>
+        <source>Each trains on part of every batch</source>
+        <translation>Each trains on part of every batch</translation>
+    </message>
+    <message>
+        <source>Each holds a stage of the network</source>
+        <translation>Each holds a stage of the network</translation>
+    </message>
+    <message>
+        <source>Data parallel: every process holds the whole network and trains on its share of each batch; their gradients are averaged.</source>
+        <translation>Data parallel: every process holds the whole network and trains on its share of each batch; their gradients are averaged.</translation>
+    </message>
+    <message>
+        <source>Pipeline: the network is cut into consecutive stages, one per process, so that each holds only its stage&apos;s weights and optimizer state; each batch flows through them in micro-batches. For networks too large for one process.</source>
+        <translation>Pipeline: the network is cut into consecutive stages, one per process, so that each holds only its stage's weights and optimizer state; each batch flows through them in micro-batches. For networks too large for one process.</translation>
+    </message>
+    <message>
+        <source>How the processes share the training. The weights trained are the same either way (a pipeline&apos;s are those of one process adding up the micro-batches).</source>
+        <translation>How the processes share the training. The weights trained are the same either way (a pipeline's are those of one process adding up the micro-batches).</translation>
+    </message>
+    <message>
+        <source>Processes wor&amp;k as:</source>
+        <translation>Processes wor&amp;k as:</translation>
+    </message>
+    <message>
+        <source>Each batch is cut into this many micro-batches that follow each other through the stages; more keep the stages busier, fewer make each larger. Must divide the batch size. The cut balances the stages&apos; computation.</source>
+        <translation>Each batch is cut into this many micro-batches that follow each other through the stages; more keep the stages busier, fewer make each larger. Must divide the batch size. The cut balances the stages' computation.</translation>
+    </message>
+    <message>
+        <source>Micro-batc&amp;hes:</source>
+        <translation>Micro-batc&amp;hes:</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::ConfusionMatrixView</name>
@@ -6356,10 +6400,6 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
         <translation>Weights:</translation>
     </message>
     <message>
-        <source>Data-parallel processes (on a cluster: tasks of the job)</source>
-        <translation>Data-parallel processes (on a cluster: tasks of the job)</translation>
-    </message>
-    <message>
         <source>the cluster&apos;s default</source>
         <translation>the cluster's default</translation>
     </message>
@@ -6450,6 +6490,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>The run&apos;s job is submitted to %1 at once; the first cluster to start it keeps the run and the other jobs are cancelled.</source>
         <translation>The run's job is submitted to %1 at once; the first cluster to start it keeps the run and the other jobs are cancelled.</translation>
+    </message>
+    <message>
+        <source>Processes that train together (on a cluster: tasks of the job)</source>
+        <translation>Processes that train together (on a cluster: tasks of the job)</translation>
     </message>
 </context>
 <context>

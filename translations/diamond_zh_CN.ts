@@ -756,6 +756,18 @@
         <source>needs %1 MiB of GPU memory per process, the GPU (%3) has %2 MiB usable</source>
         <translation>每个进程需要 %1 MiB 显存，该 GPU（%3）可用 %2 MiB</translation>
     </message>
+    <message>
+        <source>A pipeline needs at least 2 stages and micro-batches that divide the batch (%1).</source>
+        <translation>流水线至少需要 2 个阶段，且微批次数必须整除批大小（%1）。</translation>
+    </message>
+    <message>
+        <source>The network has too few layers for %1 stages.</source>
+        <translation>网络的层数太少，无法分成 %1 个阶段。</translation>
+    </message>
+    <message>
+        <source>Stage %1: %2</source>
+        <translation>阶段 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -3626,6 +3638,38 @@ Runs already sent to it are kept.</source>
         <source>Activation b&amp;udget:</source>
         <translation>激活值预算(&amp;U)：</translation>
     </message>
+    <message>
+        <source>Each trains on part of every batch</source>
+        <translation>各自训练每个批次的一部分</translation>
+    </message>
+    <message>
+        <source>Each holds a stage of the network</source>
+        <translation>各自持有网络的一个阶段</translation>
+    </message>
+    <message>
+        <source>Data parallel: every process holds the whole network and trains on its share of each batch; their gradients are averaged.</source>
+        <translation>数据并行：每个进程持有整个网络，训练每个批次中属于自己的那一份；它们的梯度取平均。</translation>
+    </message>
+    <message>
+        <source>Pipeline: the network is cut into consecutive stages, one per process, so that each holds only its stage&apos;s weights and optimizer state; each batch flows through them in micro-batches. For networks too large for one process.</source>
+        <translation>流水线：网络被切分为连续的阶段，每个进程一个，各自只持有本阶段的权重和优化器状态；每个批次以微批次的形式依次流经各阶段。适用于单个进程放不下的网络。</translation>
+    </message>
+    <message>
+        <source>How the processes share the training. The weights trained are the same either way (a pipeline&apos;s are those of one process adding up the micro-batches).</source>
+        <translation>各进程如何分担训练。两种方式训练出的权重相同（流水线的权重等同于单个进程累加各微批次所得）。</translation>
+    </message>
+    <message>
+        <source>Processes wor&amp;k as:</source>
+        <translation>进程工作方式(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Each batch is cut into this many micro-batches that follow each other through the stages; more keep the stages busier, fewer make each larger. Must divide the batch size. The cut balances the stages&apos; computation.</source>
+        <translation>每个批次被切成这么多个微批次，依次流经各阶段；越多各阶段越忙碌，越少每个微批次越大。必须整除批大小。切分点会使各阶段的计算量均衡。</translation>
+    </message>
+    <message>
+        <source>Micro-batc&amp;hes:</source>
+        <translation>微批次(&amp;H)：</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::ConfusionMatrixView</name>
@@ -6352,10 +6396,6 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
         <translation>权重：</translation>
     </message>
     <message>
-        <source>Data-parallel processes (on a cluster: tasks of the job)</source>
-        <translation>数据并行进程数（在集群上：作业的任务数）</translation>
-    </message>
-    <message>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
@@ -6446,6 +6486,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>The run&apos;s job is submitted to %1 at once; the first cluster to start it keeps the run and the other jobs are cancelled.</source>
         <translation>此运行的作业同时提交到 %1；最先开始的集群保留此运行，其他作业将被取消。</translation>
+    </message>
+    <message>
+        <source>Processes that train together (on a cluster: tasks of the job)</source>
+        <translation>共同训练的进程数（在集群上：作业的任务数）</translation>
     </message>
 </context>
 <context>

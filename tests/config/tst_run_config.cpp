@@ -109,8 +109,8 @@ private Q_SLOTS:
                          "pct_start": 0.3, "div_factor": 25.0, "final_div_factor": 10000.0},
             "loss": {"label_smoothing": 0.0, "delta": 1.0},
             "metrics": [], "seed": 0, "threads": 0, "device": "cpu", "precision": "fp32", "sharding": "none", "recompute": "marked",
-            "activation_budget_mb": 0.0, "deterministic": false,
-            "cudnn_benchmark": false, "flush_denormals": true,
+            "activation_budget_mb": 0.0, "pipeline": {"stages": 1, "micro_batches": 4, "cut": "auto"},
+            "deterministic": false, "cudnn_benchmark": false, "flush_denormals": true,
             "checkpoint": {"every_steps": 0, "every_seconds": 0.0, "keep_last": 3},
             "early_stopping": {"enabled": false, "metric": "val_loss", "mode": "min", "patience": 5, "min_delta": 0.0},
             "grad_clip_norm": 0.0, "accumulation_steps": 1, "log_every_steps": 10, "eval_every_steps": 0
@@ -183,6 +183,9 @@ private Q_SLOTS:
             "metrics": ["accuracy", "top5"],
             "checkpoint": {"every_steps": 100, "every_seconds": 60, "keep_last": 2},
             "early_stopping": {"metric": "val_accuracy", "mode": "max", "patience": 3, "min_delta": 0.01}})");
+        QTest::newRow("pipeline") << QByteArray(R"({
+            "format": "diamond.run/1", "data": {"source": "moons"}, "batch_size": 64,
+            "pipeline": {"stages": 3, "micro_batches": 8, "cut": ["fc1", "fc2"]}})");
         QTest::newRow("adamw one_cycle") << QByteArray(R"({
             "format": "diamond.run/1", "data": {"source": "sine"},
             "optimizer": {"name": "adamw", "betas": [0.8, 0.99]},
@@ -234,6 +237,24 @@ private Q_SLOTS:
             << QStringLiteral("activation_budget_mb");
         QTest::newRow("activation budget text")
             << QByteArray(R"({"activation_budget_mb": "lots"})") << QStringLiteral("activation_budget_mb");
+        QTest::newRow("pipeline stages zero")
+            << QByteArray(R"({"pipeline": {"stages": 0}})") << QStringLiteral("pipeline.stages");
+        QTest::newRow("pipeline micro-batches zero") << QByteArray(R"({"pipeline": {"stages": 2, "micro_batches": 0}})")
+                                                     << QStringLiteral("pipeline.micro_batches");
+        QTest::newRow("pipeline micro-batches not dividing the batch")
+            << QByteArray(R"({"batch_size": 30, "pipeline": {"stages": 2, "micro_batches": 4}})")
+            << QStringLiteral("pipeline.micro_batches");
+        QTest::newRow("pipeline cut not names")
+            << QByteArray(R"({"pipeline": {"stages": 2, "cut": [3]}})") << QStringLiteral("pipeline.cut");
+        QTest::newRow("pipeline cut word")
+            << QByteArray(R"({"pipeline": {"stages": 2, "cut": "balanced"}})") << QStringLiteral("pipeline.cut");
+        QTest::newRow("pipeline cut count")
+            << QByteArray(R"({"pipeline": {"stages": 3, "cut": ["fc1"]}})") << QStringLiteral("pipeline.cut");
+        QTest::newRow("pipeline with sharding")
+            << QByteArray(R"({"sharding": "optimizer", "pipeline": {"stages": 2}})") << QStringLiteral("sharding");
+        QTest::newRow("pipeline unknown key")
+            << QByteArray(R"({"pipeline": {"stages": 2, "schedule": "1f1b"}})") << QStringLiteral("pipeline.schedule");
+        QTest::newRow("pipeline not an object") << QByteArray(R"({"pipeline": 2})") << QStringLiteral("pipeline");
         QTest::newRow("deterministic") << QByteArray(R"({"deterministic": 1})") << QStringLiteral("deterministic");
         QTest::newRow("keep_last zero") << QByteArray(R"({"checkpoint": {"keep_last": 0}})")
                                         << QStringLiteral("checkpoint.keep_last");

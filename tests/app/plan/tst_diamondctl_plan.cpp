@@ -194,6 +194,90 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains("recompute their activations in backward"), text.out.constData());
     }
 
+    /// `run stages`: the cut whose slowest stage is fastest under the model (checked against every other cut's
+    /// prediction), each stage's figures, the config written with it, and bad input refused.
+    void pipelineStagesArePlacedByTheModel() {
+        QJsonArray nodes;
+        QString previous = QStringLiteral("x");
+        const QList<int> widths{256, 64, 512, 128, 1024, 64, 256, 3};
+        for (int i = 0; i < widths.size(); ++i) {
+            const QString fc = QStringLiteral("fc%1").arg(i);
+            nodes.append(
+                QJsonObject{{QStringLiteral("id"), fc},
+                            {QStringLiteral("type"), QStringLiteral("Linear")},
+                            {QStringLiteral("inputs"), QJsonArray{previous}},
+                            {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), widths[i]}}}});
+            previous = fc;
+        }
+        const QJsonObject chain{
+            {QStringLiteral("format"), QStringLiteral("diamond.spec/1")},
+            {QStringLiteral("inputs"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
+                                    {QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 2}}}}},
+            {QStringLiteral("nodes"), nodes},
+            {QStringLiteral("outputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("y")},
+                                                               {QStringLiteral("from"), previous}}}}};
+        const QString specPath = dir_.filePath(QStringLiteral("chain.spec.json"));
+        QFile specFile(specPath);
+        QVERIFY(specFile.open(QIODevice::WriteOnly));
+        specFile.write(QJsonDocument(chain).toJson());
+        specFile.close();
+        const auto stages = [&](const QStringList &extra) {
+            return ctl(QStringList{QStringLiteral("run"), QStringLiteral("stages"), QStringLiteral("--spec"), specPath,
+                                   QStringLiteral("--config"), config_, QStringLiteral("--stages"), QStringLiteral("2"),
+                                   QStringLiteral("--micro-batches"), QStringLiteral("4")} +
+                       extra);
+        };
+        const QString written = dir_.filePath(QStringLiteral("staged.json"));
+        const Result chosen = stages({QStringLiteral("--json"), QStringLiteral("--output"), written});
+        QVERIFY2(chosen.code == 0, chosen.err.constData());
+        const QJsonObject doc = chosen.json();
+        QVERIFY(doc.value(QStringLiteral("cut_chosen")).toBool());
+        QCOMPARE(doc.value(QStringLiteral("cut")).toArray().size(), 1);
+        const QJsonArray parts = doc.value(QStringLiteral("stages")).toArray();
+        QCOMPARE(parts.size(), 2);
+        QCOMPARE(parts[0][QStringLiteral("nodes")].toArray().size() +
+                     parts[1][QStringLiteral("nodes")].toArray().size(),
+                 qsizetype(widths.size()));
+        QVERIFY(doc.value(QStringLiteral("predicted_step_s")).toDouble() > 0);
+        QVERIFY(doc.value(QStringLiteral("bubble_fraction")).toDouble() >= 0 &&
+                doc.value(QStringLiteral("bubble_fraction")).toDouble() < 1);
+        const auto slowest = [](const QJsonObject &d) {
+            double worst = 0;
+            for (const QJsonValue &st : d.value(QStringLiteral("stages")).toArray())
+                worst = std::max(worst, st[QStringLiteral("compute_s_per_micro_batch")].toDouble() +
+                                            st[QStringLiteral("transfer_s_per_micro_batch")].toDouble());
+            return worst;
+        };
+        // No other cut's slowest stage is faster (the same model, each cut given).
+        for (int i = 0; i + 1 < widths.size(); ++i) {
+            const Result other =
+                stages({QStringLiteral("--json"), QStringLiteral("--cut"), QStringLiteral("fc%1").arg(i)});
+            QVERIFY2(other.code == 0, other.err.constData());
+            QVERIFY(!other.json().value(QStringLiteral("cut_chosen")).toBool());
+            QVERIFY2(slowest(other.json()) >= slowest(doc) * (1 - 1e-9),
+                     qPrintable(QStringLiteral("cut after fc%1 is faster than the chosen one").arg(i)));
+        }
+        // The config written carries the cut, and the engine takes it.
+        QFile staged(written);
+        QVERIFY(staged.open(QIODevice::ReadOnly));
+        const QJsonObject pipeline =
+            QJsonDocument::fromJson(staged.readAll()).object().value(QStringLiteral("pipeline")).toObject();
+        QCOMPARE(pipeline.value(QStringLiteral("stages")).toInt(), 2);
+        QCOMPARE(pipeline.value(QStringLiteral("cut")).toArray(), doc.value(QStringLiteral("cut")).toArray());
+        const Result text = stages({});
+        QVERIFY2(text.code == 0 && text.out.contains("chosen by the performance model"), text.out.constData());
+        // Bad input: a count that does not match, one stage, a node the network does not have.
+        QCOMPARE(stages({QStringLiteral("--cut"), QStringLiteral("fc1,fc2")}).code, 2);
+        QCOMPARE(ctl({QStringLiteral("run"), QStringLiteral("stages"), QStringLiteral("--spec"), specPath,
+                      QStringLiteral("--config"), config_, QStringLiteral("--stages"), QStringLiteral("1")})
+                     .code,
+                 2);
+        const Result unknown = stages({QStringLiteral("--cut"), QStringLiteral("fc99")});
+        QCOMPARE(unknown.code, 1);
+        QVERIFY2(unknown.err.contains("fc99"), unknown.err.constData());
+    }
+
     void aPartitionLimitMakesAChain() {
         app::Workspace ws;
         QVERIFY(ws.open(dir_.filePath(QStringLiteral("ws"))));
