@@ -314,6 +314,30 @@ void MainWindow::createActions() {
     budget->setObjectName(QStringLiteral("recomputeBudgetAction"));
     budget->setToolTip(tr("Mark the layers that save the most activation memory for the least computation, so that "
                           "training fits a budget you give"));
+    QMenu *stages = edit->addMenu(tr("Pipeline &stages"));
+    stages->setObjectName(QStringLiteral("pipelineStagesMenu"));
+    stages->setToolTip(tr("Show how the network is cut into stages, one process each, for a pipeline run"));
+    auto *stageGroup = new QActionGroup(stages);
+    for (const int count : {0, 2, 3, 4}) {
+        QAction *a = stages->addAction(count == 0 ? tr("&None") : tr("&%1 stages").arg(count), designer_,
+                                       [this, count] { designer_->showPipelineStages(count); });
+        a->setObjectName(QStringLiteral("pipelineStages%1").arg(count));
+        a->setCheckable(true);
+        a->setChecked(count == 0);
+        stageGroup->addAction(a);
+    }
+    connect(designer_->document(), &GraphDocument::pipelineChanged, stages, [this, stages] {
+        const int shown = designer_->document()->pipelineStages();
+        for (QAction *a : stages->actions())
+            a->setChecked(a->objectName() == QStringLiteral("pipelineStages%1").arg(shown));
+    });
+    QAction *endStage =
+        edit->addAction(tr("&End the pipeline stage here"), designer_, &DesignerPage::endStageAtSelection);
+    endStage->setObjectName(QStringLiteral("endStageAction"));
+    endStage->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    endStage->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    endStage->setToolTip(tr("Move the cut so that the selected layer's stage ends at it (Ctrl+Shift+E)"));
+    designer_->addAction(endStage);
     edit->addSeparator();
     QAction *prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
     prefs->setObjectName(QStringLiteral("preferencesAction"));

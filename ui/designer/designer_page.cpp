@@ -250,6 +250,32 @@ void DesignerPage::toggleRecompute() {
                                   nullptr, int(layers.size())));
 }
 
+void DesignerPage::showPipelineStages(int stages) {
+    if (!doc_->setPipelineStages(stages)) {
+        if (stages >= 2 && doc_->pipelineStages() != stages)
+            Q_EMIT message(
+                tr("The network cannot be cut into %1 stages (too few layers, or errors to fix first).").arg(stages));
+        return;
+    }
+    Q_EMIT message(stages >= 2 ? tr("%1 pipeline stages, cut where the computation balances. Select a layer and use "
+                                    "Edit ▸ End the pipeline stage here to move a cut.")
+                                     .arg(stages)
+                               : tr("Pipeline stages hidden."));
+}
+
+void DesignerPage::endStageAtSelection() {
+    const QStringList selected = scene_->selectedNodeIds();
+    if (doc_->pipelineStages() < 2) {
+        Q_EMIT message(tr("Show the pipeline stages first (Edit ▸ Pipeline stages)."));
+        return;
+    }
+    if (selected.size() != 1 || !doc_->endPipelineStageAt(selected.first())) {
+        Q_EMIT message(tr("Select one layer that does not already end its stage."));
+        return;
+    }
+    Q_EMIT message(tr("The stage now ends at %1.").arg(selected.first()));
+}
+
 void DesignerPage::recomputeForBudget() {
     RecomputeBudgetDialog dialog(*doc_, summary_ ? summary_->batchSpin()->value() : 32, this);
     if (dialog.exec() != QDialog::Accepted) return;

@@ -73,6 +73,10 @@ public Q_SLOTS:
     /// Asks for a batch size and an activation-memory budget (RecomputeBudgetDialog) and marks exactly the layers
     /// chosen for it (one undo step); says what it did in message().
     void recomputeForBudget();
+    /// Shows the network cut into `stages` pipeline stages (below 2: none) as coloured bands, one undo step.
+    void showPipelineStages(int stages);
+    /// Ends the pipeline stage that holds the selected layer at it (Edit ▸ End the pipeline stage here).
+    void endStageAtSelection();
     /// Adds a layer at the centre of the view and selects it.
     QString addLayerAtCenter(const QString &type);
 

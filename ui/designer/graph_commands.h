@@ -125,4 +125,16 @@ private:
     GraphDocument::Direction before_, after_;
 };
 
+/// Sets the pipeline stages shown ({"stages", "cut"} or null).
+class SetPipelineCommand : public DocumentCommand {
+public:
+    SetPipelineCommand(GraphDocument *doc, const QString &text, nlohmann::json before, nlohmann::json after)
+        : DocumentCommand(doc, text), before_(std::move(before)), after_(std::move(after)) {}
+    void redo() override { doc_->setPipelineNow(after_); }
+    void undo() override { doc_->setPipelineNow(before_); }
+
+private:
+    nlohmann::json before_, after_;
+};
+
 } // namespace diamond::ui

@@ -146,6 +146,22 @@ public:
     bool recomputes(const QString &id) const;
     /// Whether node `id` is a layer (not an input or output), which can be marked to recompute.
     bool canRecompute(const QString &id) const;
+    // --- Pipeline stages shown on the canvas (saved in the layout as "designer:pipeline"; the run set-up cuts a
+    // pipeline run of as many processes there) -------------------------------------------------
+    /// The stages shown (0: none).
+    int pipelineStages() const;
+    /// The layer after which each stage but the last ends, in run order: the saved cut while it still fits the graph,
+    /// else where the forward FLOPs balance (spec::flopBalancedCut); empty without stages or when the graph has errors.
+    QStringList pipelineCut() const;
+    /// Per layer id: its stage, from 0; empty when no stages are shown or the graph has errors.
+    QHash<QString, int> pipelineStageOfNodes() const;
+    /// Shows `stages` stages (below 2: none) cut where the forward FLOPs balance: one undo step; false when nothing
+    /// changes or the network has too few layers.
+    bool setPipelineStages(int stages);
+    /// Ends the stage that holds layer `id` at it (a layer of the last stage: the stage before ends there instead):
+    /// one undo step; false when nothing changes or no stages are shown.
+    bool endPipelineStageAt(const QString &id);
+
     /// Moves nodes; calls with the same non-zero `mergeSession` merge into one undo step.
     void moveNodes(const QHash<QString, QPointF> &positions, int mergeSession = 0);
     int newMergeSession() { return ++mergeSession_; }
@@ -170,6 +186,8 @@ Q_SIGNALS:
     /// The whole document was replaced (load, clear).
     void documentReset();
     void analysisChanged();
+    /// The pipeline stages shown changed (their number or cut).
+    void pipelineChanged();
 
 private:
     friend class DocumentCommand;
@@ -178,6 +196,7 @@ private:
     friend class SetInputsCommand;
     friend class SetParamCommand;
     friend class SetRecomputeCommand;
+    friend class SetPipelineCommand;
     friend class MoveNodesCommand;
     friend class RenameCommand;
     friend class SetDirectionCommand;
@@ -190,6 +209,8 @@ private:
     void setInputs(const QString &id, const QVector<GraphPortRef> &inputs);
     void setParamValue(const QString &id, const std::string &name, const nlohmann::json &value);
     void setRecomputeValue(const QString &id, bool on);
+    /// The layout's "designer:pipeline" ({"stages", "cut"}; null: none).
+    void setPipelineNow(const nlohmann::json &pipeline);
     void setPositions(const QHash<QString, QPointF> &positions);
     void renameNodeNow(const QString &oldId, const QString &newId);
     void setDirectionNow(Direction direction);

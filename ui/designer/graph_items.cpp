@@ -206,7 +206,17 @@ NodeItem::NodeItem(GraphScene *scene, const QString &id) : scene_(scene), id_(id
     badge_->setPos(style::kNodeWidth - 2, 2);
 }
 
-QRectF NodeItem::boundingRect() const { return QRectF(-4, -4, style::kNodeWidth + 8, style::kNodeHeight + 8); }
+QRectF NodeItem::boundingRect() const {
+    const qreal m = stage_ >= 0 ? style::kStageBandMargin + 2 : 4;
+    return QRectF(-m, -m, style::kNodeWidth + 2 * m, style::kNodeHeight + 2 * m);
+}
+
+void NodeItem::setStage(int stage) {
+    if (stage == stage_) return;
+    prepareGeometryChange();
+    stage_ = stage;
+    update();
+}
 
 QPainterPath NodeItem::shape() const {
     QPainterPath p;
@@ -357,6 +367,20 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidge
     const QRectF r(0, 0, style::kNodeWidth, style::kNodeHeight);
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setRenderHint(QPainter::TextAntialiasing);
+
+    // The pipeline stage: a band of its colour around the node, numbered at its corner.
+    if (stage_ >= 0) {
+        const qreal m = style::kStageBandMargin;
+        const QColor band = style::stageColor(stage_, pal);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(band);
+        painter->drawRoundedRect(r.adjusted(-m, -m, m, m), 12, 12);
+        QFont tagFont = painter->font();
+        tagFont.setBold(true);
+        painter->setFont(tagFont);
+        painter->setPen(style::stageTextColor(stage_, pal));
+        painter->drawText(QRectF(-m, -m, m + 2, m), Qt::AlignCenter, QString::number(stage_ + 1));
+    }
 
     // Soft shadow, body, header band.
     painter->setPen(Qt::NoPen);

@@ -93,6 +93,9 @@ public:
     QString paramsText() const { return summary_; }
     /// Whether the node is marked to recompute in backward (drawn as a ↻ before its type).
     bool recomputes() const { return recompute_; }
+    /// The pipeline stage the node is in (from 0), drawn as a band of the stage's colour around it; -1: none.
+    void setStage(int stage);
+    int stage() const { return stage_; }
 
 protected:
     void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
@@ -104,6 +107,7 @@ private:
     GraphScene *scene_;
     QString id_;
     QString title_, typeName_, family_, summary_, stats_;
+    int stage_ = -1;
     QVector<PortItem *> inputs_, outputs_;
     BadgeItem *badge_;
     bool hasParams_ = true;

@@ -32,6 +32,7 @@ GraphScene::GraphScene(GraphDocument *document, QObject *parent) : QGraphicsScen
     connect(doc_, &GraphDocument::inputsChanged, this, &GraphScene::syncEdgesInto);
     connect(doc_, &GraphDocument::directionChanged, this, &GraphScene::onDirectionChanged);
     connect(doc_, &GraphDocument::analysisChanged, this, &GraphScene::onAnalysisChanged);
+    connect(doc_, &GraphDocument::pipelineChanged, this, &GraphScene::syncStages);
     rebuild();
 }
 
@@ -238,9 +239,16 @@ void GraphScene::updateEdgesOf(const QString &id) {
 void GraphScene::onAnalysisChanged() {
     for (NodeItem *n : std::as_const(nodes_))
         n->syncAnalysis();
+    syncStages();
     for (const auto &list : std::as_const(edgesInto_))
         for (EdgeItem *e : list)
             if (e) e->syncAnalysis();
+}
+
+void GraphScene::syncStages() {
+    const QHash<QString, int> stageOf = doc_->pipelineStageOfNodes();
+    for (NodeItem *n : std::as_const(nodes_))
+        n->setStage(stageOf.value(n->id(), -1));
 }
 
 void GraphScene::onDirectionChanged() {

@@ -74,6 +74,8 @@ private:
     void updateEdgesOf(const QString &id);
     void refreshPortStates(const QString &id);
     void onAnalysisChanged();
+    /// Each node's pipeline stage (GraphDocument::pipelineStageOfNodes), drawn as a coloured band behind it.
+    void syncStages();
     void onDirectionChanged();
     PortItem *portAt(const QPointF &scenePos, PortItem *from) const;
     void growSceneRect();

@@ -113,6 +113,23 @@ QColor familyColor(const QString &family, const QPalette &palette) {
     return isDark(palette) ? QColor::fromHsl(hue, 120, 95) : QColor::fromHsl(hue, 150, 105);
 }
 
+namespace {
+/// Blue, orange, green, purple, teal, red, olive, pink: neighbours stay apart.
+constexpr int kStageHues[] = {210, 30, 120, 275, 180, 0, 60, 320};
+} // namespace
+
+QColor stageColor(int stage, const QPalette &palette) {
+    const int hue = kStageHues[std::abs(stage) % 8];
+    QColor c = isDark(palette) ? QColor::fromHsl(hue, 140, 90) : QColor::fromHsl(hue, 170, 190);
+    c.setAlpha(isDark(palette) ? 120 : 150);
+    return c;
+}
+
+QColor stageTextColor(int stage, const QPalette &palette) {
+    const int hue = kStageHues[std::abs(stage) % 8];
+    return isDark(palette) ? QColor::fromHsl(hue, 160, 200) : QColor::fromHsl(hue, 200, 60);
+}
+
 QString familyOf(const QString &type) {
     if (type == QLatin1String(kOutputType)) return QStringLiteral("Output");
     const spec::LayerType *t = spec::Registry::instance().find(type.toStdString());

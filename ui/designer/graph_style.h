@@ -14,6 +14,8 @@ inline constexpr qreal kNodeHeight = 64;
 inline constexpr qreal kHeaderHeight = 24;
 inline constexpr qreal kPortRadius = 6;
 inline constexpr qreal kGrid = 20;
+/// How far a pipeline stage's band reaches around each of its nodes.
+inline constexpr qreal kStageBandMargin = 16;
 
 bool isDark(const QPalette &palette);
 /// The family's accent colour (palette group and node header), readable on `palette`.
@@ -23,6 +25,9 @@ QString familyOf(const QString &type);
 /// A crisp per-family icon drawn with QPainter (several sizes, high-DPI aware).
 QIcon familyIcon(const QString &family);
 QColor errorColor(const QPalette &palette);
+/// Pipeline stage `stage`'s band colour (translucent; 8 hues in turn) and the colour of its number.
+QColor stageColor(int stage, const QPalette &palette);
+QColor stageTextColor(int stage, const QPalette &palette);
 QColor warningColor(const QPalette &palette);
 
 /// 11,689,512 -> "11.7 M"; below 10,000 the exact number with grouping.

@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -510,6 +511,24 @@ QJsonObject RunSetupPage::config() const {
     c.insert(QStringLiteral("seed"), seed_->value());
     c.remove(QStringLiteral("threads")); // threads go through execution(), like the CLI's --threads
     compute_->applyToConfig(c);
+    // A pipeline of as many processes as the designer shows stages is cut where the designer shows it (the spec's
+    // layout "designer:pipeline"), while those layers are still in the network.
+    QJsonObject pipeline = c.value(QStringLiteral("pipeline")).toObject();
+    const QJsonObject shown =
+        spec_.value(QStringLiteral("layout")).toObject().value(QStringLiteral("designer:pipeline")).toObject();
+    const QJsonArray shownCut = shown.value(QStringLiteral("cut")).toArray();
+    if (pipeline.value(QStringLiteral("cut")).toString() == QLatin1String("auto") &&
+        shown.value(QStringLiteral("stages")).toInt() == pipeline.value(QStringLiteral("stages")).toInt() &&
+        shownCut.size() == pipeline.value(QStringLiteral("stages")).toInt() - 1) {
+        QSet<QString> layers;
+        for (const QJsonValue &n : spec_.value(QStringLiteral("nodes")).toArray())
+            layers.insert(n[QStringLiteral("id")].toString());
+        if (std::all_of(shownCut.begin(), shownCut.end(),
+                        [&](const QJsonValue &id) { return layers.contains(id.toString()); })) {
+            pipeline.insert(QStringLiteral("cut"), shownCut);
+            c.insert(QStringLiteral("pipeline"), pipeline);
+        }
+    }
     return c;
 }
 

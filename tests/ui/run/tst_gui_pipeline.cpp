@@ -2,16 +2,28 @@
 // of the network", which shows the micro-batches and hides the ZeRO split; the run trained from the Train button gets
 // "pipeline": {"stages": 2, ...} in its config, and the engine's two processes really are stages (their started event
 // lists each stage's nodes, the finished event each stage's times), with the weights of one process adding up the same
-// micro-batches.
+// micro-batches. In the designer, Edit ▸ Pipeline stages shows the stages as coloured bands, Edit ▸ End the pipeline
+// stage here moves a cut (undoable), and a pipeline of as many processes is cut there.
 #include "common/engine_process.h"
 #include "common/test_paths.h"
 #include "ui/main_window.h"
 
+#include "diamond/spec/pipeline.h"
+
 #include "app/run/run_store.h"
 #include "app/workspace/workspace.h"
+#include "ui/designer/designer_page.h"
+#include "ui/designer/graph_document.h"
+#include "ui/designer/graph_items.h"
+#include "ui/designer/graph_scene.h"
+#include "ui/designer/graph_view.h"
+#include "ui/designer/inspector.h"
+#include "ui/designer/layer_palette.h"
+#include "ui/designer/summary_panel.h"
 #include "ui/run/run_monitor_page.h"
 #include "ui/run/run_setup_page.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QJsonArray>
@@ -22,6 +34,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 using namespace diamond;
@@ -38,6 +51,87 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("tst_gui_pipeline"));
         QSettings().clear();
         qputenv("DIAMOND_TRAIN", test::binary(QStringLiteral("diamond-train")).toLocal8Bit());
+    }
+
+    void theDesignerShowsStagesAndTheRunCutsThere() {
+        ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws-designer")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ui::DesignerPage *designer = window.designer();
+        window.tabs()->setCurrentWidget(designer);
+        ui::GraphDocument *doc = designer->document();
+        const auto stageOf = [&](const QString &id) {
+            for (QGraphicsItem *item : designer->scene()->items())
+                if (auto *node = dynamic_cast<ui::NodeItem *>(item); node && node->id() == id) return node->stage();
+            return -2;
+        };
+        QCOMPARE(doc->pipelineStages(), 0);
+        auto *two = window.findChild<QAction *>(QStringLiteral("pipelineStages2"));
+        auto *none = window.findChild<QAction *>(QStringLiteral("pipelineStages0"));
+        auto *endStage = window.findChild<QAction *>(QStringLiteral("endStageAction"));
+        QVERIFY(two && none && endStage);
+        const int undoBefore = doc->undoStack()->count();
+        two->trigger();
+        QCOMPARE(doc->pipelineStages(), 2);
+        QVERIFY(two->isChecked());
+        QCOMPARE(doc->undoStack()->count(), undoBefore + 1);
+        const QStringList cut = doc->pipelineCut();
+        QCOMPARE(cut.size(), 1);
+        // Every layer is drawn in its stage: the ones up to the cut in stage 1, the rest in stage 2.
+        const QHash<QString, int> stages = doc->pipelineStageOfNodes();
+        QVERIFY(stages.size() >= 3);
+        QSet<int> seen;
+        for (auto it = stages.begin(); it != stages.end(); ++it) {
+            QCOMPARE(stageOf(it.key()), it.value());
+            seen.insert(it.value());
+        }
+        QCOMPARE(seen, (QSet<int>{0, 1}));
+        designer->zoomToFit();
+        QDir().mkpath(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral(DIAMOND_BINARY_DIR "/screenshots/designer-pipeline-stages.png")));
+
+        // Select a layer of the second stage that does not end it, Ctrl+Shift+E: the first stage now ends there.
+        QString moved;
+        for (const std::string &id : spec::runOrder(doc->analysis())) // the first layer of stage 2 that is not its last
+            if (stages.value(QString::fromStdString(id)) == 1) {
+                moved = QString::fromStdString(id);
+                break;
+            }
+        QVERIFY(!moved.isEmpty());
+        designer->scene()->clearSelection();
+        for (QGraphicsItem *item : designer->scene()->items())
+            if (auto *node = dynamic_cast<ui::NodeItem *>(item); node && node->id() == moved) node->setSelected(true);
+        designer->view()->setFocus();
+        QTest::keyClick(designer->view(), Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(doc->pipelineCut(), QStringList{moved});
+        QCOMPARE(stageOf(moved), 0);
+        doc->undoStack()->undo();
+        QCOMPARE(doc->pipelineCut(), cut);
+        QCOMPARE(stageOf(moved), 1);
+        doc->undoStack()->redo();
+        QCOMPARE(doc->pipelineCut(), QStringList{moved});
+        // Saved with the spec's layout.
+        const QJsonObject layout = designer->specJson().value(QStringLiteral("layout")).toObject();
+        QCOMPARE(layout.value(QStringLiteral("designer:pipeline")).toObject().value(QStringLiteral("stages")).toInt(),
+                 2);
+
+        // The run set-up's pipeline of 2 processes is cut where the designer shows it; of 3, where the engine chooses.
+        ui::RunSetupPage *setup = window.runSetup();
+        window.tabs()->setCurrentWidget(setup);
+        setup->findChild<QSpinBox *>(QStringLiteral("processes"))->setValue(2);
+        auto *parallelism = setup->findChild<QComboBox *>(QStringLiteral("parallelism"));
+        parallelism->setCurrentIndex(parallelism->findData(QStringLiteral("pipeline")));
+        QCOMPARE(setup->config().value(QStringLiteral("pipeline")).toObject().value(QStringLiteral("cut")).toArray(),
+                 QJsonArray{moved});
+        setup->findChild<QSpinBox *>(QStringLiteral("processes"))->setValue(3);
+        QCOMPARE(setup->config().value(QStringLiteral("pipeline")).toObject().value(QStringLiteral("cut")).toString(),
+                 QStringLiteral("auto"));
+        // Hidden again: no bands.
+        window.tabs()->setCurrentWidget(designer);
+        none->trigger();
+        QCOMPARE(doc->pipelineStages(), 0);
+        QCOMPARE(stageOf(moved), -1);
     }
 
     void twoProcessesTrainAsTwoStages() {
