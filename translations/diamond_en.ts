@@ -3965,6 +3965,30 @@ Content SHA-256 %8</numerusform></translation>
         <source>%n layer(s) recompute their activations in backward to fit the budget.</source>
         <translation><numerusform>%n layer recompute their activations in backward to fit the budget.</numerusform><numerusform>%n layers recompute their activations in backward to fit the budget.</numerusform></translation>
     </message>
+    <message>
+        <source>The network cannot be cut into %1 stages (too few layers, or errors to fix first).</source>
+        <translation>The network cannot be cut into %1 stages (too few layers, or errors to fix first).</translation>
+    </message>
+    <message>
+        <source>%1 pipeline stages, cut where the computation balances. Select a layer and use Edit ▸ End the pipeline stage here to move a cut.</source>
+        <translation>%1 pipeline stages, cut where the computation balances. Select a layer and use Edit ▸ End the pipeline stage here to move a cut.</translation>
+    </message>
+    <message>
+        <source>Pipeline stages hidden.</source>
+        <translation>Pipeline stages hidden.</translation>
+    </message>
+    <message>
+        <source>Show the pipeline stages first (Edit ▸ Pipeline stages).</source>
+        <translation>Show the pipeline stages first (Edit ▸ Pipeline stages).</translation>
+    </message>
+    <message>
+        <source>Select one layer that does not already end its stage.</source>
+        <translation>Select one layer that does not already end its stage.</translation>
+    </message>
+    <message>
+        <source>The stage now ends at %1.</source>
+        <translation>The stage now ends at %1.</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::GalleryCardDelegate</name>
@@ -4679,6 +4703,18 @@ Key: %2</translation>
     <message numerus="yes">
         <source>Recompute %n layer(s) in backward</source>
         <translation><numerusform>Recompute %n layer in backward</numerusform><numerusform>Recompute %n layers in backward</numerusform></translation>
+    </message>
+    <message>
+        <source>Show %1 pipeline stages</source>
+        <translation>Show %1 pipeline stages</translation>
+    </message>
+    <message>
+        <source>Hide the pipeline stages</source>
+        <translation>Hide the pipeline stages</translation>
+    </message>
+    <message>
+        <source>End pipeline stage %1 at %2</source>
+        <translation>End pipeline stage %1 at %2</translation>
     </message>
 </context>
 <context>
@@ -5494,6 +5530,30 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>Mark the layers that save the most activation memory for the least computation, so that training fits a budget you give</source>
         <translation>Mark the layers that save the most activation memory for the least computation, so that training fits a budget you give</translation>
+    </message>
+    <message>
+        <source>Pipeline &amp;stages</source>
+        <translation>Pipeline &amp;stages</translation>
+    </message>
+    <message>
+        <source>Show how the network is cut into stages, one process each, for a pipeline run</source>
+        <translation>Show how the network is cut into stages, one process each, for a pipeline run</translation>
+    </message>
+    <message>
+        <source>&amp;None</source>
+        <translation>&amp;None</translation>
+    </message>
+    <message>
+        <source>&amp;%1 stages</source>
+        <translation>&amp;%1 stages</translation>
+    </message>
+    <message>
+        <source>&amp;End the pipeline stage here</source>
+        <translation>&amp;End the pipeline stage here</translation>
+    </message>
+    <message>
+        <source>Move the cut so that the selected layer&apos;s stage ends at it (Ctrl+Shift+E)</source>
+        <translation>Move the cut so that the selected layer's stage ends at it (Ctrl+Shift+E)</translation>
     </message>
 </context>
 <context>

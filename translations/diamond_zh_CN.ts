@@ -3962,6 +3962,30 @@ Content SHA-256 %8</source>
         <source>%n layer(s) recompute their activations in backward to fit the budget.</source>
         <translation><numerusform>%n 个层在反向传播中重新计算激活值，以满足预算。</numerusform></translation>
     </message>
+    <message>
+        <source>The network cannot be cut into %1 stages (too few layers, or errors to fix first).</source>
+        <translation>无法将网络切分为 %1 个阶段（层数太少，或需先修正错误）。</translation>
+    </message>
+    <message>
+        <source>%1 pipeline stages, cut where the computation balances. Select a layer and use Edit ▸ End the pipeline stage here to move a cut.</source>
+        <translation>%1 个流水线阶段，在计算量均衡处切分。选中一层并使用“编辑 ▸ 在此结束流水线阶段”来移动切分点。</translation>
+    </message>
+    <message>
+        <source>Pipeline stages hidden.</source>
+        <translation>已隐藏流水线阶段。</translation>
+    </message>
+    <message>
+        <source>Show the pipeline stages first (Edit ▸ Pipeline stages).</source>
+        <translation>请先显示流水线阶段（编辑 ▸ 流水线阶段）。</translation>
+    </message>
+    <message>
+        <source>Select one layer that does not already end its stage.</source>
+        <translation>请选择一个尚未作为其阶段结尾的层。</translation>
+    </message>
+    <message>
+        <source>The stage now ends at %1.</source>
+        <translation>该阶段现在结束于 %1。</translation>
+    </message>
 </context>
 <context>
     <name>diamond::ui::GalleryCardDelegate</name>
@@ -4676,6 +4700,18 @@ Key: %2</source>
     <message numerus="yes">
         <source>Recompute %n layer(s) in backward</source>
         <translation><numerusform>在反向传播中重新计算 %n 个层</numerusform></translation>
+    </message>
+    <message>
+        <source>Show %1 pipeline stages</source>
+        <translation>显示 %1 个流水线阶段</translation>
+    </message>
+    <message>
+        <source>Hide the pipeline stages</source>
+        <translation>隐藏流水线阶段</translation>
+    </message>
+    <message>
+        <source>End pipeline stage %1 at %2</source>
+        <translation>流水线阶段 %1 结束于 %2</translation>
     </message>
 </context>
 <context>
@@ -5490,6 +5526,30 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>Mark the layers that save the most activation memory for the least computation, so that training fits a budget you give</source>
         <translation>标记以最少计算节省最多激活内存的层，使训练满足你给定的预算</translation>
+    </message>
+    <message>
+        <source>Pipeline &amp;stages</source>
+        <translation>流水线阶段(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show how the network is cut into stages, one process each, for a pipeline run</source>
+        <translation>显示流水线运行时网络如何切分为各阶段（每个进程一个）</translation>
+    </message>
+    <message>
+        <source>&amp;None</source>
+        <translation>无(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;%1 stages</source>
+        <translation>%1 个阶段(&amp;%1)</translation>
+    </message>
+    <message>
+        <source>&amp;End the pipeline stage here</source>
+        <translation>在此结束流水线阶段(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Move the cut so that the selected layer&apos;s stage ends at it (Ctrl+Shift+E)</source>
+        <translation>移动切分点，使所选层所在的阶段在该层结束（Ctrl+Shift+E）</translation>
     </message>
 </context>
 <context>
