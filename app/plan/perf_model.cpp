@@ -14,14 +14,9 @@
 
 namespace diamond::app {
 
-namespace {
-
-QString tr(const char *text) { return QCoreApplication::translate("PerformanceModel", text); }
-
-/// Seconds at `x` on the piecewise-linear curve through `points` (sorted by x): between two points the line
-/// through them (exact for "overhead + work / rate"); below the first, the line through the first two, never below
-/// `floor`; above the last, the last point's rate.
 double along(const QList<QPair<double, double>> &points, double x, double floor, bool *extrapolated) {
+    bool ignored = false;
+    if (!extrapolated) extrapolated = &ignored;
     if (points.isEmpty()) return floor;
     if (points.size() == 1 || x >= points.last().first) {
         if (x > points.last().first * 1.0001) *extrapolated = true;
@@ -36,6 +31,10 @@ double along(const QList<QPair<double, double>> &points, double x, double floor,
     const double slope = (y1 - y0) / (x1 - x0);
     return std::max(floor, y0 + (x - x0) * slope);
 }
+
+namespace {
+
+QString tr(const char *text) { return QCoreApplication::translate("PerformanceModel", text); }
 
 /// Sorts by size and makes the times non-decreasing in size (a smaller probe never costs more than a larger one: a
 /// slow outlier at a small size, such as Gloo's first calls, is replaced by the next size's time).

@@ -171,6 +171,11 @@ struct StepPrediction {
     QJsonObject toJson() const;
 };
 
+/// Seconds at `x` on the piecewise-linear curve through `points` (sorted by x): between two points the line through
+/// them (exact for "overhead + work / rate"); below the first, the line through the first two, never below `floor`;
+/// above the last, the last point's rate. *extrapolated (when given) becomes true outside the points.
+double along(const QList<QPair<double, double>> &points, double x, double floor, bool *extrapolated = nullptr);
+
 /// Predicts one training step of `specText` (diamond.spec/1 JSON) on `profile`. `withOverhead` false leaves out the
 /// per-step overhead taken from the reference step (used to derive it).
 StepPrediction predictStep(const QByteArray &specText, const StepInputs &in, const DeviceProfile &profile,

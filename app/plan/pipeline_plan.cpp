@@ -32,14 +32,7 @@ double transferSeconds(const DeviceProfile &profile, double bytes) {
     // processes on one computer, measured on loopback at 0.05 ms for 16 KiB, 0.08 ms for 128 KiB, 0.25 ms for 512 KiB
     // and 1.2 ms for 4 MiB one way. (The all-reduce timings are no guide: 1.1 ms at 1 KiB on the same computer.)
     if (points.isEmpty()) return 5e-5 + bytes / 3.5e9;
-    if (points.size() == 1 || bytes >= points.last().first)
-        return std::max(points.first().second, points.last().second * bytes / points.last().first);
-    qsizetype i = 1;
-    while (i < points.size() - 1 && bytes > points[i].first)
-        ++i;
-    const auto &[x0, y0] = points[i - 1];
-    const auto &[x1, y1] = points[i];
-    return std::max(points.first().second, y0 + (bytes - x0) * (y1 - y0) / (x1 - x0));
+    return along(points, bytes, points.first().second);
 }
 
 QJsonObject PipelinePrediction::toJson() const {

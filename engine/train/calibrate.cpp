@@ -242,6 +242,21 @@ double checkpointWrite(const CalibrateOptions &o) {
     return double(bytes) / times[1] / 1e6;
 }
 
+/// [{"bytes", "seconds"}] per size: the mean of its timings without the fastest and slowest fifth.
+json middleMeans(const std::vector<std::int64_t> &sizes, std::vector<std::vector<double>> &times) {
+    json out = json::array();
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        std::vector<double> &t = times[i];
+        std::sort(t.begin(), t.end());
+        const std::size_t cut = t.size() / 5;
+        double sum = 0;
+        for (std::size_t k = cut; k < t.size() - cut; ++k)
+            sum += t[k];
+        out.push_back({{"bytes", sizes[i]}, {"seconds", sum / double(t.size() - 2 * cut)}});
+    }
+    return out;
+}
+
 json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::Device &device) {
     std::vector<std::int64_t> sizes = {1 << 10, 8 << 10, 64 << 10, 512 << 10, 4 << 20, 32 << 20, 64 << 20};
     if (o.quick) sizes = {1 << 10, 64 << 10, 1 << 20};
@@ -266,18 +281,8 @@ json allReduceProbe(Communicator &comm, const CalibrateOptions &o, const torch::
             comm.allReduceSum(tensors[i]);
             times[i].push_back(secondsSince(start));
         }
-    // The mean of the middle calls (a fifth cut at each end), since training pays the slow calls too.
-    json out = json::array();
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        std::vector<double> &t = times[i];
-        std::sort(t.begin(), t.end());
-        const std::size_t cut = t.size() / 5;
-        double sum = 0;
-        for (std::size_t k = cut; k < t.size() - cut; ++k)
-            sum += t[k];
-        out.push_back({{"bytes", sizes[i]}, {"seconds", sum / double(t.size() - 2 * cut)}});
-    }
-    return out;
+    // The mean of the middle calls, since training pays the slow calls too.
+    return middleMeans(sizes, times);
 }
 
 /// Point to point between ranks 0 and 1 (what pipeline stages send each other): the one-way time of a message of each
@@ -287,8 +292,7 @@ json sendProbe(Communicator &comm, const CalibrateOptions &o, const torch::Devic
     std::vector<std::int64_t> sizes = {1 << 10, 16 << 10, 128 << 10, 512 << 10, 4 << 20, 32 << 20};
     if (o.quick) sizes = {1 << 10, 128 << 10, 1 << 20};
     const int rank = comm.rank();
-    json out = json::array();
-    if (rank > 1) return out;
+    if (rank > 1) return json::array();
     const int peer = 1 - rank;
     std::vector<torch::Tensor> tensors;
     const auto exchange = [&](torch::Tensor &t) {
@@ -313,16 +317,7 @@ json sendProbe(Communicator &comm, const CalibrateOptions &o, const torch::Devic
             exchange(tensors[i]);
             times[i].push_back(secondsSince(start) / 2);
         }
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        std::vector<double> &t = times[i];
-        std::sort(t.begin(), t.end());
-        const std::size_t cut = t.size() / 5;
-        double sum = 0;
-        for (std::size_t k = cut; k < t.size() - cut; ++k)
-            sum += t[k];
-        out.push_back({{"bytes", sizes[i]}, {"seconds", sum / double(t.size() - 2 * cut)}});
-    }
-    return out;
+    return middleMeans(sizes, times);
 }
 
 /// A network the calibration trains for real, with its data.

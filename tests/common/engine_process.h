@@ -66,6 +66,15 @@ inline QString example(const char *name, const char *file) {
     return sourcePath(QStringLiteral("resources/examples/%1/%2").arg(QLatin1String(name), QLatin1String(file)));
 }
 
+/// The finished event's metrics.val_loss, or -1.
+inline double finalValLoss(const EngineRun &r) {
+    return r.last(QStringLiteral("finished"))
+        .value(QStringLiteral("metrics"))
+        .toObject()
+        .value(QStringLiteral("val_loss"))
+        .toDouble(-1);
+}
+
 /// --spec, --config, --run-dir and one thread.
 inline QStringList trainArgs(const QString &spec, const QString &config, const QString &runDir) {
     return {QStringLiteral("--spec"),    spec,   QStringLiteral("--config"),  config,

@@ -80,6 +80,7 @@ private Q_SLOTS:
         QVERIFY(p.value(QStringLiteral("memory_gb_s")).toDouble() > 0);
         QVERIFY(p.value(QStringLiteral("checkpoint_write_mb_s")).toDouble() > 0);
         QVERIFY(p.value(QStringLiteral("allreduce")).toArray().isEmpty()); // one rank
+        QVERIFY(p.value(QStringLiteral("send")).toArray().isEmpty());
         const QJsonObject reference = p.value(QStringLiteral("reference_step")).toObject();
         QVERIFY(reference.value(QStringLiteral("step_s")).toDouble() > 0);
         QCOMPARE(reference.value(QStringLiteral("ranks")).toInt(), 1);
@@ -120,6 +121,15 @@ private Q_SLOTS:
         QCOMPARE(p.value(QStringLiteral("ranks")).toInt(), 2);
         const QJsonArray ar = p.value(QStringLiteral("allreduce")).toArray();
         QVERIFY(ar.size() >= 3);
+        // Point-to-point sends between ranks 0 and 1 (what pipeline stages pay), one-way, by size.
+        const QJsonArray sends = p.value(QStringLiteral("send")).toArray();
+        QCOMPARE(sends.size(), 3); // --quick: 1 KiB, 128 KiB, 1 MiB
+        for (qsizetype i = 0; i < sends.size(); ++i) {
+            QVERIFY(sends[i][QStringLiteral("seconds")].toDouble() > 0);
+            if (i > 0)
+                QVERIFY(sends[i][QStringLiteral("bytes")].toInteger() >
+                        sends[i - 1][QStringLiteral("bytes")].toInteger());
+        }
         QCOMPARE(p.value(QStringLiteral("reference_step_ranks")).toObject().value(QStringLiteral("ranks")).toInt(), 2);
         QVERIFY(p.value(QStringLiteral("reference_step_ranks")).toObject().value(QStringLiteral("step_s")).toDouble() >
                 0);

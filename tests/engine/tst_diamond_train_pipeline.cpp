@@ -56,13 +56,6 @@ class TestDiamondTrainPipeline : public QObject {
     QString config(const char *exampleName, const QString &name, int steps, const QJsonObject &extra) {
         return writeExampleConfig(exampleName, dir_.filePath(name + QStringLiteral(".json")), steps, extra);
     }
-    static double finalValLoss(const EngineRun &r) {
-        return r.last(QStringLiteral("finished"))
-            .value(QStringLiteral("metrics"))
-            .toObject()
-            .value(QStringLiteral("val_loss"))
-            .toDouble(-1);
-    }
     /// The spec for a data row: an example's, the deep spirals MLP or the skip network.
     QString specFor(const QString &kind) {
         if (kind == QLatin1String("deep"))

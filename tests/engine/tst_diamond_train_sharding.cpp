@@ -30,13 +30,6 @@ class TestDiamondTrainSharding : public QObject {
     QString deepSpiralsSpec(const QString &name, int layers, int width) {
         return writeDeepSpiralsSpec(dir_.filePath(name + QStringLiteral(".spec.json")), layers, width);
     }
-    static double finalValLoss(const EngineRun &r) {
-        return r.last(QStringLiteral("finished"))
-            .value(QStringLiteral("metrics"))
-            .toObject()
-            .value(QStringLiteral("val_loss"))
-            .toDouble(-1);
-    }
     /// The finished event's memory.ranks: every rank's figures.
     static QJsonArray ranksOf(const EngineRun &r) {
         return r.last(QStringLiteral("finished"))

@@ -1,6 +1,7 @@
 // Pipeline stages in the spec library (diamond/spec/pipeline.h): every cut of the templates gives stage specs that
 // analyse, hand each other the same values and together hold every node and parameter; a skip connection passes through
 // the stages it skips; bad cuts are refused by name; the balanced cut is the best of all cuts.
+#include "common/spec_builders.h"
 #include "common/test_paths.h"
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/pipeline.h"
@@ -13,12 +14,7 @@ using namespace diamond::spec;
 
 namespace {
 
-Spec loadTemplate(const char *file) {
-    const ParseResult r = loadSpecFile(
-        diamond::test::sourcePath(QStringLiteral("resources/templates/") + QLatin1String(file)).toStdString());
-    if (!r.ok()) qFatal("template %s does not load", file);
-    return r.spec;
-}
+Spec loadTemplate(const char *file) { return diamond::test::loadTemplateSpec(file); }
 
 Spec parse(const char *json) {
     const ParseResult r = parseSpec(json);

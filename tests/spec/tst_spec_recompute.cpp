@@ -1,5 +1,6 @@
 // Activation checkpointing in the spec library (diamond/spec/recompute.h): how a run of recomputed nodes is cut,
 // and the memory estimate that counts what the cut keeps, on a chain and on the U-Net and transformer templates.
+#include "common/spec_builders.h"
 #include "common/test_paths.h"
 #include "diamond/spec/analysis.h"
 #include "diamond/spec/recompute.h"
@@ -12,12 +13,7 @@ using namespace diamond::spec;
 
 namespace {
 
-Spec loadTemplate(const char *file) {
-    const ParseResult r = loadSpecFile(
-        diamond::test::sourcePath(QStringLiteral("resources/templates/") + QLatin1String(file)).toStdString());
-    if (!r.ok()) qFatal("template %s does not load", file);
-    return r.spec;
-}
+Spec loadTemplate(const char *file) { return diamond::test::loadTemplateSpec(file); }
 
 /// A chain: step i reads step i - 1 only; the last step is the output.
 std::vector<std::size_t> chainReaders(std::size_t n) {

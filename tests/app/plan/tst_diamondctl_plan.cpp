@@ -1,6 +1,7 @@
 // `diamondctl run plan` with the real binaries: the first plan calibrates this computer and keeps the profile in
 // the workspace, the JSON names what issue #18 asks for, a cluster partition's time limit turns a long run into a
 // chain of jobs, options that do not fit in a node's memory say so, and bad input is refused with a message.
+#include "common/spec_builders.h"
 #include "common/test_paths.h"
 
 #include "app/cluster/cluster_store.h"
@@ -197,26 +198,8 @@ private Q_SLOTS:
     /// `run stages`: the cut whose slowest stage is fastest under the model (checked against every other cut's
     /// prediction), each stage's figures, the config written with it, and bad input refused.
     void pipelineStagesArePlacedByTheModel() {
-        QJsonArray nodes;
-        QString previous = QStringLiteral("x");
         const QList<int> widths{256, 64, 512, 128, 1024, 64, 256, 3};
-        for (int i = 0; i < widths.size(); ++i) {
-            const QString fc = QStringLiteral("fc%1").arg(i);
-            nodes.append(
-                QJsonObject{{QStringLiteral("id"), fc},
-                            {QStringLiteral("type"), QStringLiteral("Linear")},
-                            {QStringLiteral("inputs"), QJsonArray{previous}},
-                            {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), widths[i]}}}});
-            previous = fc;
-        }
-        const QJsonObject chain{
-            {QStringLiteral("format"), QStringLiteral("diamond.spec/1")},
-            {QStringLiteral("inputs"),
-             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
-                                    {QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 2}}}}},
-            {QStringLiteral("nodes"), nodes},
-            {QStringLiteral("outputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("y")},
-                                                               {QStringLiteral("from"), previous}}}}};
+        const QJsonObject chain = test::linearChainSpec(widths, false);
         const QString specPath = dir_.filePath(QStringLiteral("chain.spec.json"));
         QFile specFile(specPath);
         QVERIFY(specFile.open(QIODevice::WriteOnly));

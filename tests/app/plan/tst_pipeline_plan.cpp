@@ -3,6 +3,7 @@
 // cut is the best of all cuts under the model, the step follows the GPipe arithmetic from the stages' figures, each
 // stage holds less than the whole network, transfers come from the profile's sends (or the loopback figures without
 // them), and bad requests say why.
+#include "common/spec_builders.h"
 #include "common/test_paths.h"
 
 #include "app/plan/pipeline_plan.h"
@@ -23,35 +24,9 @@ QByteArray read(const QString &path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-/// 2 -> widths... Linear layers with ReLUs between (the 12-layer chain of bench_pipeline.py).
+/// The 12-layer chain of bench_pipeline.py: Linear layers of `widths` with ReLUs between.
 QByteArray chain(const QList<int> &widths) {
-    QJsonArray nodes;
-    QString previous = QStringLiteral("x");
-    for (int i = 0; i < widths.size(); ++i) {
-        const QString fc = QStringLiteral("fc%1").arg(i);
-        nodes.append(QJsonObject{{QStringLiteral("id"), fc},
-                                 {QStringLiteral("type"), QStringLiteral("Linear")},
-                                 {QStringLiteral("inputs"), QJsonArray{previous}},
-                                 {QStringLiteral("params"), QJsonObject{{QStringLiteral("out_features"), widths[i]}}}});
-        previous = fc;
-        if (i + 1 < widths.size()) {
-            const QString relu = QStringLiteral("relu%1").arg(i);
-            nodes.append(QJsonObject{{QStringLiteral("id"), relu},
-                                     {QStringLiteral("type"), QStringLiteral("ReLU")},
-                                     {QStringLiteral("inputs"), QJsonArray{previous}}});
-            previous = relu;
-        }
-    }
-    return QJsonDocument(
-               QJsonObject{
-                   {QStringLiteral("format"), QStringLiteral("diamond.spec/1")},
-                   {QStringLiteral("inputs"),
-                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
-                                           {QStringLiteral("shape"), QJsonArray{QStringLiteral("N"), 2}}}}},
-                   {QStringLiteral("nodes"), nodes},
-                   {QStringLiteral("outputs"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("y")},
-                                                                      {QStringLiteral("from"), previous}}}}})
-        .toJson(QJsonDocument::Compact);
+    return QJsonDocument(diamond::test::linearChainSpec(widths, true)).toJson(QJsonDocument::Compact);
 }
 
 double slowestStage(const PipelinePrediction &p) {
