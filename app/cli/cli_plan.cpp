@@ -12,7 +12,9 @@
 #include "app/plan/pipeline_plan.h"
 #include "app/plan/run_planner.h"
 #include "app/run/executor.h"
+
 #include "app/workspace/workspace.h"
+#include "diamond/spec/pipeline.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -148,13 +150,14 @@ int runStages(const CommandOptions &o, app::Workspace &ws, Io &io) {
     app::PipelineInputs pipe;
     bool ok = true;
     pipe.stages = parseCount(o, "--stages", std::max(2, section.value(QStringLiteral("stages")).toInt(2)), 2, &ok);
+    ok = ok && pipe.stages <= spec::kMaxPipelineStages;
     if (ok)
         pipe.microBatches =
             parseCount(o, "--micro-batches", section.value(QStringLiteral("micro_batches")).toInt(4), 1, &ok);
     const int threads = ok ? parseCount(o, "--threads", 0, 1, &ok) : 0;
     if (!ok)
-        return io.err << tr("diamondctl: --stages (at least 2), --micro-batches and --threads expect a whole number up "
-                            "to 1024\n"),
+        return io.err << tr("diamondctl: --stages expects a whole number from 2 to 64, --micro-batches and --threads "
+                            "one up to 1024\n"),
                kUsage;
     if (o.values.contains(QStringLiteral("--cut")))
         pipe.cut = o.values.value(QStringLiteral("--cut")).split(QLatin1Char(','), Qt::SkipEmptyParts);

@@ -18,10 +18,13 @@ const char kPipelineKey[] = "designer:pipeline";
 } // namespace
 
 int GraphDocument::pipelineStages() const {
+    // The layout comes from a file: anything but 2 to kMaxPipelineStages whole stages shows none.
     const auto it = layoutExtra_.find(kPipelineKey);
     if (it == layoutExtra_.end() || !it->is_object()) return 0;
-    const int stages = it->value("stages", 0);
-    return stages >= 2 ? stages : 0;
+    const auto stages = it->find("stages");
+    if (stages == it->end() || !stages->is_number_integer()) return 0;
+    const std::int64_t n = stages->get<std::int64_t>();
+    return n >= 2 && n <= spec::kMaxPipelineStages ? static_cast<int>(n) : 0;
 }
 
 QStringList GraphDocument::pipelineCut() const {
@@ -54,6 +57,7 @@ QHash<QString, int> GraphDocument::pipelineStageOfNodes() const {
 }
 
 bool GraphDocument::setPipelineStages(int stages) {
+    if (stages > spec::kMaxPipelineStages) return false;
     const auto it = layoutExtra_.find(kPipelineKey);
     const nlohmann::json before = it == layoutExtra_.end() ? nlohmann::json() : *it;
     nlohmann::json after;

@@ -266,11 +266,11 @@ std::vector<std::string> balancedCut(const Analysis &analysis, int stages, const
                                      const std::vector<double> &boundaryCost) {
     const std::vector<std::string> ids = runOrder(analysis);
     const int n = static_cast<int>(ids.size());
-    if (stages < 2 || n < stages || static_cast<int>(nodeCost.size()) != n ||
+    if (stages < 2 || stages > kMaxPipelineStages || n < stages || static_cast<int>(nodeCost.size()) != n ||
         static_cast<int>(boundaryCost.size()) != n)
         return {};
-    // Large graphs: runs of consecutive nodes (a cut only between runs), so that the search stays O(stages·4096²).
-    const int maxUnits = 4096;
+    // Large graphs: runs of consecutive nodes (a cut only between runs), so that the search stays O(stages·1024²).
+    const int maxUnits = 1024;
     const int per = (n + maxUnits - 1) / maxUnits;
     std::vector<double> unitCost;
     std::vector<int> unitLast; // run position of each unit's last node

@@ -359,6 +359,55 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("\"a\"")), qPrintable(error));
     }
 
+    /// Pipeline stages kept in the layout: shown, moved and undone headless; hostile values show none and are kept.
+    void pipelineStagesLiveInTheLayout() {
+        const auto chain = [](const char *pipeline) -> QByteArray {
+            return QByteArray(R"({"format":"diamond.spec/1","inputs":[{"name":"x","shape":["N",2]}],
+                "nodes":[{"id":"a","type":"Linear","params":{"out_features":64},"inputs":["x"]},
+                         {"id":"b","type":"ReLU","inputs":["a"]},
+                         {"id":"c","type":"Linear","params":{"out_features":64},"inputs":["b"]},
+                         {"id":"d","type":"Linear","params":{"out_features":3},"inputs":["c"]}],
+                "outputs":[{"name":"y","from":"d"}], "layout": {"designer:pipeline": )") +
+                   pipeline + "}}";
+        };
+        GraphDocument doc;
+        QString error;
+        QVERIFY2(doc.loadJson(chain(R"({"stages": 2, "cut": ["b"]})"), &error), qPrintable(error));
+        QCOMPARE(doc.pipelineStages(), 2);
+        QCOMPARE(doc.pipelineCut(), QStringList{QStringLiteral("b")});
+        QCOMPARE(doc.pipelineStageOfNodes().value(QStringLiteral("a")), 0);
+        QCOMPARE(doc.pipelineStageOfNodes().value(QStringLiteral("c")), 1);
+        QSignalSpy changed(&doc, &GraphDocument::pipelineChanged);
+        QVERIFY(doc.endPipelineStageAt(QStringLiteral("c")));
+        QCOMPARE(doc.pipelineCut(), QStringList{QStringLiteral("c")});
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(!doc.endPipelineStageAt(QStringLiteral("c"))); // already ends there
+        doc.undoStack()->undo();
+        QCOMPARE(doc.pipelineCut(), QStringList{QStringLiteral("b")});
+        // A cut that no longer fits the graph (renamed away) falls back to the FLOP balance.
+        QVERIFY(doc.renameNode(QStringLiteral("b"), QStringLiteral("act")));
+        QCOMPARE(doc.pipelineCut().size(), 1);
+        QVERIFY(doc.setPipelineStages(3));
+        QCOMPARE(doc.pipelineCut().size(), 2);
+        QVERIFY(!doc.setPipelineStages(9)); // four layers
+        QVERIFY(doc.setPipelineStages(0));
+        QCOMPARE(doc.pipelineStages(), 0);
+        QVERIFY(!doc.toSpec().layout.contains("designer:pipeline"));
+        // Hostile layouts show no stages, cost no time and survive a round trip untouched.
+        for (const char *bad :
+             {R"("three")", R"({"stages": "3"})", R"({"stages": 100000000})", R"({"stages": 3, "cut": 7})",
+              R"({"stages": -2})", R"({"stages": 2, "cut": ["nope"]})"}) {
+            QVERIFY2(doc.loadJson(chain(bad), &error), qPrintable(error));
+            const int shown = doc.pipelineStages();
+            QVERIFY2(shown == 0 || shown == 2 || shown == 3, bad);
+            if (shown == 0)
+                QVERIFY(doc.pipelineStageOfNodes().isEmpty());
+            else
+                QCOMPARE(doc.pipelineCut().size(), shown - 1); // an unusable cut is replaced, not trusted
+            QCOMPARE(doc.toSpec().layout.at("designer:pipeline"), nlohmann::json::parse(bad));
+        }
+    }
+
     void specWithoutLayoutIsLaidOut() {
         const QByteArray text = R"({"format":"diamond.spec/1","inputs":[{"name":"x","shape":["N",2]}],
             "nodes":[{"id":"a","type":"Linear","params":{"out_features":4},"inputs":["x"]},

@@ -13,6 +13,9 @@
 
 namespace diamond::spec {
 
+/// The most stages a network is cut into (the run config's pipeline.stages allows as many).
+inline constexpr int kMaxPipelineStages = 64;
+
 /// A value handed from one stage to the next.
 struct CrossingValue {
     PortRef value;    ///< in the whole spec: the producing node (or graph input) and its port
@@ -50,8 +53,8 @@ std::vector<std::int64_t> crossingBytesPerSample(const Spec &spec, const Analysi
 /// The cut into `stages` stages (stages - 1 node ids) that makes the slowest stage as fast as it can be: a stage costs
 /// the sum of its nodes' `nodeCost` (per node in run order) plus `boundaryCost` of the cut before and after it (per
 /// node in run order: the cost of a cut right after it). Exact (dynamic programming over the run order, O(stages·n²)
-/// for n nodes, n up to 4096; beyond that the nodes are grouped into 4096 runs first). Empty when there are fewer
-/// nodes than stages.
+/// for n nodes, n up to 1024; beyond that the nodes are grouped into 1024 runs first). Empty when there are fewer
+/// nodes than stages, or more than kMaxPipelineStages stages.
 std::vector<std::string> balancedCut(const Analysis &analysis, int stages, const std::vector<double> &nodeCost,
                                      const std::vector<double> &boundaryCost);
 
