@@ -768,6 +768,10 @@
         <source>Stage %1: %2</source>
         <translation>Stage %1: %2</translation>
     </message>
+    <message>
+        <source>%1 pipeline stages of %2 micro-batches: the step and memory are the pipeline model&apos;s (docs/planning.md)</source>
+        <translation>%1 pipeline stages of %2 micro-batches: the step and memory are the pipeline model's (docs/planning.md)</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -6219,6 +6223,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>, recomputing in backward the layers that keep the activations within %1 MiB</source>
         <translation>, recomputing in backward the layers that keep the activations within %1 MiB</translation>
+    </message>
+    <message>
+        <source>, each process holding one of %1 pipeline stages (cut after %2; %3 micro-batches)</source>
+        <translation>, each process holding one of %1 pipeline stages (cut after %2; %3 micro-batches)</translation>
     </message>
 </context>
 <context>

@@ -768,6 +768,10 @@
         <source>Stage %1: %2</source>
         <translation>阶段 %1：%2</translation>
     </message>
+    <message>
+        <source>%1 pipeline stages of %2 micro-batches: the step and memory are the pipeline model&apos;s (docs/planning.md)</source>
+        <translation>%1 个流水线阶段、%2 个微批次：每步时间和内存来自流水线模型（docs/planning.md）</translation>
+    </message>
 </context>
 <context>
     <name>diamond::app::ChunkStore</name>
@@ -6215,6 +6219,10 @@ It stops at a checkpoint, the checkpoint comes to this computer, and the run con
     <message>
         <source>, recomputing in backward the layers that keep the activations within %1 MiB</source>
         <translation>，在反向传播中重新计算使激活值不超过 %1 MiB 所需的层</translation>
+    </message>
+    <message>
+        <source>, each process holding one of %1 pipeline stages (cut after %2; %3 micro-batches)</source>
+        <translation>，每个进程持有 %1 个流水线阶段之一（在 %2 之后切分；%3 个微批次）</translation>
     </message>
 </context>
 <context>

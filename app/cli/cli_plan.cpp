@@ -107,6 +107,16 @@ int runPlan(const CommandOptions &o, app::Workspace &ws, Io &io) {
         io.out << tr("  the optimizer state is split over the processes (\"sharding\": \"optimizer\"): each holds "
                      "1/%1 of it\n")
                       .arg(doc.value(QStringLiteral("ranks")).toInt());
+    if (const QJsonObject stages = doc.value(QStringLiteral("pipeline")).toObject(); !stages.isEmpty()) {
+        QStringList cut;
+        for (const QJsonValue &id : stages.value(QStringLiteral("cut")).toArray())
+            cut << id.toString();
+        io.out << tr("  the network is cut into %1 pipeline stages, one per process, after %2 (\"pipeline\"; %3 "
+                     "micro-batches): each process holds only its stage\n")
+                      .arg(stages.value(QStringLiteral("stages")).toInt())
+                      .arg(cut.join(QStringLiteral(", ")))
+                      .arg(stages.value(QStringLiteral("micro_batches")).toInt());
+    }
     if (bestPrediction.recomputedNodes > 0)
         io.out << QCoreApplication::translate("diamondctl",
                                               "  %n layer(s) recompute their activations in backward (\"recompute\": "

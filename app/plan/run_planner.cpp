@@ -4,6 +4,7 @@
 #include "app/cluster/cluster_store.h"
 #include "app/data/dataset_store.h"
 #include "app/plan/device_profiles.h"
+#include "app/plan/pipeline_plan.h"
 #include "app/plan/width_probe.h"
 #include "app/run/engine_plan.h"
 #include "app/run/executor.h"
@@ -168,6 +169,12 @@ QMap<QString, remote::JobRequest> queueWaitQuestions(const RunPlan &first, const
     return questions;
 }
 
+int pipelineMicroBatches(qint64 batch, int stages) {
+    for (int m = 4 * stages; m > 1; --m)
+        if (batch % m == 0) return m;
+    return 1;
+}
+
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
                                     const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
                                     QString *error) {
@@ -185,6 +192,9 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
     // The user's "recompute", when the config sets one, is kept; otherwise the planner may recompute every node.
     const bool recomputeAsked = config.contains(QStringLiteral("recompute"));
     const QString recomputeAsConfigured = in.recompute;
+    // A config that sets its own "pipeline" is planned as data parallelism would be; the planner proposes stages only
+    // where nothing else fits.
+    const bool pipelineAsked = config.contains(QStringLiteral("pipeline"));
     in.dataBytes = std::max<qint64>(0, plan->value(QStringLiteral("data_bytes")).toInteger());
     const QJsonObject dryMemory = plan->value(QStringLiteral("measured_memory")).toObject();
     if (dryMemory.value(QStringLiteral("peak_counted_from_baseline")).toBool() &&
@@ -260,6 +270,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 return p;
             };
             bool measuredStep = false, measuredSingle = false; // measuredSingle: only for stepOf's signature
+            std::optional<PipelinePrediction> staged;          // the pipeline this option proposes
+            int stagedMicroBatches = 0;
             in.shardOptimizer = shardingAsked;
             in.shardGradients = shardGradientsAsked;
             in.recompute = recomputeAsConfigured;
@@ -319,6 +331,40 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 in.shardGradients = p.shardedGradients;
                 in.recompute = p.recompute;
                 in.activationBudgetBytes = p.activationBudgetBytes;
+                // Still too large: pipeline stages, one per process, each holding only its stage's weights, gradients
+                // and optimizer state (the cost model's cut; app/plan/pipeline_plan.h).
+                if (!fitsIn(p) && ranks >= 2 && !gpuRun && !pipelineAsked && !shardingAsked) {
+                    StepInputs alone = in;
+                    alone.shardOptimizer = alone.shardGradients = false;
+                    alone.recompute = recomputeAsConfigured;
+                    alone.threadsPerRank = threadsPerRank;
+                    PipelineInputs pipe;
+                    pipe.stages = ranks;
+                    pipe.microBatches = pipelineMicroBatches(in.batch, ranks);
+                    const PipelinePrediction pp = predictPipeline(specText, alone, pipe, *profile);
+                    if (pp.ok) {
+                        StepPrediction q = p;
+                        q.stepSeconds = pp.stepSeconds;
+                        q.samplesPerSecond = pp.samplesPerSecond;
+                        q.peakMemoryBytes = q.networkMemoryBytes = pp.peakMemoryBytes;
+                        q.shardedOptimizer = q.shardedGradients = false;
+                        q.recompute = recomputeAsConfigured;
+                        q.recomputedNodes = 0;
+                        q.recomputeSeconds = 0;
+                        q.activationBudgetBytes = 0;
+                        q.nodes.clear();
+                        q.notes << tr("%1 pipeline stages of %2 micro-batches: the step and memory are the pipeline "
+                                      "model's (docs/planning.md)")
+                                       .arg(ranks)
+                                       .arg(pipe.microBatches);
+                        if (fitsIn(q)) {
+                            p = q;
+                            staged = pp;
+                            stagedMicroBatches = pipe.microBatches;
+                            measuredStep = false;
+                        }
+                    }
+                }
             }
             const StepPrediction singlePrediction = ranks == 1 ? p : stepOf(1, &measuredSingle);
             const double single = singlePrediction.stepSeconds;
@@ -358,6 +404,11 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                 {QStringLiteral("profile"), profileName}};
             if (queueWait >= 0) option.insert(QStringLiteral("queue_wait_s"), queueWait);
             if (p.shardedOptimizer) option.insert(QStringLiteral("sharding"), p.sharding());
+            if (staged)
+                option.insert(QStringLiteral("pipeline"),
+                              QJsonObject{{QStringLiteral("stages"), ranks},
+                                          {QStringLiteral("micro_batches"), stagedMicroBatches},
+                                          {QStringLiteral("cut"), QJsonArray::fromStringList(staged->cut)}});
             if (!recomputeAsked && p.recompute == QLatin1String("all"))
                 option.insert(QStringLiteral("recompute"), QStringLiteral("all"));
             if (!recomputeAsked && p.recompute == QLatin1String("auto")) {
@@ -440,7 +491,8 @@ std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetP
                     {QStringLiteral("options"), options}};
     if (best.contains(QStringLiteral("queue_wait_s")))
         doc.insert(QStringLiteral("queue_wait_s"), best.value(QStringLiteral("queue_wait_s")));
-    for (const char *key : {"device", "gpus_per_node", "note", "sharding", "recompute", "activation_budget_mb"})
+    for (const char *key :
+         {"device", "gpus_per_node", "note", "sharding", "recompute", "activation_budget_mb", "pipeline"})
         if (best.contains(QLatin1String(key))) doc.insert(QLatin1String(key), best.value(QLatin1String(key)));
     if (!request.measuredStepSeconds.isEmpty()) {
         QJsonArray widths;
@@ -520,6 +572,8 @@ QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config) {
         if (recompute == QLatin1String("auto"))
             config.insert(QStringLiteral("activation_budget_mb"), plan.value(QStringLiteral("activation_budget_mb")));
     }
+    if (plan.value(QStringLiteral("pipeline")).isObject() && !config.contains(QStringLiteral("pipeline")))
+        config.insert(QStringLiteral("pipeline"), plan.value(QStringLiteral("pipeline")));
     QJsonObject checkpoint = config.value(QStringLiteral("checkpoint")).toObject();
     const qint64 every = plan.value(QStringLiteral("checkpoint_every_steps")).toInteger();
     if (every > 0 && !checkpoint.contains(QStringLiteral("every_steps")) &&

@@ -79,7 +79,10 @@ QueueWaitEstimator queueWaitsOver(ClusterLink *link);
 /// The recommendation itself, without I/O: the options (this computer, or each of the cluster's partitions, × 1, 2,
 /// 4 … processes) ranked by predicted time to finish, from the device profile and the engine's dry run (`dryRunPlan`:
 /// its "steps" and "seconds_per_step"). Fast (milliseconds): the desktop app calls it on the GUI thread.
-/// `profiles.base` must be set; a partition with a profile of its own is predicted with it.
+/// `profiles.base` must be set; a partition with a profile of its own is predicted with it. An option that does not
+/// fit tries ZeRO and recompute; one that still does not fit, with 2 or more CPU processes and no "pipeline" or
+/// "sharding" of the config's own, tries pipeline stages (one per process, the cost model's cut; the option then has
+/// "pipeline": {"stages", "micro_batches", "cut"}).
 std::optional<RunPlan> recommendRun(const RunPlanRequest &request, const TargetProfiles &profiles,
                                     const std::optional<remote::ClusterProfile> &cluster, const QJsonObject &dryRunPlan,
                                     QString *error);
@@ -108,8 +111,10 @@ bool observeFinishedRun(Workspace &ws, const ObservedRun &run, QString *error);
 /// time_limit_minutes, signal_seconds and chain_jobs. Keys of `overrides` (the user's own --job) win.
 QJsonObject jobForPlan(const QJsonObject &plan, const QJsonObject &overrides = {});
 /// `config` with the plan's checkpoint interval, unless the config sets one of its own (checkpoint.every_steps or
-/// checkpoint.every_seconds): the user's choice wins; and with the plan's "sharding" and "recompute" unless the
-/// config sets its own.
+/// checkpoint.every_seconds): the user's choice wins; and with the plan's "sharding", "recompute" and "pipeline" unless
+/// the config sets its own.
 QJsonObject configForPlan(const QJsonObject &plan, QJsonObject config);
+/// The micro-batches the planner gives a pipeline of `stages` stages: the most, up to 4 per stage, that divide `batch`.
+int pipelineMicroBatches(qint64 batch, int stages);
 
 } // namespace diamond::app

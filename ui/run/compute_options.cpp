@@ -135,7 +135,7 @@ void ComputeOptions::load(const QJsonObject &config) {
     const QJsonObject pipeline = config.value(QStringLiteral("pipeline")).toObject();
     cut_ = pipeline.value(QStringLiteral("cut")).toArray();
     setPipeline(pipeline.value(QStringLiteral("stages")).toInt(1) > 1,
-                pipeline.value(QStringLiteral("micro_batches")).toInt(4));
+                pipeline.value(QStringLiteral("micro_batches")).toInt(4), cut_);
     setRecompute(config.value(QStringLiteral("recompute")).toString(QStringLiteral("marked")),
                  config.value(QStringLiteral("activation_budget_mb")).toDouble());
     updateRows();
@@ -186,7 +186,8 @@ int ComputeOptions::pipelineStages() const {
     return processes_ > 1 && parallelism_->currentData().toString() == QLatin1String("pipeline") ? processes_ : 0;
 }
 
-void ComputeOptions::setPipeline(bool on, int microBatches) {
+void ComputeOptions::setPipeline(bool on, int microBatches, const QJsonArray &cut) {
+    if (!cut.isEmpty()) cut_ = cut;
     parallelism_->setCurrentIndex(on ? 1 : 0);
     if (microBatches >= 1) microBatches_->setValue(microBatches);
 }

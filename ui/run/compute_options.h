@@ -37,8 +37,9 @@ public:
     void setProcesses(int processes);
     /// The stages of the loaded or chosen pipeline (0: the processes share each batch).
     int pipelineStages() const;
-    /// Pipeline stages (one per process, `microBatches` per batch) or data parallelism.
-    void setPipeline(bool on, int microBatches = 0);
+    /// Pipeline stages (one per process, `microBatches` per batch, cut after the ids of `cut` when it names one per
+    /// stage but the last; else where the designer shows it, or the engine chooses) or data parallelism.
+    void setPipeline(bool on, int microBatches = 0, const QJsonArray &cut = {});
     /// Shows the run config's "sharding" value "none", "optimizer" or "gradients" (another: none); a plan that needs
     /// it to fit sets it.
     void setSharding(const QString &sharding);

@@ -135,6 +135,15 @@ QString RunRecommendationView::text() const {
         memory += tr(", with the optimizer state split over the processes");
     else if (sharding == QLatin1String("gradients"))
         memory += tr(", with the optimizer state and the gradients split over the processes");
+    if (const QJsonObject stages = plan.value(QStringLiteral("pipeline")).toObject(); !stages.isEmpty()) {
+        QStringList cut;
+        for (const QJsonValue &id : stages.value(QStringLiteral("cut")).toArray())
+            cut << id.toString();
+        memory += tr(", each process holding one of %1 pipeline stages (cut after %2; %3 micro-batches)")
+                      .arg(stages.value(QStringLiteral("stages")).toInt())
+                      .arg(cut.join(QStringLiteral(", ")))
+                      .arg(stages.value(QStringLiteral("micro_batches")).toInt());
+    }
     if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("all"))
         memory += tr(", recomputing every layer's activations in backward");
     else if (plan.value(QStringLiteral("recompute")).toString() == QLatin1String("auto"))

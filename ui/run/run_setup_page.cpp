@@ -668,6 +668,9 @@ void RunSetupPage::applyPlan(const QJsonObject &plan) {
     nproc_->setValue(std::max(1, plan.value(QStringLiteral("ranks")).toInt(1)));
     if (plan.contains(QStringLiteral("sharding")))
         compute_->setSharding(plan.value(QStringLiteral("sharding")).toString());
+    if (const QJsonObject pipeline = plan.value(QStringLiteral("pipeline")).toObject(); !pipeline.isEmpty())
+        compute_->setPipeline(true, pipeline.value(QStringLiteral("micro_batches")).toInt(4),
+                              pipeline.value(QStringLiteral("cut")).toArray());
     if (plan.contains(QStringLiteral("recompute")))
         compute_->setRecompute(plan.value(QStringLiteral("recompute")).toString(),
                                plan.value(QStringLiteral("activation_budget_mb")).toDouble());

@@ -7,6 +7,7 @@
 
 #include "app/cluster/cluster_store.h"
 #include "app/plan/perf_model.h"
+#include "app/plan/pipeline_plan.h"
 #include "app/plan/run_planner.h"
 #include "app/plan/run_recommender.h"
 #include "app/workspace/workspace.h"
@@ -328,6 +329,61 @@ private Q_SLOTS:
         request.config.insert(QStringLiteral("sharding"), QStringLiteral("optimizer"));
         const auto asked = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
         QVERIFY(!asked || asked->document.value(QStringLiteral("sharding")).toString() != QLatin1String("gradients"));
+    }
+
+    /// A network whose weights do not fit twice in the node, even with ZeRO stage 2 (which keeps every weight on every
+    /// process): the plan cuts it into pipeline stages, one per process, where the cost model says; configForPlan
+    /// carries the stages; a config with a sharding of its own is not given stages.
+    void aNetworkTooLargeForZeroIsCutIntoStages() {
+        QString error;
+        app::TargetProfiles profiles;
+        profiles.base = recordedProfile(&error);
+        QVERIFY2(profiles.base, qPrintable(error));
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        request.spec = test::deepSpiralsSpec(16, 1024);
+        request.fixedRanks = 2;
+        request.config.insert(QStringLiteral("optimizer"),
+                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        const QByteArray specText = QJsonDocument(request.spec).toJson(QJsonDocument::Compact);
+        app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
+        in.ranks = 2;
+        in.threadsPerRank = 1;
+        in.shardOptimizer = in.shardGradients = true;
+        const app::StepPrediction zero2 = app::predictStep(specText, in, *profiles.base);
+        in.ranks = 1;
+        in.shardOptimizer = in.shardGradients = false;
+        app::PipelineInputs pipe;
+        pipe.stages = 2;
+        pipe.microBatches = app::pipelineMicroBatches(in.batch, 2);
+        QCOMPARE(pipe.microBatches, 8); // batch 32: 4 per stage
+        const app::PipelinePrediction staged = app::predictPipeline(specText, in, pipe, *profiles.base);
+        QVERIFY2(zero2.ok && staged.ok, qPrintable(zero2.error + staged.error));
+        qInfo("per process: ZeRO-2 %.0f MiB, 2 stages %.0f MiB", zero2.peakMemoryBytes / 1048576.0,
+              staged.peakMemoryBytes / 1048576.0);
+        QVERIFY(staged.peakMemoryBytes < zero2.peakMemoryBytes);
+        const qint64 node = staged.peakMemoryBytes + zero2.peakMemoryBytes; // between 2 x stages and 2 x ZeRO-2
+        remote::ClusterProfile cluster = hpc(QStringLiteral("small"), 2, 0, node / (1024 * 1024));
+        const auto p = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY2(p, qPrintable(error));
+        const QJsonObject stages = p->document.value(QStringLiteral("pipeline")).toObject();
+        QCOMPARE(stages.value(QStringLiteral("stages")).toInt(), 2);
+        QCOMPARE(stages.value(QStringLiteral("micro_batches")).toInt(), pipe.microBatches);
+        QCOMPARE(stages.value(QStringLiteral("cut")).toArray(), QJsonArray::fromStringList(staged.cut));
+        QVERIFY(!p->document.contains(QStringLiteral("sharding")));
+        QCOMPARE(p->document.value(QStringLiteral("predicted_peak_memory_bytes")).toInteger(), staged.peakMemoryBytes);
+        QCOMPARE(p->document.value(QStringLiteral("predicted_step_s")).toDouble(), staged.stepSeconds);
+        const QJsonObject config = app::configForPlan(p->document, request.config);
+        QCOMPARE(config.value(QStringLiteral("pipeline")).toObject(), stages);
+        // The user's own sharding: no stages proposed, and nothing else fits.
+        request.config.insert(QStringLiteral("sharding"), QStringLiteral("gradients"));
+        const auto asked = app::recommendRun(request, profiles, cluster, dryRun(1000), &error);
+        QVERIFY(!asked || !asked->document.contains(QStringLiteral("pipeline")));
+        // A roomy node: no stages.
+        request.config.remove(QStringLiteral("sharding"));
+        const auto roomy =
+            app::recommendRun(request, profiles, hpc(QStringLiteral("big"), 2, 0, 1 << 20), dryRun(1000), &error);
+        QVERIFY2(roomy, qPrintable(error));
+        QVERIFY(!roomy->document.contains(QStringLiteral("pipeline")));
     }
 
     /// A network whose activations do not fit the node: every node is recomputed in backward when that fits (a

@@ -21,6 +21,7 @@
 #include "ui/designer/layer_palette.h"
 #include "ui/designer/summary_panel.h"
 #include "ui/run/run_monitor_page.h"
+#include "ui/run/run_recommendation_view.h"
 #include "ui/run/run_setup_page.h"
 
 #include <QAction>
@@ -132,6 +133,39 @@ private Q_SLOTS:
         none->trigger();
         QCOMPARE(doc->pipelineStages(), 0);
         QCOMPARE(stageOf(moved), -1);
+    }
+
+    /// A plan that cuts the network into stages (the planner's answer when nothing else fits) says so, and its Use
+    /// this plan button sets the processes, the stages, the micro-batches and the cut.
+    void aPlanWithStagesIsUsedFromItsButton() {
+        ui::MainWindow window(nullptr, dir_.filePath(QStringLiteral("ws-plan")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ui::RunSetupPage *setup = window.runSetup();
+        window.tabs()->setCurrentWidget(setup);
+        auto *advice = setup->findChild<ui::RunRecommendationView *>();
+        QVERIFY(advice);
+        const QJsonObject stages{{QStringLiteral("stages"), 2},
+                                 {QStringLiteral("micro_batches"), 8},
+                                 {QStringLiteral("cut"), QJsonArray{QStringLiteral("relu1")}}};
+        const QJsonObject plan{{QStringLiteral("target"), QStringLiteral("local")},
+                               {QStringLiteral("ranks"), 2},
+                               {QStringLiteral("jobs"), 1},
+                               {QStringLiteral("predicted_step_s"), 0.01},
+                               {QStringLiteral("predicted_total_s"), 10.0},
+                               {QStringLiteral("predicted_peak_memory_bytes"), 130.0 * 1048576},
+                               {QStringLiteral("confidence"), QStringLiteral("medium")},
+                               {QStringLiteral("pipeline"), stages}};
+        advice->setAdvice({plan, {}, false});
+        QVERIFY2(advice->text().contains(QStringLiteral("each process holding one of 2 pipeline stages (cut after "
+                                                        "relu1; 8 micro-batches)")),
+                 qPrintable(advice->text()));
+        QTest::mouseClick(advice->applyButton(), Qt::LeftButton);
+        QCOMPARE(setup->execution().value(QStringLiteral("nproc")).toInt(), 2);
+        QCOMPARE(setup->findChild<QComboBox *>(QStringLiteral("parallelism"))->currentData().toString(),
+                 QStringLiteral("pipeline"));
+        QCOMPARE(setup->config().value(QStringLiteral("pipeline")).toObject(), stages);
     }
 
     void twoProcessesTrainAsTwoStages() {
