@@ -25,6 +25,12 @@ struct StageTimes {
     double forward = 0;  ///< running its nodes forward (the last stage: with the loss)
     double backward = 0; ///< running backward
     double waiting = 0;  ///< waiting to receive activations and gradients (the pipeline's bubble and the transfers)
+    StageTimes &operator+=(const StageTimes &o) {
+        forward += o.forward;
+        backward += o.backward;
+        waiting += o.waiting;
+        return *this;
+    }
 };
 
 class PipelineStage {

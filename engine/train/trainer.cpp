@@ -514,7 +514,7 @@ private:
         const std::int64_t rows = y.size(0);
         const double parts = static_cast<double>(stage_->microBatches()) * config_.accumulationSteps;
         double lossSum = 0;
-        const StageTimes times =
+        stageTimes_ +=
             stage_->trainBatch(*network_, x, rows, [&](const torch::Tensor &out, std::int64_t begin, std::int64_t n) {
                 const torch::Tensor target = y.narrow(0, begin, n);
                 torch::Tensor loss = computeLoss(loss_, out, target);
@@ -524,9 +524,6 @@ private:
                 acc.add(out.detach().to(torch::kFloat), target, value * static_cast<double>(n));
                 return scaler_.scaled(loss / parts);
             });
-        stageTimes_.forward += times.forward;
-        stageTimes_.backward += times.backward;
-        stageTimes_.waiting += times.waiting;
         const double mean = lossSum / static_cast<double>(rows);
         lossFinite_ = std::isfinite(mean);
         return mean;

@@ -38,6 +38,15 @@ class TestRunRecommender : public QObject {
         r.target = target;
         return r;
     }
+    /// The spirals run on the 16 x 1024 MLP (16.8 M parameters) with Adam, planned for 2 processes on "hpc".
+    static app::RunPlanRequest wideMlpOnTwoRanks() {
+        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
+        request.spec = test::deepSpiralsSpec(16, 1024);
+        request.fixedRanks = 2;
+        request.config.insert(QStringLiteral("optimizer"),
+                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        return request;
+    }
     /// What the page's dry run reports, reduced to what the recommendation reads.
     /// The recorded calibration of the development VM (data/epyc-2ranks-1thread.json).
     static std::optional<app::DeviceProfile> recordedProfile(QString *error) {
@@ -295,11 +304,7 @@ private Q_SLOTS:
         app::TargetProfiles profiles;
         profiles.base = recordedProfile(&error);
         QVERIFY2(profiles.base, qPrintable(error));
-        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
-        request.spec = test::deepSpiralsSpec(16, 1024); // 16.8 M parameters
-        request.fixedRanks = 2;
-        request.config.insert(QStringLiteral("optimizer"),
-                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        app::RunPlanRequest request = wideMlpOnTwoRanks(); // 16.8 M parameters
         const QByteArray specText = QJsonDocument(request.spec).toJson(QJsonDocument::Compact);
         app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
         in.ranks = 2;
@@ -339,11 +344,7 @@ private Q_SLOTS:
         app::TargetProfiles profiles;
         profiles.base = recordedProfile(&error);
         QVERIFY2(profiles.base, qPrintable(error));
-        app::RunPlanRequest request = spirals(QStringLiteral("hpc"));
-        request.spec = test::deepSpiralsSpec(16, 1024);
-        request.fixedRanks = 2;
-        request.config.insert(QStringLiteral("optimizer"),
-                              QJsonObject{{QStringLiteral("name"), QStringLiteral("adam")}});
+        app::RunPlanRequest request = wideMlpOnTwoRanks();
         const QByteArray specText = QJsonDocument(request.spec).toJson(QJsonDocument::Compact);
         app::StepInputs in = app::StepInputs::fromRunConfig(request.config);
         in.ranks = 2;
